@@ -1,0 +1,28 @@
+/* vpmc-internal.h - Helpers shared by the lib/ modules (not installed). */
+#ifndef VPMC_INTERNAL_H
+#define VPMC_INTERNAL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+#include "vpmc.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define BIT_ULL(n) (1ULL << (n))
+
+#define VPMC_ERRMSG_MAX 512
+
+/* An error message owned by an object: "FILE:LINE[:COL]: what was expected". */
+struct vpmc__errbuf {
+	char msg[VPMC_ERRMSG_MAX];
+};
+
+/* Set @eb to the printf-style message and return @err, so callers can write
+ * "return vpmc__set_error(&r->err, VPMC_ERR_PARSE, "%s:%lu: ...", ...);". */
+int vpmc__set_error(struct vpmc__errbuf *eb, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Clear @eb (the message becomes ""). */
+void vpmc__clear_error(struct vpmc__errbuf *eb);
+
+#endif /* VPMC_INTERNAL_H */

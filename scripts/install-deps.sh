@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# install-deps.sh - Install the Debian 12 packages vpmcsim's build and tests need.
+# Non-interactive and idempotent: does nothing when every package is already installed.
+# Usage: scripts/install-deps.sh [--fuzz] [--dev]
+#   --fuzz  also clang + libFuzzer runtime (fuzz targets)
+#   --dev   also trace-cmd and gnuplot-nox (recording fixtures, sweep plots)
+set -euo pipefail
+export DEBIAN_FRONTEND=noninteractive
+
+pkgs=(autoconf automake libtool pkg-config make gcc check lcov libjansson-dev
+      libtracecmd-dev libtraceevent-dev libtracefs-dev gnuplot-nox)
+for arg in "$@"; do
+	case $arg in
+	--fuzz) pkgs+=(clang libclang-rt-14-dev) ;;
+	--dev) pkgs+=(trace-cmd) ;;
+	*) echo "install-deps.sh: unknown option '$arg'" >&2; exit 2 ;;
+	esac
+done
+
+missing=()
+for p in "${pkgs[@]}"; do
+	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed$' ||
+		missing+=("$p")
+done
+((${#missing[@]})) || exit 0
+
+if [ "$(id -u)" != 0 ]; then
+	echo "install-deps.sh: missing packages: ${missing[*]}; run as root (or with sudo)" >&2
+	exit 1
+fi
+echo "install-deps.sh: installing ${missing[*]}"
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,0 +1,78 @@
+/* vpmcsim.c - The vpmcsim command: options common to all subcommands, and dispatch. */
+#include "config.h"
+
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "vpmc.h"
+#include "vpmcsim.h"
+
+/* Subcommands, in the order --help lists them. */
+static const struct vpmcsim_cmd *const commands[] = {
+	NULL,
+};
+
+int vpmcsim_fail(int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("vpmcsim: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return code;
+}
+
+static void usage(FILE *out)
+{
+	size_t i;
+
+	fprintf(out, "Usage: vpmcsim [--help] [--version] COMMAND [ARGS...]\n\n"
+		     "Replay KVM VM-exit traces through a model of KVM's emulated x86 vPMU.\n\n"
+		     "Commands:\n");
+	for (i = 0; commands[i]; i++)
+		fprintf(out, "  %-10s %s\n", commands[i]->name, commands[i]->summary);
+	fprintf(out, "\nRun 'vpmcsim COMMAND --help' for a command's options; see vpmcsim(1).\n");
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	size_t i;
+	int c;
+
+	/* '+': stop at the subcommand; its options are its own. */
+	while ((c = getopt_long(argc, argv, "+hV", opts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			usage(stdout);
+			return EXIT_OK;
+		case 'V':
+			printf("vpmcsim %s (libvpmc %s)\n", PACKAGE_VERSION, vpmc_version());
+			return EXIT_OK;
+		default:
+			usage(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind >= argc) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	for (i = 0; commands[i]; i++) {
+		if (!strcmp(argv[optind], commands[i]->name)) {
+			int sub = optind;
+
+			optind = 0; /* glibc: full getopt reset for the subcommand's own options */
+			return commands[i]->run(argc - sub, argv + sub);
+		}
+	}
+	return vpmcsim_fail(EXIT_USAGE, "unknown command '%s' (try 'vpmcsim --help')", argv[optind]);
+}

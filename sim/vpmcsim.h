@@ -1,0 +1,22 @@
+/* vpmcsim.h - What the vpmcsim subcommands share: dispatch table and exit codes. */
+#ifndef VPMCSIM_H
+#define VPMCSIM_H
+
+/* Exit codes (vpmcsim(1)). */
+enum {
+	EXIT_OK = 0,
+	EXIT_INPUT = 1,     /* bad input trace or model error */
+	EXIT_USAGE = 2,     /* bad command line */
+	EXIT_NOSUPPORT = 3, /* feature not built in */
+};
+
+struct vpmcsim_cmd {
+	const char *name;
+	const char *summary; /* one line for --help */
+	int (*run)(int argc, char **argv); /* argv[0] is the subcommand name */
+};
+
+/* Print "vpmcsim: <msg>" on stderr; return @code. */
+int vpmcsim_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#endif /* VPMCSIM_H */
