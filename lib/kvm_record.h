@@ -1,0 +1,96 @@
+/* kvm_record.h - One kvm:* tracepoint record, read from text or trace.dat, before import.
+ *
+ * Two producers fill it (trace_text.c from any text layout, trace_dat.c from libtracecmd fields)
+ * and one consumer turns a stream of them into native events (import.c). The same recording read
+ * either way must give the same records; only what a layout cannot carry may differ (time
+ * resolution, fields a layout omits), and the importer must not depend on those.
+ */
+#ifndef VPMC_KVM_RECORD_H
+#define VPMC_KVM_RECORD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "vpmc.h"
+
+enum kvm_rec_kind {
+	KVM_REC_OTHER,           /* an event the importer does not use: counted by name */
+	KVM_REC_LOST,            /* a tracer "lost events" marker: lost = how many (0 unknown) */
+	KVM_REC_ENTRY,           /* kvm_entry */
+	KVM_REC_EXIT,            /* kvm_exit: reason, rip */
+	KVM_REC_MSR,             /* kvm_msr: write, msr, data, gp */
+	KVM_REC_EMULATE_INSN,    /* kvm_emulate_insn: insn/insn_len, mode, failed */
+	KVM_REC_INJ_EXCEPTION,   /* kvm_inj_exception: vector (#GP = 13), reinjected */
+	KVM_REC_INJ_VIRQ,        /* kvm_inj_virq: vector, reinjected */
+	KVM_REC_APIC_ACCEPT_IRQ, /* kvm_apic_accept_irq: vector */
+	KVM_REC_EOI,             /* kvm_eoi: vector */
+	KVM_REC_APIC,            /* kvm_apic: apic_read/apic_write of register reg (offset) = data */
+	KVM_REC_PIO,             /* kvm_pio: write, port, size, count */
+	KVM_REC_USERSPACE_EXIT,  /* kvm_userspace_exit: exit_reason (KVM_EXIT_*) */
+	KVM_REC_CPUID,           /* kvm_cpuid */
+	KVM_REC_FPU,             /* kvm_fpu: load (write = true) or unload */
+	KVM_REC_HYPERCALL,       /* kvm_hypercall */
+	KVM_REC_NESTED_VMEXIT,   /* kvm_nested_vmexit: reason, rip */
+	KVM_REC_NESTED_VMEXIT_INJECT, /* kvm_nested_vmexit_inject: reason */
+	KVM_REC_NESTED_VMENTER,  /* kvm_nested_vmenter (and kvm_nested_vmrun) */
+	KVM_REC_NESTED_OTHER,    /* other kvm_nested_* (intercepts, intr_vmexit, ...) */
+	KVM_REC_NR
+};
+
+/* Instruction mode of kvm_emulate_insn (the kernel's flags: real, vm16, prot16/32/64). */
+enum kvm_insn_mode {
+	KVM_MODE_UNKNOWN, /* layout without a mode (trace-cmd plugin form) */
+	KVM_MODE_REAL,
+	KVM_MODE_VM86,
+	KVM_MODE_PROT16,
+	KVM_MODE_PROT32,
+	KVM_MODE_PROT64,
+};
+
+#define KVM_REC_NAME_MAX 64
+#define KVM_INSN_MAX 15
+
+struct kvm_record {
+	enum kvm_rec_kind kind;
+	char name[KVM_REC_NAME_MAX]; /* event name without a "kvm:" system prefix */
+	uint64_t time_ns;            /* trace time, ns (valid if has_time) */
+	bool has_time;
+	int64_t tid;                 /* thread (common_pid), -1 if the layout has none */
+	int32_t cpu;                 /* host CPU, -1 if unknown */
+	int32_t vcpu;                /* vcpu field of the event, -1 if the event has none */
+
+	/* EXIT, NESTED_VMEXIT, NESTED_VMEXIT_INJECT */
+	char reason[VPMC_REASON_MAX]; /* as printed: "MSR_WRITE", "msr", "EXIT_NPF",
+				       * "INVALID_STATE FAILED_VMENTRY" */
+	uint64_t rip;
+
+	/* MSR (write, msr, data, gp), APIC (write, reg, data), PIO (write, port, size, count),
+	 * FPU (write = load) */
+	bool write;
+	uint32_t msr;
+	uint64_t data;
+	bool gp;       /* MSR: " (#GP)": the access faulted */
+	uint32_t reg;  /* APIC: register offset, 0x340 = LVTPC */
+	uint32_t port, size, count;
+
+	/* EMULATE_INSN */
+	uint8_t insn[KVM_INSN_MAX];
+	uint8_t insn_len;
+	enum kvm_insn_mode mode;
+	bool failed;   /* "failed" / "FAIL" / failed=1 */
+
+	/* INJ_EXCEPTION, INJ_VIRQ, APIC_ACCEPT_IRQ, EOI */
+	uint32_t vector;
+	bool reinjected;
+
+	/* USERSPACE_EXIT */
+	uint32_t exit_reason;
+
+	/* LOST */
+	uint64_t lost;
+};
+
+/* The kind of a kvm event name ("kvm_exit" -> KVM_REC_EXIT); KVM_REC_OTHER if not used. */
+enum kvm_rec_kind kvm_record_kind(const char *name);
+
+#endif /* VPMC_KVM_RECORD_H */
