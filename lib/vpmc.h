@@ -387,6 +387,47 @@ const char *vpmc_reader_warning(const struct vpmc_reader *r, size_t i);
 /* Close and free. */
 void vpmc_reader_free(struct vpmc_reader *r);
 
+/* ---------------------------------------------------------------------------------------------
+ * Replay (issue 5): host cost model, replay engine and metrics, exit statistics.
+ */
+
+/* Host cost model: what the perf-backed vPMU work at a VM-entry costs the host. */
+struct vpmc_cost {
+	double resume_us;      /* one perf event reused by reprogram_counter() (pause, period, enable) */
+	double create_us;      /* one perf event released and re-created by reprogram_counter() */
+	double trigger_cycles; /* one kvm_pmu_trigger_event() that found candidate counters */
+	double cpu_ghz;        /* host clock, converts trigger_cycles to time */
+};
+
+/**
+ * vpmc_cost_default() - The default cost parameters (sources in vpmcsim(1), COST MODEL).
+ * @c: filled in
+ */
+void vpmc_cost_default(struct vpmc_cost *c);
+
+/**
+ * vpmc_cost_parse() - Override cost parameters: "resume_us=1.5,cpu_ghz=3".
+ * @c: parameters to change; changed only on success
+ * @spec: comma-separated NAME=VALUE, NAME one of resume_us, create_us, trigger_cycles, cpu_ghz;
+ *        VALUE a number >= 0 (cpu_ghz > 0)
+ * @why: if not NULL, set on failure to a static string naming what was expected
+ *
+ * Return: 0, or VPMC_ERR_INVAL.
+ */
+int vpmc_cost_parse(struct vpmc_cost *c, const char *spec, const char **why);
+
+/**
+ * vpmc_cost_us() - Modeled host time of some vPMU work, in microseconds.
+ * @c: parameters
+ * @resumes: perf events resumed by reprogram_counter() (pmc_resume_counter() succeeded)
+ * @creates: perf events created by reprogram_counter() (pmc_reprogram_counter())
+ * @triggers: kvm_pmu_trigger_event() calls that found candidates
+ *
+ * Return: resumes * resume_us + creates * create_us + triggers * trigger_cycles / cpu_ghz / 1000.
+ */
+double vpmc_cost_us(const struct vpmc_cost *c, uint64_t resumes, uint64_t creates,
+		    uint64_t triggers);
+
 #ifdef __cplusplus
 }
 #endif

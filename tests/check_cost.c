@@ -1,0 +1,84 @@
+/* check_cost.c - Host cost model parameters and the modeled cost (lib/cost.c). */
+#include "config.h"
+
+#include <string.h>
+
+#include "check_common.h"
+#include "vpmc-internal.h"
+
+START_TEST(test_defaults_and_formula)
+{
+	struct vpmc_cost c;
+
+	vpmc_cost_default(&c);
+	ck_assert_double_eq(c.resume_us, 2.4);
+	ck_assert_double_eq(c.create_us, 5.2);
+	ck_assert_double_eq(c.trigger_cycles, 200.0);
+	ck_assert_double_eq(c.cpu_ghz, 2.5);
+	/* 3 * 2.4 + 1 * 5.2 + 1000 triggers * 200 cycles / 2.5 GHz (= 80 us) */
+	ck_assert_double_eq_tol(vpmc_cost_us(&c, 3, 1, 1000), 7.2 + 5.2 + 80.0, 1e-9);
+	ck_assert_double_eq(vpmc_cost_us(&c, 0, 0, 0), 0.0);
+}
+END_TEST
+
+START_TEST(test_parse_overrides)
+{
+	struct vpmc_cost c;
+
+	vpmc_cost_default(&c);
+	ck_assert_int_eq(vpmc_cost_parse(&c, "resume_us=0.5,cpu_ghz=4", NULL), 0);
+	ck_assert_double_eq(c.resume_us, 0.5);
+	ck_assert_double_eq(c.cpu_ghz, 4.0);
+	ck_assert_double_eq(c.create_us, 5.2); /* untouched */
+	ck_assert_int_eq(vpmc_cost_parse(&c, "trigger_cycles=0", NULL), 0);
+	ck_assert_double_eq(c.trigger_cycles, 0.0);
+	/* 2 resumes at 0.5 us, triggers free */
+	ck_assert_double_eq_tol(vpmc_cost_us(&c, 2, 0, 99), 1.0, 1e-12);
+}
+END_TEST
+
+static const struct {
+	const char *name;
+	const char *spec;
+	const char *why_contains;
+} bad[] = {
+	{ "empty", "", "NAME=VALUE" },
+	{ "unknown-name", "resume=1", "resume_us" },
+	{ "no-value", "resume_us", "NAME=VALUE" },
+	{ "empty-value", "resume_us=", "number" },
+	{ "negative", "create_us=-1", "number" },
+	{ "zero-ghz", "cpu_ghz=0", "cpu_ghz > 0" },
+	{ "trailing", "resume_us=1x", "number" },
+	{ "nan", "resume_us=nan", "number" },
+	{ "trailing-comma", "resume_us=1,", "NAME=VALUE" },
+	{ "second-bad", "resume_us=1,bogus=2", "NAME=VALUE" },
+};
+
+START_TEST(test_parse_bad_leaves_params)
+{
+	struct vpmc_cost c, before;
+	const char *why = NULL;
+
+	vpmc_cost_default(&c);
+	before = c;
+	ck_assert_msg(vpmc_cost_parse(&c, bad[_i].spec, &why) == VPMC_ERR_INVAL, "%s: accepted",
+		      bad[_i].name);
+	ck_assert_msg(why && strstr(why, bad[_i].why_contains), "%s: why '%s'", bad[_i].name,
+		      why ? why : "(null)");
+	ck_assert(!memcmp(&c, &before, sizeof(c)));
+}
+END_TEST
+
+static Suite *cost_suite(void)
+{
+	Suite *s = suite_create("cost");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, test_defaults_and_formula);
+	tcase_add_test(tc, test_parse_overrides);
+	tcase_add_loop_test(tc, test_parse_bad_leaves_params, 0, ARRAY_SIZE(bad));
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+CHECK_MAIN(cost_suite)
