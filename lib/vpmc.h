@@ -210,6 +210,9 @@ struct vpmc_obs {
 	unsigned int nr_reprogrammed, nr_resumed, nr_created;
 	/* REPROGRAM */
 	bool created;      /* a new perf event (true) or the old one resumed (false) */
+	/* inside a guest segment: the segment's instructions (branches) retired up to and
+	 * including the one where this happens; 0 outside segments */
+	uint64_t seg_insn, seg_br;
 };
 
 struct vpmc_observer {
