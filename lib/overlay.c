@@ -1,0 +1,443 @@
+/*
+ * overlay.c - An assumed guest profiler: Linux perf's counter programming and PMI handler as
+ * intercepted MSR accesses (arch/x86/events/core.c, intel/core.c, amd/core.c).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "overlay.h"
+
+/* arch/x86/include/asm/msr-index.h, perf_event.h, apicdef.h */
+#define MSR_IA32_PERFCTR0 0xc1
+#define MSR_IA32_PMC0 0x4c1
+#define MSR_P6_EVNTSEL0 0x186
+#define MSR_CORE_PERF_FIXED_CTR0 0x309
+#define MSR_CORE_PERF_FIXED_CTR_CTRL 0x38d
+#define MSR_CORE_PERF_GLOBAL_STATUS 0x38e
+#define MSR_CORE_PERF_GLOBAL_CTRL 0x38f
+#define MSR_CORE_PERF_GLOBAL_OVF_CTRL 0x390
+#define MSR_F15H_PERF_CTL 0xc0010200
+#define MSR_F15H_PERF_CTR 0xc0010201
+#define MSR_AMD64_PERF_CNTR_GLOBAL_STATUS 0xc0000300
+#define MSR_AMD64_PERF_CNTR_GLOBAL_CTL 0xc0000301
+#define MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_CLR 0xc0000302
+#define X2APIC_MSR_LVTPC 0x834
+#define APIC_DM_NMI 0x400
+#define ARCH_PERFMON_EVENTSEL_USR (1ULL << 16)
+#define ARCH_PERFMON_EVENTSEL_OS (1ULL << 17)
+#define ARCH_PERFMON_EVENTSEL_INT (1ULL << 20)
+#define ARCH_PERFMON_EVENTSEL_ENABLE (1ULL << 22)
+#define INTEL_PMC_FIXED_RDPMC_BASE (1U << 30)
+#define FIXED_BITS_OS_USR_PMI 0xbULL /* intel_pmu_enable_fixed(): 0x8 | 0x2 | 0x1 */
+#define KVM_FIXED_BASE 32
+#define PMI_LOOPS_MAX 100            /* intel_pmu_handle_irq(): "irq loop stuck" */
+
+static const char *const event_names[] = {
+	[OVERLAY_EV_INSTRUCTIONS] = "instructions",
+	[OVERLAY_EV_BRANCHES] = "branches",
+	[OVERLAY_EV_CYCLES] = "cycles",
+};
+
+/* A whole unsigned number, decimal or 0x-hex, in [@lo, @hi]. */
+static int parse_num(const char *s, size_t len, uint64_t lo, uint64_t hi, uint64_t *out)
+{
+	char buf[32], *end;
+	unsigned long long v;
+
+	if (!len || len >= sizeof(buf) || s[0] < '0' || s[0] > '9')
+		return -1;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	errno = 0;
+	v = strtoull(buf, &end, (buf[0] == '0' && (buf[1] == 'x' || buf[1] == 'X')) ? 16 : 10);
+	if (errno || *end || v < lo || v > hi)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int overlay_parse_event(struct overlay_ctr *c, const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(event_names) / sizeof(event_names[0]); i++) {
+		if (strlen(event_names[i]) == len && !strncmp(s, event_names[i], len)) {
+			c->event = (enum overlay_event)i;
+			return 0;
+		}
+	}
+	c->event = OVERLAY_EV_RAW;
+	return parse_num(s, len, 1, 0xffff, &c->raw);
+}
+
+int overlay_add(struct overlay *ov, const char *spec, const char **why)
+{
+	struct overlay_ctr c;
+	const char *p, *comma, *eq;
+	size_t namelen;
+	unsigned int i;
+	uint64_t n;
+
+	memset(&c, 0, sizeof(c));
+	c.period = OVERLAY_DEFAULT_PERIOD;
+	comma = strchr(spec, ',');
+	namelen = comma ? (size_t)(comma - spec) : strlen(spec);
+	eq = memchr(spec, '=', namelen);
+	p = !strncmp(spec, "gp", 2) ? spec + 2 : !strncmp(spec, "fixed", 5) ? spec + 5 : NULL;
+	if (!p || parse_num(p, (size_t)((eq ? eq : spec + namelen) - p), 0, 31, &n))
+		goto bad_counter;
+	c.fixed = spec[0] == 'f';
+	c.index = (unsigned int)n;
+	if (c.fixed && eq) {
+		*why = "fixed counters count their architectural event: no =EVENT";
+		return VPMC_ERR_INVAL;
+	}
+	if (!c.fixed && (!eq || overlay_parse_event(&c, eq + 1,
+						    (size_t)(spec + namelen - eq - 1)))) {
+		*why = "gpN needs =EVENT: instructions, branches, cycles or a raw 0xUUEE";
+		return VPMC_ERR_INVAL;
+	}
+	for (p = comma; p; p = comma) {
+		p++;
+		comma = strchr(p, ',');
+		namelen = comma ? (size_t)(comma - p) : strlen(p);
+		if (namelen < 7 || strncmp(p, "period=", 7) ||
+		    parse_num(p + 7, namelen - 7, 1, INT64_MAX, &c.period)) {
+			*why = "expected ,period=N (N >= 1 events)";
+			return VPMC_ERR_INVAL;
+		}
+	}
+	for (i = 0; i < ov->nr; i++) {
+		if (ov->ctr[i].fixed == c.fixed && ov->ctr[i].index == c.index) {
+			*why = "counter assumed twice";
+			return VPMC_ERR_INVAL;
+		}
+	}
+	if (ov->nr == OVERLAY_MAX_CTRS) {
+		*why = "too many counters";
+		return VPMC_ERR_LIMIT;
+	}
+	if (c.fixed)
+		snprintf(c.spec, sizeof(c.spec), "fixed%u,period=%" PRIu64, c.index, c.period);
+	else if (c.event == OVERLAY_EV_RAW)
+		snprintf(c.spec, sizeof(c.spec), "gp%u=%#" PRIx64 ",period=%" PRIu64, c.index,
+			 c.raw, c.period);
+	else
+		snprintf(c.spec, sizeof(c.spec), "gp%u=%s,period=%" PRIu64, c.index,
+			 event_names[c.event], c.period);
+	ov->ctr[ov->nr++] = c;
+	return 0;
+bad_counter:
+	*why = "expected gpN=EVENT[,period=P] or fixedN[,period=P]";
+	return VPMC_ERR_INVAL;
+}
+
+int overlay_check(const struct overlay *ov, const struct vpmc_pmu_config *cfg, char *msg,
+		  size_t len)
+{
+	bool amd = cfg->vendor == VPMC_VENDOR_AMD;
+	unsigned int i;
+
+	if (ov->nr && cfg->version < 2) {
+		snprintf(msg, len, "--assume needs a PMU with global control (version 2 or later); "
+			 "this trace's PMU is version %u", cfg->version);
+		return VPMC_ERR_INVAL;
+	}
+	for (i = 0; i < ov->nr; i++) {
+		const struct overlay_ctr *c = &ov->ctr[i];
+		unsigned int have = c->fixed ? cfg->nr_fixed : cfg->nr_gp;
+
+		if (c->index >= have) {
+			snprintf(msg, len, "--assume %s: the %s PMU has %u %s counters", c->spec,
+				 amd ? "AMD" : "Intel", have, c->fixed ? "fixed" : "GP");
+			return VPMC_ERR_INVAL;
+		}
+	}
+	return 0;
+}
+
+/* x86_pmu.cntval_mask and x86_pmu.max_period (intel_pmu_init(), amd_pmu_init()). */
+static uint64_t cntval_mask(const struct vpmc_pmu_config *cfg)
+{
+	return cfg->gp_width >= 64 ? UINT64_MAX : (1ULL << cfg->gp_width) - 1;
+}
+
+static int64_t max_period(const struct vpmc_pmu_config *cfg)
+{
+	if (cfg->vendor == VPMC_VENDOR_AMD)
+		return (1LL << 47) - 1;
+	return cfg->fw_writes ? (int64_t)(cntval_mask(cfg) >> 1) : (1LL << 31) - 1;
+}
+
+/* KVM global index of overlay counter @c. */
+static unsigned int ctr_idx(const struct overlay_ctr *c)
+{
+	return c->fixed ? KVM_FIXED_BASE + c->index : c->index;
+}
+
+static uint32_t ctr_msr(const struct overlay_ctr *c, const struct vpmc_pmu_config *cfg)
+{
+	if (cfg->vendor == VPMC_VENDOR_AMD)
+		return MSR_F15H_PERF_CTR + 2 * c->index;
+	if (c->fixed)
+		return MSR_CORE_PERF_FIXED_CTR0 + c->index;
+	return (cfg->fw_writes ? MSR_IA32_PMC0 : MSR_IA32_PERFCTR0) + c->index;
+}
+
+/* hwc->config of a sampling event counting at every CPL (x86_pmu_hw_config()). */
+static uint64_t ctr_config(const struct overlay_ctr *c, const struct vpmc_pmu_config *cfg)
+{
+	uint64_t ev;
+
+	switch (c->event) {
+	case OVERLAY_EV_INSTRUCTIONS:
+		ev = 0xc0;
+		break;
+	case OVERLAY_EV_BRANCHES:
+		ev = cfg->vendor == VPMC_VENDOR_AMD ? 0xc2 : 0xc4;
+		break;
+	case OVERLAY_EV_CYCLES:
+		ev = cfg->vendor == VPMC_VENDOR_AMD ? 0x76 : 0x3c;
+		break;
+	default:
+		ev = c->raw;
+		break;
+	}
+	return ev | ARCH_PERFMON_EVENTSEL_INT | ARCH_PERFMON_EVENTSEL_USR | ARCH_PERFMON_EVENTSEL_OS;
+}
+
+/* One intercepted guest instruction: exit, the access, its retirement at CPL 0, entry. */
+static int guest_access(const struct overlay_sink *sink, uint32_t vcpu, uint64_t t,
+			enum vpmc_event_type type, uint32_t index, uint64_t *value)
+{
+	static const char *const reason[] = {
+		[VPMC_EV_WRMSR] = "MSR_WRITE",
+		[VPMC_EV_RDMSR] = "MSR_READ",
+		[VPMC_EV_RDPMC] = "RDPMC",
+	};
+	struct vpmc_event ev;
+	uint64_t dummy;
+	int err;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.time_ns = t;
+	ev.vcpu = vcpu;
+	ev.cpl = VPMC_CPL_KEEP;
+	ev.type = VPMC_EV_EXIT;
+	snprintf(ev.reason, sizeof(ev.reason), "%s", reason[type]);
+	err = sink->apply(sink->data, &ev, &dummy);
+	if (err)
+		return err;
+	ev.reason[0] = '\0';
+	ev.type = type;
+	ev.index = index;
+	ev.value = type == VPMC_EV_WRMSR ? *value : 0;
+	err = sink->apply(sink->data, &ev, type == VPMC_EV_WRMSR ? &dummy : value);
+	if (err)
+		return err;
+	memset(&ev, 0, sizeof(ev));
+	ev.time_ns = t;
+	ev.vcpu = vcpu;
+	ev.type = VPMC_EV_RETIRE;
+	ev.cpl = 0;
+	err = sink->apply(sink->data, &ev, &dummy);
+	if (err)
+		return err;
+	ev.type = VPMC_EV_ENTRY;
+	ev.cpl = VPMC_CPL_KEEP;
+	return sink->apply(sink->data, &ev, &dummy);
+}
+
+static int wrmsr(const struct overlay_sink *sink, uint32_t vcpu, uint64_t t, uint32_t msr,
+		 uint64_t v)
+{
+	return guest_access(sink, vcpu, t, VPMC_EV_WRMSR, msr, &v);
+}
+
+/* x86_perf_event_set_period(): re-arm with what is left of the period, and write -left. */
+static int set_period(const struct overlay_ctr *c, const struct vpmc_pmu_config *cfg,
+		      struct overlay_guest *g, unsigned int i, const struct overlay_sink *sink,
+		      uint32_t vcpu, uint64_t t)
+{
+	int64_t left = g->period_left[i], period = (int64_t)c->period;
+
+	if (left <= -period)
+		left = period;
+	if (left <= 0)
+		left += period;
+	g->period_left[i] = left;
+	if (left < 2) /* "certain CPUs don't like it if just 1 event is left" */
+		left = 2;
+	if (left > max_period(cfg))
+		left = max_period(cfg);
+	g->prev_count[i] = (uint64_t)-left;
+	return wrmsr(sink, vcpu, t, ctr_msr(c, cfg), (uint64_t)-left & cntval_mask(cfg));
+}
+
+/* x86_perf_event_update(): RDPMC, and take the events since the last read off period_left. */
+static int event_update(const struct overlay_ctr *c, const struct vpmc_pmu_config *cfg,
+			struct overlay_guest *g, unsigned int i, const struct overlay_sink *sink,
+			uint32_t vcpu, uint64_t t)
+{
+	unsigned int shift = 64 - (cfg->gp_width >= 64 ? 64 : cfg->gp_width);
+	uint64_t now = 0, delta;
+	uint32_t ecx = c->fixed ? INTEL_PMC_FIXED_RDPMC_BASE | c->index : c->index;
+	int err = guest_access(sink, vcpu, t, VPMC_EV_RDPMC, ecx, &now);
+
+	if (err)
+		return err;
+	delta = ((now << shift) - (g->prev_count[i] << shift)) >> shift;
+	g->prev_count[i] = now;
+	g->period_left[i] -= (int64_t)delta;
+	return 0;
+}
+
+/* __intel_pmu_enable_all() writes x86_pmu.intel_ctrl: every counter the PMU has. */
+static uint64_t all_counters(const struct vpmc_pmu_config *cfg)
+{
+	uint64_t gp = (1ULL << cfg->nr_gp) - 1;
+
+	if (cfg->vendor == VPMC_VENDOR_AMD)
+		return gp;
+	return gp | (((1ULL << cfg->nr_fixed) - 1) << KVM_FIXED_BASE);
+}
+
+static uint32_t global_ctrl_msr(const struct vpmc_pmu_config *cfg)
+{
+	return cfg->vendor == VPMC_VENDOR_AMD ? MSR_AMD64_PERF_CNTR_GLOBAL_CTL
+					      : MSR_CORE_PERF_GLOBAL_CTRL;
+}
+
+int overlay_program(const struct overlay *ov, const struct vpmc_pmu_config *cfg,
+		    struct overlay_guest *g, uint32_t vcpu, uint64_t t,
+		    const struct overlay_sink *sink)
+{
+	unsigned int i;
+	int err;
+
+	if (!ov->nr)
+		return 0;
+	/* x86_pmu_disable() */
+	err = wrmsr(sink, vcpu, t, global_ctrl_msr(cfg), 0);
+	for (i = 0; !err && i < ov->nr; i++) {
+		const struct overlay_ctr *c = &ov->ctr[i];
+		uint64_t ctrl = 0;
+
+		/* x86_pmu_start(PERF_EF_RELOAD): set the period, then enable the event */
+		g->period_left[i] = (int64_t)c->period;
+		err = set_period(c, cfg, g, i, sink, vcpu, t);
+		if (err)
+			break;
+		if (!c->fixed) {
+			uint32_t sel = cfg->vendor == VPMC_VENDOR_AMD
+					       ? MSR_F15H_PERF_CTL + 2 * c->index
+					       : MSR_P6_EVNTSEL0 + c->index;
+
+			err = wrmsr(sink, vcpu, t, sel,
+				    ctr_config(c, cfg) | ARCH_PERFMON_EVENTSEL_ENABLE);
+			continue;
+		}
+		/* intel_pmu_enable_fixed(): read-modify-write of FIXED_CTR_CTRL */
+		err = guest_access(sink, vcpu, t, VPMC_EV_RDMSR, MSR_CORE_PERF_FIXED_CTR_CTRL,
+				   &ctrl);
+		if (!err) {
+			ctrl &= ~(0xfULL << (4 * c->index));
+			ctrl |= FIXED_BITS_OS_USR_PMI << (4 * c->index);
+			err = wrmsr(sink, vcpu, t, MSR_CORE_PERF_FIXED_CTR_CTRL, ctrl);
+		}
+	}
+	/* x86_pmu_enable() -> __intel_pmu_enable_all() / amd_pmu_v2_enable_all() */
+	return err ? err : wrmsr(sink, vcpu, t, global_ctrl_msr(cfg), all_counters(cfg));
+}
+
+/* The overlay counter at KVM index @idx, or -1. */
+static int overlay_find(const struct overlay *ov, unsigned int idx)
+{
+	unsigned int i;
+
+	for (i = 0; i < ov->nr; i++) {
+		if (ctr_idx(&ov->ctr[i]) == idx)
+			return (int)i;
+	}
+	return -1;
+}
+
+/* intel_pmu_handle_irq() on a late-ack CPU, with handle_pmi_common() for perf's counters. */
+static int intel_pmi_handler(const struct overlay *ov, const struct vpmc_pmu_config *cfg,
+			     struct overlay_guest *g, uint32_t vcpu, uint64_t t,
+			     const struct overlay_sink *sink)
+{
+	uint64_t status = 0;
+	unsigned int loops = 0, bit;
+	int err;
+
+	err = wrmsr(sink, vcpu, t, MSR_CORE_PERF_GLOBAL_CTRL, 0);
+	if (!err)
+		err = guest_access(sink, vcpu, t, VPMC_EV_RDMSR, MSR_CORE_PERF_GLOBAL_STATUS,
+				   &status);
+	while (!err && status && ++loops <= PMI_LOOPS_MAX) {
+		err = wrmsr(sink, vcpu, t, MSR_CORE_PERF_GLOBAL_OVF_CTRL, status);
+		for (bit = 0; !err && bit < 64; bit++) {
+			int i = (status & (1ULL << bit)) ? overlay_find(ov, bit) : -1;
+
+			if (i < 0) /* not one of perf's active events */
+				continue;
+			err = event_update(&ov->ctr[i], cfg, g, (unsigned int)i, sink, vcpu, t);
+			if (!err)
+				err = set_period(&ov->ctr[i], cfg, g, (unsigned int)i, sink, vcpu, t);
+		}
+		if (!err)
+			err = guest_access(sink, vcpu, t, VPMC_EV_RDMSR,
+					   MSR_CORE_PERF_GLOBAL_STATUS, &status);
+	}
+	if (!err)
+		err = wrmsr(sink, vcpu, t, MSR_CORE_PERF_GLOBAL_CTRL, all_counters(cfg));
+	/* late ack: unmask LVTPC (KVM masked it when it delivered the PMI) */
+	return err ? err : wrmsr(sink, vcpu, t, X2APIC_MSR_LVTPC, APIC_DM_NMI);
+}
+
+/* amd_pmu_v2_handle_irq(): every active counter is read; overflowed ones get a new period. */
+static int amd_pmi_handler(const struct overlay *ov, const struct vpmc_pmu_config *cfg,
+			   struct overlay_guest *g, uint32_t vcpu, uint64_t t,
+			   const struct overlay_sink *sink)
+{
+	uint64_t status = 0;
+	unsigned int i;
+	int err;
+
+	err = wrmsr(sink, vcpu, t, MSR_AMD64_PERF_CNTR_GLOBAL_CTL, 0);
+	if (!err)
+		err = guest_access(sink, vcpu, t, VPMC_EV_RDMSR, MSR_AMD64_PERF_CNTR_GLOBAL_STATUS,
+				   &status);
+	if (!err && status) {
+		for (i = 0; !err && i < ov->nr; i++) {
+			uint64_t mask = 1ULL << ov->ctr[i].index;
+
+			err = event_update(&ov->ctr[i], cfg, g, i, sink, vcpu, t);
+			if (err || !(status & mask))
+				continue;
+			status &= ~mask;
+			err = set_period(&ov->ctr[i], cfg, g, i, sink, vcpu, t);
+		}
+		/* "Clear overflow and freeze bits" */
+		if (!err)
+			err = wrmsr(sink, vcpu, t, MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_CLR, ~status);
+	}
+	return err ? err : wrmsr(sink, vcpu, t, MSR_AMD64_PERF_CNTR_GLOBAL_CTL, all_counters(cfg));
+}
+
+int overlay_pmi_handler(const struct overlay *ov, const struct vpmc_pmu_config *cfg,
+			struct overlay_guest *g, uint32_t vcpu, uint64_t t,
+			const struct overlay_sink *sink)
+{
+	if (!ov->nr)
+		return 0;
+	if (cfg->vendor == VPMC_VENDOR_AMD)
+		return amd_pmi_handler(ov, cfg, g, vcpu, t, sink);
+	return intel_pmi_handler(ov, cfg, g, vcpu, t, sink);
+}

@@ -1,0 +1,285 @@
+/*
+ * check_overlay.c - "--assume" parsing and the guest profiler's MSR sequences (lib/overlay.c).
+ * Expected sequences follow Linux: x86_pmu_enable()/x86_pmu_start() for programming,
+ * intel_pmu_handle_irq() (late ack) and amd_pmu_v2_handle_irq() for the PMI handler, with the
+ * arithmetic of x86_perf_event_update() and x86_perf_event_set_period().
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "check_common.h"
+#include "overlay.h"
+
+#define M48 ((1ULL << 48) - 1)
+
+static const struct {
+	const char *name;
+	const char *spec;
+	const char *canonical;
+} good[] = {
+	{ "instructions", "gp0=instructions,period=1000000", "gp0=instructions,period=1000000" },
+	{ "default-period", "gp1=branches", "gp1=branches,period=100000" },
+	{ "fixed", "fixed0,period=5000", "fixed0,period=5000" },
+	{ "cycles-hex-period", "gp2=cycles,period=0x100", "gp2=cycles,period=256" },
+	{ "raw", "gp3=0x1c0", "gp3=0x1c0,period=100000" },
+};
+
+START_TEST(test_add_good)
+{
+	struct overlay ov = { 0 };
+	const char *why = NULL;
+
+	ck_assert_msg(overlay_add(&ov, good[_i].spec, &why) == 0, "%s: %s", good[_i].name, why);
+	ck_assert_uint_eq(ov.nr, 1);
+	ck_assert_str_eq(ov.ctr[0].spec, good[_i].canonical);
+}
+END_TEST
+
+static const struct {
+	const char *name;
+	const char *spec;
+	const char *why_contains;
+} bad[] = {
+	{ "no-counter", "instructions", "expected gpN" },
+	{ "gp-without-event", "gp0", "needs =EVENT" },
+	{ "unknown-event", "gp0=bogus", "needs =EVENT" },
+	{ "fixed-with-event", "fixed0=instructions", "no =EVENT" },
+	{ "bad-key", "gp0=instructions,freq=4000", "period=N" },
+	{ "zero-period", "gp0=instructions,period=0", "period=N" },
+	{ "bad-index", "gpx=instructions", "expected gpN" },
+	{ "huge-index", "gp99=instructions", "expected gpN" },
+};
+
+START_TEST(test_add_bad)
+{
+	struct overlay ov = { 0 };
+	const char *why = NULL;
+
+	ck_assert_msg(overlay_add(&ov, bad[_i].spec, &why) == VPMC_ERR_INVAL, "%s: accepted",
+		      bad[_i].name);
+	ck_assert_msg(why && strstr(why, bad[_i].why_contains), "%s: why '%s'", bad[_i].name, why);
+	ck_assert_uint_eq(ov.nr, 0);
+}
+END_TEST
+
+START_TEST(test_duplicate_and_check)
+{
+	struct overlay ov = { 0 };
+	struct vpmc_pmu_config cfg;
+	const char *why = NULL;
+	char msg[160];
+
+	ck_assert_int_eq(overlay_add(&ov, "gp0=instructions", &why), 0);
+	ck_assert_int_eq(overlay_add(&ov, "gp0=branches", &why), VPMC_ERR_INVAL);
+	ck_assert_str_eq(why, "counter assumed twice");
+	ck_assert_int_eq(overlay_add(&ov, "gp9=branches", &why), 0);
+	vpmc_pmu_config_default(&cfg, VPMC_VENDOR_INTEL);
+	ck_assert_int_eq(overlay_check(&ov, &cfg, msg, sizeof(msg)), VPMC_ERR_INVAL);
+	ck_assert_str_eq(msg, "--assume gp9=branches,period=100000: the Intel PMU has 8 GP counters");
+	cfg.version = 1;
+	ck_assert_int_eq(overlay_check(&ov, &cfg, msg, sizeof(msg)), VPMC_ERR_INVAL);
+	ck_assert(strstr(msg, "version 2") != NULL);
+}
+END_TEST
+
+/* A sink that records the events as text and answers reads from a script. */
+static char trace[8192];
+static uint64_t status_script[4];
+static unsigned int status_next;
+static uint64_t rdpmc_value[64];
+
+static int record(void *data, const struct vpmc_event *ev, uint64_t *value)
+{
+	size_t n = strlen(trace);
+
+	(void)data;
+	switch (ev->type) {
+	case VPMC_EV_EXIT:
+		snprintf(trace + n, sizeof(trace) - n, "exit %s;", ev->reason);
+		break;
+	case VPMC_EV_WRMSR:
+		snprintf(trace + n, sizeof(trace) - n, "wrmsr %#x %#llx;", ev->index,
+			 (unsigned long long)ev->value);
+		break;
+	case VPMC_EV_RDMSR:
+		*value = ev->index == 0x38e || ev->index == 0xc0000300 ? status_script[status_next++]
+								     : 0;
+		snprintf(trace + n, sizeof(trace) - n, "rdmsr %#x=%#llx;", ev->index,
+			 (unsigned long long)*value);
+		break;
+	case VPMC_EV_RDPMC:
+		*value = rdpmc_value[ev->index & 63];
+		snprintf(trace + n, sizeof(trace) - n, "rdpmc %#x=%llu;", ev->index,
+			 (unsigned long long)*value);
+		break;
+	case VPMC_EV_RETIRE:
+		ck_assert_int_eq(ev->cpl, 0);
+		snprintf(trace + n, sizeof(trace) - n, "retire;");
+		break;
+	case VPMC_EV_ENTRY:
+		snprintf(trace + n, sizeof(trace) - n, "entry|");
+		break;
+	default:
+		ck_abort_msg("unexpected event type %d", ev->type);
+	}
+	return 0;
+}
+
+static const struct overlay_sink sink = { record, NULL };
+
+static void reset_sink(void)
+{
+	trace[0] = '\0';
+	status_next = 0;
+	memset(status_script, 0, sizeof(status_script));
+	memset(rdpmc_value, 0, sizeof(rdpmc_value));
+}
+
+START_TEST(test_intel_program_and_handler)
+{
+	struct overlay ov = { 0 };
+	struct overlay_guest g;
+	struct vpmc_pmu_config cfg;
+	const char *why;
+	char want[2048];
+
+	vpmc_pmu_config_default(&cfg, VPMC_VENDOR_INTEL); /* 8 GP, 3 fixed, 48-bit, FW_WRITE */
+	ck_assert_int_eq(overlay_add(&ov, "gp0=instructions,period=1000", &why), 0);
+	ck_assert_int_eq(overlay_add(&ov, "fixed0,period=500", &why), 0);
+	reset_sink();
+	ck_assert_int_eq(overlay_program(&ov, &cfg, &g, 0, 100, &sink), 0);
+	/* GLOBAL_CTRL = 0; PMC0 (full width 0x4c1) = -1000; EVNTSEL0 = 0xc0 | INT | USR | OS | EN;
+	 * FIXED_CTR0 = -500; FIXED_CTR_CTRL read-modify-write with nibble 0xb; GLOBAL_CTRL =
+	 * 8 GP | 3 fixed */
+	snprintf(want, sizeof(want),
+		 "exit MSR_WRITE;wrmsr 0x38f 0;retire;entry|"
+		 "exit MSR_WRITE;wrmsr 0x4c1 %#llx;retire;entry|"
+		 "exit MSR_WRITE;wrmsr 0x186 0x5300c0;retire;entry|"
+		 "exit MSR_WRITE;wrmsr 0x309 %#llx;retire;entry|"
+		 "exit MSR_READ;rdmsr 0x38d=0;retire;entry|"
+		 "exit MSR_WRITE;wrmsr 0x38d 0xb;retire;entry|"
+		 "exit MSR_WRITE;wrmsr 0x38f 0x7000000ff;retire;entry|",
+		 (unsigned long long)(-1000ULL & M48), (unsigned long long)(-500ULL & M48));
+	ck_assert_str_eq(trace, want);
+
+	/* GP0 overflowed and counted 5 more events before the handler's RDPMC:
+	 * delta = 5 - (-1000) = 1005, period_left = 1000 - 1005 = -5 -> left = 995 */
+	reset_sink();
+	status_script[0] = 1;
+	status_script[1] = 0;
+	rdpmc_value[0] = 5;
+	ck_assert_int_eq(overlay_pmi_handler(&ov, &cfg, &g, 0, 200, &sink), 0);
+	snprintf(want, sizeof(want),
+		 "exit MSR_WRITE;wrmsr 0x38f 0;retire;entry|"
+		 "exit MSR_READ;rdmsr 0x38e=0x1;retire;entry|"
+		 "exit MSR_WRITE;wrmsr 0x390 0x1;retire;entry|"
+		 "exit RDPMC;rdpmc 0=5;retire;entry|"
+		 "exit MSR_WRITE;wrmsr 0x4c1 %#llx;retire;entry|"
+		 "exit MSR_READ;rdmsr 0x38e=0;retire;entry|"
+		 "exit MSR_WRITE;wrmsr 0x38f 0x7000000ff;retire;entry|"
+		 "exit MSR_WRITE;wrmsr 0x834 0x400;retire;entry|",
+		 (unsigned long long)(-995ULL & M48));
+	ck_assert_str_eq(trace, want);
+	ck_assert_int_eq(g.period_left[0], 995);
+}
+END_TEST
+
+START_TEST(test_intel_legacy_alias_and_status_bits_not_ours)
+{
+	struct overlay ov = { 0 };
+	struct overlay_guest g;
+	struct vpmc_pmu_config cfg;
+	const char *why;
+
+	vpmc_pmu_config_default(&cfg, VPMC_VENDOR_INTEL);
+	cfg.fw_writes = false; /* perf writes the legacy 0xc1 alias */
+	ck_assert_int_eq(overlay_add(&ov, "gp1=branches,period=7", &why), 0);
+	reset_sink();
+	ck_assert_int_eq(overlay_program(&ov, &cfg, &g, 0, 0, &sink), 0);
+	ck_assert(strstr(trace, "wrmsr 0xc2 0xfffffffffff9;") != NULL);
+	ck_assert(strstr(trace, "wrmsr 0x187 0x5300c4;") != NULL);
+	/* status has bit 0 (not perf's counter) and bit 33: acked, never read or re-armed */
+	reset_sink();
+	status_script[0] = (1ULL << 33) | 1;
+	ck_assert_int_eq(overlay_pmi_handler(&ov, &cfg, &g, 0, 0, &sink), 0);
+	ck_assert(strstr(trace, "wrmsr 0x390 0x200000001;") != NULL);
+	ck_assert(strstr(trace, "rdpmc") == NULL);
+}
+END_TEST
+
+START_TEST(test_intel_handler_without_status)
+{
+	struct overlay ov = { 0 };
+	struct overlay_guest g;
+	struct vpmc_pmu_config cfg;
+	const char *why;
+
+	vpmc_pmu_config_default(&cfg, VPMC_VENDOR_INTEL);
+	ck_assert_int_eq(overlay_add(&ov, "gp0=instructions", &why), 0);
+	reset_sink();
+	ck_assert_int_eq(overlay_pmi_handler(&ov, &cfg, &g, 0, 0, &sink), 0);
+	/* status 0: "goto done" - disable, read, enable, unmask */
+	ck_assert_str_eq(trace, "exit MSR_WRITE;wrmsr 0x38f 0;retire;entry|"
+				"exit MSR_READ;rdmsr 0x38e=0;retire;entry|"
+				"exit MSR_WRITE;wrmsr 0x38f 0x7000000ff;retire;entry|"
+				"exit MSR_WRITE;wrmsr 0x834 0x400;retire;entry|");
+}
+END_TEST
+
+START_TEST(test_amd_v2_handler)
+{
+	struct overlay ov = { 0 };
+	struct overlay_guest g;
+	struct vpmc_pmu_config cfg;
+	const char *why;
+	char want[1024];
+
+	vpmc_pmu_config_default(&cfg, VPMC_VENDOR_AMD); /* PerfMonV2, 6 GP, 48-bit */
+	ck_assert_int_eq(overlay_add(&ov, "gp0=instructions,period=1000", &why), 0);
+	ck_assert_int_eq(overlay_add(&ov, "gp1=branches,period=100", &why), 0);
+	reset_sink();
+	ck_assert_int_eq(overlay_program(&ov, &cfg, &g, 0, 0, &sink), 0);
+	ck_assert(strstr(trace, "wrmsr 0xc0010201 ") != NULL);
+	ck_assert(strstr(trace, "wrmsr 0xc0010202 0x5300c2;") != NULL); /* AMD branches: 0xc2 */
+	ck_assert(strstr(trace, "wrmsr 0xc0000301 0x3f;") != NULL);
+	/* GP1 overflowed (status bit 1); GP0 is read but not re-armed. GP1: prev -100, read 3:
+	 * delta 103, left = 100 - 103 + 100 = 97 */
+	reset_sink();
+	status_script[0] = 2;
+	rdpmc_value[0] = 40;
+	rdpmc_value[1] = 3;
+	ck_assert_int_eq(overlay_pmi_handler(&ov, &cfg, &g, 0, 0, &sink), 0);
+	snprintf(want, sizeof(want),
+		 "exit MSR_WRITE;wrmsr 0xc0000301 0;retire;entry|"
+		 "exit MSR_READ;rdmsr 0xc0000300=0x2;retire;entry|"
+		 "exit RDPMC;rdpmc 0=40;retire;entry|"
+		 "exit RDPMC;rdpmc 0x1=3;retire;entry|"
+		 "exit MSR_WRITE;wrmsr 0xc0010203 %#llx;retire;entry|"
+		 "exit MSR_WRITE;wrmsr 0xc0000302 0xffffffffffffffff;retire;entry|"
+		 "exit MSR_WRITE;wrmsr 0xc0000301 0x3f;retire;entry|",
+		 (unsigned long long)(-97ULL & M48));
+	ck_assert_str_eq(trace, want);
+	/* GP0's update took 40 - (-1000) = 1040 events off its period: left -40 */
+	ck_assert_int_eq(g.period_left[0], -40);
+}
+END_TEST
+
+static Suite *overlay_suite(void)
+{
+	Suite *s = suite_create("overlay");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_loop_test(tc, test_add_good, 0, ARRAY_SIZE(good));
+	tcase_add_loop_test(tc, test_add_bad, 0, ARRAY_SIZE(bad));
+	tcase_add_test(tc, test_duplicate_and_check);
+	tcase_add_test(tc, test_intel_program_and_handler);
+	tcase_add_test(tc, test_intel_legacy_alias_and_status_bits_not_ours);
+	tcase_add_test(tc, test_intel_handler_without_status);
+	tcase_add_test(tc, test_amd_v2_handler);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+CHECK_MAIN(overlay_suite)
