@@ -431,6 +431,77 @@ int vpmc_cost_parse(struct vpmc_cost *c, const char *spec, const char **why);
 double vpmc_cost_us(const struct vpmc_cost *c, uint64_t resumes, uint64_t creates,
 		    uint64_t triggers);
 
+/* Report formats. */
+enum vpmc_output {
+	VPMC_OUTPUT_TEXT, /* aligned columns */
+	VPMC_OUTPUT_CSV,  /* header line, then one line per row */
+	VPMC_OUTPUT_JSON, /* one object; field names carry their unit (lateness_ns_p99) */
+};
+
+/**
+ * vpmc_output_parse() - "text", "csv" or "json".
+ * @out: set on success only
+ * @s: the name
+ *
+ * Return: 0, or VPMC_ERR_INVAL.
+ */
+int vpmc_output_parse(enum vpmc_output *out, const char *s);
+
+/*
+ * Exit statistics (vpmcsim stat): per exit reason, the time from each VM-exit to the next
+ * VM-entry of the same vCPU, in the columns of perf kvm stat report.
+ */
+struct vpmc_stat;
+
+/* A statistics object counting every vCPU and all of the trace. Return: 0 or NOMEM. */
+int vpmc_stat_new(struct vpmc_stat **out);
+
+/**
+ * vpmc_stat_set_vcpus() - Count only the exits of these vCPUs.
+ * @s: statistics
+ * @list: comma-separated vCPU indices and ranges, "0,2-3"
+ *
+ * Return: 0, or VPMC_ERR_INVAL with vpmc_stat_error() saying what was expected.
+ */
+int vpmc_stat_set_vcpus(struct vpmc_stat *s, const char *list);
+
+/**
+ * vpmc_stat_set_time() - Count only exits whose time is in [START, STOP].
+ * @s: statistics
+ * @range: "START,STOP" in seconds of trace time with up to 9 decimals; either may be empty
+ *
+ * Return: 0, or VPMC_ERR_INVAL with vpmc_stat_error() set.
+ */
+int vpmc_stat_set_time(struct vpmc_stat *s, const char *range);
+
+/* Count one event (EXIT opens, the next ENTRY of that vCPU closes; other types are ignored).
+ * Return: 0, or VPMC_ERR_NOMEM. */
+int vpmc_stat_event(struct vpmc_stat *s, const struct vpmc_event *ev);
+
+/**
+ * vpmc_stat_run() - Count every event of a reader.
+ * @s: statistics
+ * @r: an open reader
+ *
+ * Return: 0, or the reader's error (vpmc_stat_error() has its message), or VPMC_ERR_NOMEM.
+ */
+int vpmc_stat_run(struct vpmc_stat *s, struct vpmc_reader *r);
+
+/**
+ * vpmc_stat_report() - The statistics, rows sorted by samples (most first), then by name.
+ * @s: statistics
+ * @fmt: output format
+ * @out: set to the text, owned by @s until the next call or vpmc_stat_free()
+ *
+ * Return: 0, or VPMC_ERR_NOMEM.
+ */
+int vpmc_stat_report(struct vpmc_stat *s, enum vpmc_output fmt, const char **out);
+
+/* The last error's message, "" if none. */
+const char *vpmc_stat_error(const struct vpmc_stat *s);
+
+void vpmc_stat_free(struct vpmc_stat *s);
+
 #ifdef __cplusplus
 }
 #endif

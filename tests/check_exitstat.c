@@ -1,0 +1,138 @@
+/*
+ * check_exitstat.c - Exit statistics (lib/exitstat.c): exit -> next entry of the same vCPU,
+ * per reason, in perf kvm stat report's columns. Times below are chosen so that every column
+ * can be checked by hand.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "check_common.h"
+#include "vpmc-internal.h"
+
+static struct vpmc_stat *s;
+
+static void setup(void)
+{
+	ck_assert_int_eq(vpmc_stat_new(&s), 0);
+}
+
+static void teardown(void)
+{
+	vpmc_stat_free(s);
+}
+
+static void ev(uint64_t t, uint32_t vcpu, enum vpmc_event_type type, const char *reason)
+{
+	struct vpmc_event e;
+
+	memset(&e, 0, sizeof(e));
+	e.time_ns = t;
+	e.vcpu = vcpu;
+	e.type = type;
+	snprintf(e.reason, sizeof(e.reason), "%s", reason);
+	ck_assert_int_eq(vpmc_stat_event(s, &e), 0);
+}
+
+/* vCPU 0: MSR_WRITE 2000 ns and 1000 ns, HLT 500 ns; vCPU 1: MSR_WRITE 100 ns, interleaved. */
+static void feed(void)
+{
+	ev(1000, 0, VPMC_EV_EXIT, "MSR_WRITE");
+	ev(1000, 1, VPMC_EV_EXIT, "MSR_WRITE");
+	ev(1050, 0, VPMC_EV_RETIRE, "");
+	ev(1100, 1, VPMC_EV_ENTRY, "");
+	ev(3000, 0, VPMC_EV_ENTRY, "");
+	ev(5000, 0, VPMC_EV_EXIT, "MSR_WRITE");
+	ev(6000, 0, VPMC_EV_ENTRY, "");
+	ev(6500, 0, VPMC_EV_ENTRY, ""); /* an entry with no exit open: ignored */
+	ev(7000, 0, VPMC_EV_EXIT, "HLT");
+	ev(7500, 0, VPMC_EV_ENTRY, "");
+	ev(8000, 1, VPMC_EV_EXIT, "CPUID"); /* never entered again: not a sample */
+}
+
+START_TEST(test_text_columns)
+{
+	const char *out;
+
+	feed();
+	ck_assert_int_eq(vpmc_stat_report(s, VPMC_OUTPUT_TEXT, &out), 0);
+	/* MSR_WRITE: 3 samples of 4, 3100 of 3600 ns = 86.11 %, min 0.10 us, max 2.00 us,
+	 * mean 1033.33 ns; samples 2000, 1000, 100: mean 1033.33, sample variance
+	 * ((966.67^2 + 33.33^2 + 933.33^2) / 2) = 903333.33, of the mean / 3 = 301111.11,
+	 * sqrt = 548.74, / 1033.33 = 53.10 %; p50 (rank 2) = 1000 ns, p99 (rank 3) = 2000 ns */
+	ck_assert_msg(strstr(out, "           MSR_WRITE          3    75.00%    86.11%      0.10us"
+				  "      2.00us      1.03us ( +-  53.10% )      1.00us      2.00us\n"),
+		      "%s", out);
+	/* HLT: 1 sample of 500 ns = 13.89 % of the time; one sample has no spread */
+	ck_assert_msg(strstr(out, "                 HLT          1    25.00%    13.89%      0.50us"
+				  "      0.50us      0.50us ( +-   0.00% )      0.50us      0.50us\n"),
+		      "%s", out);
+	ck_assert(strstr(out, "Total Samples:4, Total events handled time:3.60us.\n"));
+	/* most samples first */
+	ck_assert(strstr(out, "MSR_WRITE") < strstr(out, "HLT"));
+	ck_assert(!strstr(out, "CPUID"));
+}
+END_TEST
+
+START_TEST(test_vcpu_and_time_filters)
+{
+	const char *out;
+
+	ck_assert_int_eq(vpmc_stat_set_vcpus(s, "1,3-4"), 0);
+	feed();
+	ck_assert_int_eq(vpmc_stat_report(s, VPMC_OUTPUT_CSV, &out), 0);
+	ck_assert_str_eq(out, "reason,samples,samples_pct,time_pct,time_us_min,time_us_max,"
+			      "time_us_mean,time_us_mean_stddev_pct,time_us_p50,time_us_p99\n"
+			      "MSR_WRITE,1,100.00,100.00,0.100,0.100,0.100,0.00,0.100,0.100\n");
+	vpmc_stat_free(s);
+	ck_assert_int_eq(vpmc_stat_new(&s), 0);
+	/* exits from 0.000004 s on: the MSR_WRITE at 5000 and the HLT at 7000 */
+	ck_assert_int_eq(vpmc_stat_set_time(s, "0.000004,"), 0);
+	feed();
+	ck_assert_int_eq(vpmc_stat_report(s, VPMC_OUTPUT_JSON, &out), 0);
+	ck_assert_msg(strstr(out, "\"total_samples\": 2,") && strstr(out, "\"total_time_ns\": 1500"),
+		      "%s", out);
+	ck_assert(strstr(out, "\"time_ns_p50\": 1000"));
+}
+END_TEST
+
+static const struct {
+	const char *name;
+	bool vcpus;
+	const char *arg;
+} bad[] = {
+	{ "vcpu-empty", true, "" },
+	{ "vcpu-letters", true, "a" },
+	{ "vcpu-trailing-comma", true, "1," },
+	{ "vcpu-backwards", true, "3-1" },
+	{ "vcpu-too-big", true, "4096" },
+	{ "time-no-comma", false, "1.5" },
+	{ "time-backwards", false, "2,1" },
+	{ "time-garbage", false, "1s,2" },
+	{ "time-too-precise", false, "0.0000000001," },
+};
+
+START_TEST(test_bad_filters)
+{
+	int rc = bad[_i].vcpus ? vpmc_stat_set_vcpus(s, bad[_i].arg)
+			       : vpmc_stat_set_time(s, bad[_i].arg);
+
+	ck_assert_msg(rc == VPMC_ERR_INVAL, "%s: accepted", bad[_i].name);
+	ck_assert(strstr(vpmc_stat_error(s), bad[_i].vcpus ? "--vcpu" : "--time"));
+}
+END_TEST
+
+static Suite *exitstat_suite(void)
+{
+	Suite *su = suite_create("exitstat");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_text_columns);
+	tcase_add_test(tc, test_vcpu_and_time_filters);
+	tcase_add_loop_test(tc, test_bad_filters, 0, ARRAY_SIZE(bad));
+	suite_add_tcase(su, tc);
+	return su;
+}
+
+CHECK_MAIN(exitstat_suite)
