@@ -46,6 +46,12 @@ int outbuf_close(struct outbuf *b, char **text)
 	return 0;
 }
 
+void outbuf_discard(struct outbuf *b)
+{
+	fclose(b->f);
+	free(b->text);
+}
+
 json_t *out_json_u64(uint64_t v)
 {
 	char buf[24];

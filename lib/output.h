@@ -22,6 +22,9 @@ int outbuf_open(struct outbuf *b);
  * VPMC_ERR_NOMEM (a write failed; the text is dropped). */
 int outbuf_close(struct outbuf *b, char **text);
 
+/* Close @b and drop its text. */
+void outbuf_discard(struct outbuf *b);
+
 /* A u64 as a JSON integer; above INT64_MAX (never a counter or a time) as "0x..." text. */
 json_t *out_json_u64(uint64_t v);
 

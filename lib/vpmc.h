@@ -664,6 +664,144 @@ const char *vpmc_stat_error(const struct vpmc_stat *s);
 
 void vpmc_stat_free(struct vpmc_stat *s);
 
+/*
+ * Replay: one pass over a trace, every event applied to one model per selected policy and
+ * vCPU and to the reference model; metrics of each policy against the reference (vpmcsim(1),
+ * METRICS). Memory is per vCPU and does not grow with the length of the trace.
+ */
+struct vpmc_replay;
+
+#define VPMC_REPLAY_MAX_POLICIES 64
+
+/* What one policy did, summed over vCPUs and counters as asked (vpmc_replay_metrics()).
+ * Times in ns, host cost in us; lateness and per-exit figures are valid only when their count
+ * (overflows_matched, exits) is non-zero. */
+struct vpmc_metrics {
+	/* guest reads of a counter (RDPMC, RDMSR): policy value - reference value, in events */
+	uint64_t reads, reads_with_error, error_events_max_abs;
+	double error_events_mean_abs, error_events_mean;
+	uint64_t status_reads, status_reads_differ; /* GLOBAL_STATUS reads */
+	/* PMIs */
+	uint64_t ref_overflows;     /* reference overflows that raised a reference PMI */
+	uint64_t overflows_matched, overflows_missed;
+	uint64_t pmis_delivered, pmis_dropped, pmis_spurious;
+	uint64_t lateness_events_p50, lateness_events_p99, lateness_events_max;
+	uint64_t lateness_ns_p50, lateness_ns_p99, lateness_ns_max;
+	/* host cost */
+	uint64_t exits, exits_implicit, exits_with_drain;
+	uint64_t drains, reprograms, perf_resumes, perf_creates, triggers;
+	double host_us_total, host_us_per_exit_mean, host_us_per_exit_max;
+	double host_us_per_exit_p50, host_us_per_exit_p99;
+};
+
+/* An engine with no policy, the default cost model and no overlay. Return: 0 or NOMEM. */
+int vpmc_replay_new(struct vpmc_replay **out);
+
+/* Add a policy (one row of the report). Return: 0, VPMC_ERR_INVAL, VPMC_ERR_LIMIT. */
+int vpmc_replay_add_policy(struct vpmc_replay *r, const struct vpmc_policy *p);
+
+/**
+ * vpmc_replay_assume() - Lay an assumed guest profiler's counter over the trace (--assume).
+ * @r: engine, before vpmc_replay_begin()
+ * @spec: "gpN=EVENT[,period=P]" or "fixedN[,period=P]" (vpmcsim(1), OVERLAY)
+ *
+ * Return: 0, or VPMC_ERR_INVAL / VPMC_ERR_LIMIT with vpmc_replay_error() saying why.
+ */
+int vpmc_replay_assume(struct vpmc_replay *r, const char *spec);
+
+/* Use cost parameters @c (copied). */
+void vpmc_replay_set_cost(struct vpmc_replay *r, const struct vpmc_cost *c);
+
+/* Write the replay log: @fn gets one JSON object per line (no newline) for every read,
+ * overflow, PMI, drain and reprogram (trace-format.md, "The replay log"). */
+void vpmc_replay_set_log(struct vpmc_replay *r, void (*fn)(void *data, const char *line),
+			 void *data);
+
+/* Call @fn with the number of trace events applied so far, every 2^20 events. */
+void vpmc_replay_set_progress(struct vpmc_replay *r, void (*fn)(void *data, uint64_t events),
+			      void *data);
+
+/**
+ * vpmc_replay_begin() - Start a replay for a PMU.
+ * @r: engine with at least one policy
+ * @cfg: the guest's PMU (e.g. vpmc_reader_pmu())
+ *
+ * Return: 0, or VPMC_ERR_INVAL (no policy; --assume counters the PMU does not have) with
+ * vpmc_replay_error() set.
+ */
+int vpmc_replay_begin(struct vpmc_replay *r, const struct vpmc_pmu_config *cfg);
+
+/* Apply one trace event to every model. Return: 0, VPMC_ERR_INVAL (bad vCPU, type or CPL;
+ * message set), VPMC_ERR_NOMEM. */
+int vpmc_replay_event(struct vpmc_replay *r, const struct vpmc_event *ev);
+
+/* End of the trace: pending reference overflows become missed. Return: 0 or NOMEM. */
+int vpmc_replay_finish(struct vpmc_replay *r);
+
+/**
+ * vpmc_replay_run() - begin, every event of @rd, finish.
+ * @r: engine
+ * @rd: an open reader
+ *
+ * Return: 0, the reader's error (message in vpmc_replay_error()), or an engine error.
+ */
+int vpmc_replay_run(struct vpmc_replay *r, struct vpmc_reader *rd);
+
+size_t vpmc_replay_nr_policies(const struct vpmc_replay *r);
+const struct vpmc_policy *vpmc_replay_policy(const struct vpmc_replay *r, size_t i);
+
+/**
+ * vpmc_replay_metrics() - Results of policy @i.
+ * @r: engine after vpmc_replay_finish()
+ * @i: policy index, in the order added
+ * @vcpu: a vCPU index, or -1 for all
+ * @counter: a KVM global counter index, or -1 for all; for one counter only the read, overflow
+ *           and lateness fields are filled (PMIs and exits belong to the vCPU)
+ * @m: filled in
+ *
+ * Return: 0, VPMC_ERR_INVAL (no such policy), VPMC_ERR_NOMEM.
+ */
+int vpmc_replay_metrics(const struct vpmc_replay *r, size_t i, int vcpu, int counter,
+			struct vpmc_metrics *m);
+
+enum vpmc_replay_view {
+	VPMC_VIEW_COMPARE, /* one row per policy */
+	VPMC_VIEW_DETAIL,  /* per policy, per vCPU and per counter */
+	VPMC_VIEW_SWEEP,   /* one row per policy with its tolerance, for plotting */
+};
+
+/**
+ * vpmc_replay_report() - The results as text, CSV or JSON.
+ * @r: engine after vpmc_replay_finish()
+ * @view: which table
+ * @fmt: output format
+ * @out: set to the text, owned by @r until the next call or vpmc_replay_free()
+ *
+ * Return: 0, or VPMC_ERR_NOMEM.
+ */
+int vpmc_replay_report(struct vpmc_replay *r, enum vpmc_replay_view view, enum vpmc_output fmt,
+		       const char **out);
+
+/**
+ * vpmc_replay_plot() - A gnuplot script that draws the sweep (x: tolerance, log scale;
+ * y: modeled host us per exit and p99 PMI lateness) into an SVG file; the data is inline.
+ * @r: engine after vpmc_replay_finish()
+ * @svg_path: output file name written into the script
+ * @out: set to the script, owned by @r until the next call or vpmc_replay_free()
+ *
+ * Return: 0, or VPMC_ERR_NOMEM.
+ */
+int vpmc_replay_plot(struct vpmc_replay *r, const char *svg_path, const char **out);
+
+/* Describe the trace in the report header: its path and the reader's counts (both optional). */
+void vpmc_replay_set_source(struct vpmc_replay *r, const char *path,
+			    const struct vpmc_reader_stats *st);
+
+/* The last error's message, "" if none. */
+const char *vpmc_replay_error(const struct vpmc_replay *r);
+
+void vpmc_replay_free(struct vpmc_replay *r);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,93 @@
+/*
+ * replay.h - The replay engine's state, shared by replay.c (engine) and report.c (internal).
+ *
+ * A lane is one policy: per vCPU its model, its metrics and, with an overlay, its guest
+ * profiler's state. A group holds the reference model of some lanes: one group shared by all
+ * lanes when the guest's actions come only from the trace, one group per lane with an overlay
+ * (the guest's PMI handler runs on that policy's PMIs, so each policy's guest acts differently
+ * and each needs its own reference to be compared with).
+ */
+#ifndef VPMC_REPLAY_H
+#define VPMC_REPLAY_H
+
+#include "metrics.h"
+#include "overlay.h"
+
+struct replay_group;
+struct replay_lane;
+struct vpmc_replay;
+
+/* The reference model of one vCPU in a group, and its observations of the current event. */
+struct group_vcpu {
+	struct vpmc_vcpu *ref;
+	struct vpmc_obs *q;          /* observations of the event being applied */
+	unsigned int nq, cap;
+	uint64_t watched;            /* counters whose value before the event is in c_before */
+	uint64_t c_before[METRICS_NR_SLOTS];
+	struct replay_group *g;
+	struct vpmc_replay *r;
+};
+
+struct replay_group {
+	struct group_vcpu **vcpus;   /* by vCPU index, NULL until its first event */
+	struct replay_lane **lanes;
+	unsigned int nr_lanes;
+};
+
+/* One policy on one vCPU. */
+struct lane_vcpu {
+	struct vpmc_vcpu *pol;
+	struct metrics_vcpu m;
+	struct overlay_guest og;
+	struct replay_lane *lane;
+	struct group_vcpu *gv;
+	const struct vpmc_event *ev; /* the event being applied */
+	unsigned int qi;             /* reference observations of it already fed to the metrics */
+	uint32_t vcpu;
+	uint8_t cpl;                 /* the guest's CPL as the events set it */
+	bool pmi_delivered;          /* a PMI reached the guest during the event */
+	bool in_handler;
+	uint64_t read_value;         /* what the guest's last READ returned */
+	struct vpmc_replay *r;
+};
+
+struct replay_lane {
+	struct vpmc_policy policy;
+	char name[VPMC_POLICY_NAME_MAX];
+	struct replay_group *g;
+	struct lane_vcpu **vcpus;    /* by vCPU index */
+	uint64_t handler_runs, handler_capped;
+};
+
+struct vpmc_replay {
+	struct replay_lane lanes[VPMC_REPLAY_MAX_POLICIES];
+	unsigned int nr_lanes;
+	struct replay_group *groups[VPMC_REPLAY_MAX_POLICIES];
+	unsigned int nr_groups;
+	uint32_t nr_vcpus;           /* vCPU arrays' size: highest index seen + 1 */
+	uint32_t cap_vcpus;
+	struct vpmc_pmu_config cfg;  /* as KVM capped it */
+	bool begun, finished;
+	struct overlay ov;
+	struct vpmc_cost cost;
+	uint64_t events, t_first, t_last;
+	int err;                     /* sticky error from an observer callback */
+	void (*log)(void *data, const char *line);
+	void *log_data;
+	void (*progress)(void *data, uint64_t events);
+	void *progress_data;
+	char *source;
+	bool has_source_stats;
+	struct vpmc_reader_stats source_stats;
+	struct vpmc__errbuf errbuf;
+	char *text;
+};
+
+/* Sum of lane @l's metrics over vCPU @vcpu (-1 all) into @sum (initialized here). */
+int replay_lane_sum(const struct vpmc_replay *r, const struct replay_lane *l, int vcpu,
+		    struct metrics_vcpu *sum);
+
+/* @sum's figures for one counter slot (-1 all) as the public struct. */
+void replay_fill_metrics(const struct metrics_vcpu *sum, int slot, struct vpmc_metrics *m);
+
+#endif /* VPMC_REPLAY_H */
