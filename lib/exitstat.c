@@ -12,34 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hist.h"
+#include "exitstat.h"
 #include "output.h"
-
-struct stat_reason {
-	char name[VPMC_REASON_MAX];
-	uint64_t n, total_ns, min_ns, max_ns;
-	double mean, m2; /* Welford, as perf's update_stats() */
-	struct vpmc_hist h;
-};
-
-struct stat_open {
-	bool open;
-	unsigned int reason;
-	uint64_t t;
-};
-
-struct vpmc_stat {
-	uint8_t vcpus[VPMC_MAX_VCPUS / 8]; /* bit set: counted */
-	bool vcpu_filter;
-	uint64_t t_start, t_stop;
-	struct stat_open *open;           /* per vCPU, VPMC_MAX_VCPUS entries */
-	struct stat_reason *reasons;
-	unsigned int nr_reasons, cap_reasons, last;
-	uint64_t total_n, total_ns;
-	uint64_t unpaired;                /* exits followed by another exit, not an entry */
-	struct vpmc__errbuf err;
-	char *text;
-};
 
 int vpmc_stat_new(struct vpmc_stat **out)
 {

@@ -739,7 +739,7 @@ int vpmc_replay_event(struct vpmc_replay *r, const struct vpmc_event *ev);
 int vpmc_replay_finish(struct vpmc_replay *r);
 
 /**
- * vpmc_replay_run() - begin, every event of @rd, finish.
+ * vpmc_replay_run() - begin (unless done), every event of @rd, finish.
  * @r: engine
  * @rd: an open reader
  *

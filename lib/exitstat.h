@@ -1,0 +1,34 @@
+/* exitstat.h - Exit statistics' state (internal; exitstat.c, run.c). */
+#ifndef VPMC_EXITSTAT_H
+#define VPMC_EXITSTAT_H
+
+#include "hist.h"
+#include "vpmc-internal.h"
+
+struct stat_reason {
+	char name[VPMC_REASON_MAX];
+	uint64_t n, total_ns, min_ns, max_ns;
+	double mean, m2; /* Welford, as perf's update_stats() */
+	struct vpmc_hist h;
+};
+
+struct stat_open {
+	bool open;
+	unsigned int reason;
+	uint64_t t;
+};
+
+struct vpmc_stat {
+	uint8_t vcpus[VPMC_MAX_VCPUS / 8]; /* bit set: counted */
+	bool vcpu_filter;
+	uint64_t t_start, t_stop;
+	struct stat_open *open;           /* per vCPU, VPMC_MAX_VCPUS entries */
+	struct stat_reason *reasons;
+	unsigned int nr_reasons, cap_reasons, last;
+	uint64_t total_n, total_ns;
+	uint64_t unpaired;                /* exits followed by another exit, not an entry */
+	struct vpmc__errbuf err;
+	char *text;
+};
+
+#endif /* VPMC_EXITSTAT_H */

@@ -1,0 +1,90 @@
+/* cmd_compare.c - vpmcsim compare: every policy side by side, one row each. */
+#include "config.h"
+
+#include <stdio.h>
+
+#include "replay_cli.h"
+#include "vpmcsim.h"
+
+static const char usage_line[] = "vpmcsim compare [OPTIONS] TRACE";
+
+/* The default set: upstream, the two proposals at two thresholds, and mediated. */
+static const char *const default_policies[] = {
+	"exact", "disabled=0x12", "tolerance=100", "tolerance=10000", "mediated",
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"Usage: %s\n\n"
+		"Replay TRACE through several accounting policies at once and print, for each, the\n"
+		"guest's count errors, PMI lateness and misses, and the modeled host cost.\n\n"
+		"  --policy P          exact, disabled=MASK, tolerance=N, tolerance-wrap=N, mediated,\n"
+		"                      reference (repeatable; default: exact disabled=0x12\n"
+		"                      tolerance=100 tolerance=10000 mediated)\n"
+		"  --assume SPEC       a guest profiler's counter, gpN=EVENT[,period=P] or\n"
+		"                      fixedN[,period=P] (repeatable)\n"
+		"  --cost NAME=VALUE   resume_us, create_us, trigger_cycles, cpu_ghz (repeatable)\n"
+		"  --format F          text (default), csv or json\n"
+		"  --input-format F    auto (default), vtr, text or dat\n"
+		"  --lenient           skip malformed trace lines (counted) instead of failing\n"
+		"  --guest-ips N       guest instructions per second of guest time (imported traces)\n"
+		"  -h, --help          this text; see vpmcsim(1)\n",
+		usage_line);
+}
+
+static int compare_run(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		REPLAY_CLI_COMMON_OPTIONS,
+		REPLAY_CLI_ENGINE_OPTIONS,
+		{ "policy", required_argument, NULL, OPT_POLICY },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct replay_cli c;
+	const char *text;
+	size_t i;
+	int o, rc;
+
+	replay_cli_init(&c, "compare", VPMC_OUTPUT_TEXT);
+	if (vpmc_replay_new(&c.r))
+		return vpmcsim_fail(EXIT_INPUT, "compare: out of memory");
+	while ((o = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		if (o == 'h') {
+			usage(stdout);
+			rc = EXIT_OK;
+			goto out;
+		}
+		rc = replay_cli_option(&c, o, optarg);
+		if (rc == 1)
+			rc = replay_cli_engine_option(&c, o, optarg);
+		if (rc == 1) {
+			usage(stderr);
+			rc = EXIT_USAGE;
+		}
+		if (rc)
+			goto out;
+	}
+	rc = replay_cli_operand(&c, argc, argv, usage_line);
+	for (i = 0; !rc && !vpmc_replay_nr_policies(c.r) &&
+		    i < sizeof(default_policies) / sizeof(default_policies[0]);
+	     i++)
+		rc = replay_cli_add_policy(&c, default_policies[i]);
+	if (!rc)
+		rc = replay_cli_run(&c);
+	if (!rc) {
+		if (vpmc_replay_report(c.r, VPMC_VIEW_COMPARE, c.fmt, &text))
+			rc = vpmcsim_fail(EXIT_INPUT, "compare: out of memory");
+		else
+			rc = replay_cli_print(text);
+	}
+out:
+	replay_cli_close(&c);
+	return rc;
+}
+
+const struct vpmcsim_cmd cmd_compare = {
+	.name = "compare",
+	.summary = "every accounting policy side by side on one trace",
+	.run = compare_run,
+};

@@ -1,0 +1,88 @@
+/* cmd_stat.c - vpmcsim stat: exit statistics in the columns of perf kvm stat report. */
+#include "config.h"
+
+#include <stdio.h>
+
+#include "replay_cli.h"
+#include "vpmcsim.h"
+
+static const char usage_line[] = "vpmcsim stat [OPTIONS] TRACE";
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"Usage: %s\n\n"
+		"Per exit reason: samples, share of samples and of time, min, max, mean (+- the\n"
+		"mean's relative standard error) and p50 / p99 of the time from a VM-exit to the\n"
+		"next VM-entry of the same vCPU, as perf kvm stat report prints them.\n\n"
+		"  --vcpu LIST         only these vCPUs, e.g. 0,2-3\n"
+		"  --time START,STOP   only exits in this trace-time range, in seconds\n"
+		"  --format F          text (default), csv or json\n"
+		"  --input-format F, --lenient, --guest-ips N   as for compare\n"
+		"  -h, --help          this text; see vpmcsim(1)\n",
+		usage_line);
+}
+
+static int stat_run(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		REPLAY_CLI_COMMON_OPTIONS,
+		{ "vcpu", required_argument, NULL, OPT_VCPU },
+		{ "time", required_argument, NULL, OPT_TIME },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct replay_cli c;
+	struct vpmc_stat *s;
+	const char *text;
+	int o, rc = 0, err;
+
+	replay_cli_init(&c, "stat", VPMC_OUTPUT_TEXT);
+	if (vpmc_stat_new(&s))
+		return vpmcsim_fail(EXIT_INPUT, "stat: out of memory");
+	while ((o = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		if (o == 'h') {
+			usage(stdout);
+			goto out;
+		}
+		if (o == OPT_VCPU || o == OPT_TIME) {
+			err = o == OPT_VCPU ? vpmc_stat_set_vcpus(s, optarg)
+					    : vpmc_stat_set_time(s, optarg);
+			if (err) {
+				rc = vpmcsim_fail(EXIT_USAGE, "stat: %s", vpmc_stat_error(s));
+				goto out;
+			}
+			continue;
+		}
+		rc = replay_cli_option(&c, o, optarg);
+		if (rc == 1) {
+			usage(stderr);
+			rc = EXIT_USAGE;
+		}
+		if (rc)
+			goto out;
+	}
+	rc = replay_cli_operand(&c, argc, argv, usage_line);
+	if (!rc)
+		rc = replay_cli_open(&c);
+	if (!rc) {
+		err = vpmc_stat_run(s, c.reader);
+		if (err)
+			rc = replay_cli_fail(err, vpmc_stat_error(s));
+	}
+	if (!rc) {
+		if (vpmc_stat_report(s, c.fmt, &text))
+			rc = vpmcsim_fail(EXIT_INPUT, "stat: out of memory");
+		else
+			rc = replay_cli_print(text);
+	}
+out:
+	vpmc_stat_free(s);
+	replay_cli_close(&c);
+	return rc;
+}
+
+const struct vpmcsim_cmd cmd_stat = {
+	.name = "stat",
+	.summary = "exit statistics like perf kvm stat report, with p50 / p99",
+	.run = stat_run,
+};

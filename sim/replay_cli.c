@@ -1,0 +1,201 @@
+/* replay_cli.c - Options and trace opening shared by compare, replay, sweep and stat. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "replay_cli.h"
+#include "vpmcsim.h"
+
+void replay_cli_init(struct replay_cli *c, const char *cmd, enum vpmc_output fmt)
+{
+	memset(c, 0, sizeof(*c));
+	c->cmd = cmd;
+	c->fmt = fmt;
+	vpmc_reader_opts_default(&c->ropts);
+	vpmc_cost_default(&c->cost);
+}
+
+static int parse_u64(const char *s, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || *end)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int replay_cli_option(struct replay_cli *c, int opt, const char *arg)
+{
+	static const struct {
+		const char *name;
+		enum vpmc_format fmt;
+	} inputs[] = {
+		{ "auto", VPMC_FORMAT_AUTO },
+		{ "vtr", VPMC_FORMAT_VTR },
+		{ "text", VPMC_FORMAT_TEXT },
+		{ "dat", VPMC_FORMAT_DAT },
+	};
+	size_t i;
+
+	switch (opt) {
+	case OPT_FORMAT:
+		if (vpmc_output_parse(&c->fmt, arg))
+			return vpmcsim_fail(EXIT_USAGE, "%s: --format '%s': expected text, csv or json",
+					    c->cmd, arg);
+		return 0;
+	case OPT_INPUT_FORMAT:
+		for (i = 0; i < sizeof(inputs) / sizeof(inputs[0]); i++) {
+			if (!strcmp(arg, inputs[i].name)) {
+				c->ropts.format = inputs[i].fmt;
+				return 0;
+			}
+		}
+		return vpmcsim_fail(EXIT_USAGE,
+				    "%s: --input-format '%s': expected auto, vtr, text or dat", c->cmd,
+				    arg);
+	case OPT_LENIENT:
+		c->ropts.lenient = true;
+		return 0;
+	case OPT_GUEST_IPS:
+		if (parse_u64(arg, &c->ropts.guest_ips))
+			return vpmcsim_fail(EXIT_USAGE,
+					    "%s: --guest-ips '%s': expected instructions per second "
+					    "(a decimal u64; 0 = no guest segments)", c->cmd, arg);
+		return 0;
+	default:
+		return 1;
+	}
+}
+
+int replay_cli_add_policy(struct replay_cli *c, const char *text)
+{
+	struct vpmc_policy p;
+	const char *why = NULL;
+	int err;
+
+	if (vpmc_policy_parse(&p, text, &why))
+		return vpmcsim_fail(EXIT_USAGE, "%s: --policy '%s': %s", c->cmd, text, why);
+	err = vpmc_replay_add_policy(c->r, &p);
+	if (err)
+		return vpmcsim_fail(EXIT_USAGE, "%s: --policy '%s': %s", c->cmd, text,
+				    err == VPMC_ERR_LIMIT ? vpmc_replay_error(c->r) : vpmc_strerror(err));
+	return 0;
+}
+
+int replay_cli_engine_option(struct replay_cli *c, int opt, const char *arg)
+{
+	const char *why = NULL;
+
+	switch (opt) {
+	case OPT_POLICY:
+		return replay_cli_add_policy(c, arg);
+	case OPT_ASSUME:
+		if (vpmc_replay_assume(c->r, arg))
+			return vpmcsim_fail(EXIT_USAGE, "%s: %s", c->cmd, vpmc_replay_error(c->r));
+		return 0;
+	case OPT_COST:
+		if (vpmc_cost_parse(&c->cost, arg, &why))
+			return vpmcsim_fail(EXIT_USAGE, "%s: --cost '%s': %s", c->cmd, arg, why);
+		vpmc_replay_set_cost(c->r, &c->cost);
+		return 0;
+	default:
+		return 1;
+	}
+}
+
+int replay_cli_operand(struct replay_cli *c, int argc, char **argv, const char *usage)
+{
+	if (optind != argc - 1)
+		return vpmcsim_fail(EXIT_USAGE, "%s: expected one TRACE (usage: %s)", c->cmd, usage);
+	c->trace = argv[optind];
+	return 0;
+}
+
+int replay_cli_open(struct replay_cli *c)
+{
+	int err = vpmc_reader_new(&c->reader, &c->ropts);
+
+	if (err)
+		return vpmcsim_fail(EXIT_INPUT, "%s: %s", c->cmd, vpmc_strerror(err));
+	err = vpmc_reader_open(c->reader, c->trace);
+	if (!err)
+		return 0;
+	/* a trace that cannot be opened or is not a trace at all is a bad argument */
+	return vpmcsim_fail(err == VPMC_ERR_NOSUPPORT ? EXIT_NOSUPPORT : EXIT_USAGE, "%s: %s",
+			    c->cmd, vpmc_reader_error(c->reader));
+}
+
+int replay_cli_fail(int err, const char *msg)
+{
+	switch (err) {
+	case VPMC_ERR_NOSUPPORT:
+		return vpmcsim_fail(EXIT_NOSUPPORT, "%s", msg);
+	case VPMC_ERR_INVAL:
+		return vpmcsim_fail(EXIT_USAGE, "%s", msg);
+	default:
+		return vpmcsim_fail(EXIT_INPUT, "%s", msg);
+	}
+}
+
+static bool progress_shown;
+
+int replay_cli_run(struct replay_cli *c)
+{
+	struct vpmc_replay *r = c->r;
+	int err = replay_cli_open(c);
+
+	if (err)
+		return err;
+	vpmc_replay_set_source(r, c->trace, NULL);
+	vpmc_replay_set_progress(r, replay_cli_progress, NULL);
+	err = vpmc_replay_begin(r, vpmc_reader_pmu(c->reader));
+	if (err)
+		return vpmcsim_fail(EXIT_USAGE, "%s: %s", c->cmd, vpmc_replay_error(r));
+	err = vpmc_replay_run(r, c->reader);
+	replay_cli_progress_done();
+	if (err)
+		return replay_cli_fail(err == VPMC_ERR_INVAL ? VPMC_ERR_PARSE : err,
+				       vpmc_replay_error(r));
+	return 0;
+}
+
+void replay_cli_progress(void *data, uint64_t events)
+{
+	(void)data;
+	if (!isatty(STDERR_FILENO))
+		return;
+	fprintf(stderr, "\rvpmcsim: %llu events", (unsigned long long)events);
+	progress_shown = true;
+}
+
+void replay_cli_progress_done(void)
+{
+	if (progress_shown)
+		fputs("\r\033[K", stderr);
+	progress_shown = false;
+}
+
+int replay_cli_print(const char *text)
+{
+	if (fputs(text, stdout) == EOF || fflush(stdout))
+		return vpmcsim_fail(EXIT_INPUT, "writing the report: %s", strerror(errno));
+	return 0;
+}
+
+void replay_cli_close(struct replay_cli *c)
+{
+	vpmc_reader_free(c->reader);
+	vpmc_replay_free(c->r);
+	c->reader = NULL;
+	c->r = NULL;
+}

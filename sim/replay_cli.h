@@ -1,0 +1,84 @@
+/* replay_cli.h - What compare, replay, sweep and stat share: options, opening the trace. */
+#ifndef REPLAY_CLI_H
+#define REPLAY_CLI_H
+
+#include <getopt.h>
+#include <stdbool.h>
+
+#include "vpmc.h"
+
+/* Long options every replay command takes (their values are >= 256). */
+enum {
+	OPT_FORMAT = 256,
+	OPT_INPUT_FORMAT,
+	OPT_LENIENT,
+	OPT_GUEST_IPS,
+	OPT_POLICY,
+	OPT_ASSUME,
+	OPT_COST,
+	OPT_LOG,
+	OPT_TOLERANCE,
+	OPT_WRAP,
+	OPT_PLOT,
+	OPT_VCPU,
+	OPT_TIME,
+};
+
+#define REPLAY_CLI_COMMON_OPTIONS                                              \
+	{ "help", no_argument, NULL, 'h' },                                    \
+	{ "format", required_argument, NULL, OPT_FORMAT },                     \
+	{ "input-format", required_argument, NULL, OPT_INPUT_FORMAT },         \
+	{ "lenient", no_argument, NULL, OPT_LENIENT },                         \
+	{ "guest-ips", required_argument, NULL, OPT_GUEST_IPS }
+
+/* The options of the commands that replay (compare, replay, sweep). */
+#define REPLAY_CLI_ENGINE_OPTIONS                                              \
+	{ "assume", required_argument, NULL, OPT_ASSUME },                     \
+	{ "cost", required_argument, NULL, OPT_COST }
+
+struct replay_cli {
+	const char *cmd;
+	struct vpmc_replay *r;      /* compare, replay, sweep */
+	struct vpmc_cost cost;
+	struct vpmc_reader_opts ropts;
+	enum vpmc_output fmt;
+	const char *trace;
+	struct vpmc_reader *reader;
+};
+
+/* Defaults for command @cmd, output @fmt. */
+void replay_cli_init(struct replay_cli *c, const char *cmd, enum vpmc_output fmt);
+
+/* Handle a common option; return 0 (handled), 1 (not common), or EXIT_USAGE (message
+ * printed). */
+int replay_cli_option(struct replay_cli *c, int opt, const char *arg);
+
+/* Handle --policy, --assume, --cost for c->r; return as replay_cli_option(). */
+int replay_cli_engine_option(struct replay_cli *c, int opt, const char *arg);
+
+/* Add policy @text to c->r; return 0 or EXIT_USAGE (message printed). */
+int replay_cli_add_policy(struct replay_cli *c, const char *text);
+
+/* Take the one TRACE operand; return 0 or EXIT_USAGE (message printed). */
+int replay_cli_operand(struct replay_cli *c, int argc, char **argv, const char *usage);
+
+/* Open the trace; return 0, or the exit code with the message printed. */
+int replay_cli_open(struct replay_cli *c);
+
+/* Open the trace and replay it through c->r: begin (a bad --assume is a usage error), every
+ * event (with progress), finish. Return 0, or the exit code with the message printed. */
+int replay_cli_run(struct replay_cli *c);
+
+/* Exit code and message for an error of the engine or the reader while replaying. */
+int replay_cli_fail(int err, const char *msg);
+
+/* Print progress on stderr every so often when it is a terminal. */
+void replay_cli_progress(void *data, uint64_t events);
+void replay_cli_progress_done(void);
+
+/* Print a report to stdout; return 0 or EXIT_INPUT. */
+int replay_cli_print(const char *text);
+
+void replay_cli_close(struct replay_cli *c);
+
+#endif /* REPLAY_CLI_H */
