@@ -30,12 +30,14 @@ static struct vpmc_obs obs_make(enum vpmc_obs_kind kind, int idx)
 /**
  * vpmc__pmu_observe() - Report @o to the vCPU's observer, stamped with the current trace time.
  * @pmu: vCPU
- * @o: observation; time_ns and vcpu are set here
+ * @o: observation; time_ns, vcpu and the segment position are set here
  */
 void vpmc__pmu_observe(struct vpmc_pmu *pmu, struct vpmc_obs *o)
 {
 	o->time_ns = pmu->now_ns;
 	o->vcpu = pmu->vcpu_id;
+	o->seg_insn = pmu->seg_insn;
+	o->seg_br = pmu->seg_br;
 	if (pmu->obs.fn)
 		pmu->obs.fn(pmu->obs.data, o);
 }

@@ -214,6 +214,7 @@ struct vpmc_pmu {
 	bool reference;           /* ideal counter: mediated paths + PMI at the event */
 	uint32_t vcpu_id;
 	uint64_t now_ns;          /* trace time of the event being applied */
+	uint64_t seg_insn, seg_br; /* position inside a guest segment (vpmc_obs), else 0 */
 	bool host_pmi;            /* a hardware overflow interrupted guest mode (forces VM-exit) */
 	uint64_t skid_pending;    /* hooks.skid: counters whose overflow handler is pending */
 	struct vpmc_observer obs;
