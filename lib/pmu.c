@@ -1202,6 +1202,7 @@ void kvm_pmu_refresh(struct vpmc_pmu *pmu, const struct vpmc_pmu_config *cfg)
 	pmu->fixed_ctr_ctrl_rsvd = ~0ULL;
 	pmu->pebs_enable_rsvd = ~0ULL;
 	pmu->pmc_exists = 0;
+	pmu->pebs = false;
 
 	if (!cfg->version) /* kvm->arch.enable_pmu */
 		return;

@@ -16,8 +16,7 @@
 
 struct vpmc_vcpu {
 	struct vpmc_pmu pmu;
-	struct vpmc_pmu_config in_cfg; /* as given (guest CPUID), for a later refresh */
-	struct vpmc_pmu_config cfg;    /* after KVM's caps */
+	struct vpmc_pmu_config cfg; /* after KVM's caps */
 	uint64_t t_prev;            /* time of this vCPU's previous event, ns */
 	bool has_prev;
 };
@@ -311,17 +310,19 @@ static unsigned int mask_width(uint64_t mask)
 }
 
 /* The configuration as KVM's refresh capped it. */
-static void vcpu_fill_config(struct vpmc_vcpu *v)
+static void vcpu_fill_config(struct vpmc_vcpu *v, const struct vpmc_pmu_config *in)
 {
 	const struct vpmc_pmu *pmu = &v->pmu;
 
-	v->cfg = v->in_cfg;
+	v->cfg = *in;
 	v->cfg.version = pmu->version;
 	v->cfg.nr_gp = pmu->nr_arch_gp_counters;
 	v->cfg.nr_fixed = pmu->nr_arch_fixed_counters;
 	v->cfg.gp_width = mask_width(pmu->counter_bitmask[KVM_PMC_GP]);
 	v->cfg.fixed_width = mask_width(pmu->counter_bitmask[KVM_PMC_FIXED]);
 	v->cfg.fw_writes = pmu->fw_writes;
+	v->cfg.pebs = pmu->pebs;
+	v->cfg.tsx = in->tsx && in->vendor == VPMC_VENDOR_INTEL && pmu->version;
 }
 
 int vpmc_vcpu_new(struct vpmc_vcpu **out, const struct vpmc_pmu_config *cfg,
@@ -335,9 +336,8 @@ int vpmc_vcpu_new(struct vpmc_vcpu **out, const struct vpmc_pmu_config *cfg,
 	v = calloc(1, sizeof(*v));
 	if (!v)
 		return VPMC_ERR_NOMEM;
-	v->in_cfg = *cfg;
 	vpmc__pmu_init(&v->pmu, cfg, policy, id, obs);
-	vcpu_fill_config(v);
+	vcpu_fill_config(v, cfg);
 	*out = v;
 	return 0;
 }
@@ -580,19 +580,6 @@ void vpmc_vcpu_stats(const struct vpmc_vcpu *v, struct vpmc_vcpu_stats *st)
 struct vpmc_pmu *vpmc__vcpu_pmu(struct vpmc_vcpu *v)
 {
 	return &v->pmu;
-}
-
-/**
- * vpmc__vcpu_refresh() - kvm_pmu_refresh() again with extra guest capabilities (PEBS, TSX), as
- * userspace may before the vCPU first runs; also fills the capped configuration.
- * @v: vCPU
- * @caps: capabilities; copied
- */
-void vpmc__vcpu_refresh(struct vpmc_vcpu *v, const struct vpmc_pmu_caps *caps)
-{
-	v->pmu.caps = *caps;
-	kvm_pmu_refresh(&v->pmu, &v->in_cfg);
-	vcpu_fill_config(v);
 }
 
 /**

@@ -72,6 +72,10 @@ struct vpmc_pmu_config {
 	unsigned int fixed_width; /* fixed counter width, bits */
 	bool fw_writes;           /* Intel PERF_CAPABILITIES.FW_WRITE: 0x4c1+ aliases exist */
 	unsigned int host_kernel; /* VPMC_KERNEL(): selects legacy behaviour of older hosts */
+	bool pebs;                /* Intel: PERF_CAPABILITIES.PEBS_FORMAT != 0 (no baseline) and
+				   * CPUID DS: PEBS_ENABLE and DS_AREA exist; default false */
+	bool tsx;                 /* Intel: guest and host have HLE/RTM: EVNTSEL IN_TX (bit 32),
+				   * IN_TXCP (bit 33, GP counter 2 only) are valid; default false */
 };
 
 /*

@@ -21,7 +21,6 @@ static struct vpmc_vcpu *make(const struct setup *s, struct rec *r)
 	struct vpmc_pmu_config cfg;
 	struct vpmc_policy pol = { VPMC_POLICY_EXACT, 0 };
 	struct vpmc_observer obs = { rec_fn, r };
-	struct vpmc_pmu_caps caps = { .pebs = s->pebs, .tsx = s->tsx };
 	struct vpmc_vcpu *v = NULL;
 
 	vpmc_pmu_config_default(&cfg, VPMC_VENDOR_INTEL);
@@ -31,10 +30,10 @@ static struct vpmc_vcpu *make(const struct setup *s, struct rec *r)
 	cfg.gp_width = s->gp_width ? s->gp_width : 48;
 	cfg.fw_writes = !s->no_fw;
 	cfg.host_kernel = s->host ? s->host : VPMC_KERNEL_LATEST;
+	cfg.pebs = s->pebs;
+	cfg.tsx = s->tsx;
 	memset(r, 0, sizeof(*r));
 	ck_assert_int_eq(vpmc_vcpu_new(&v, &cfg, &pol, 0, &obs), 0);
-	if (s->tsx || s->pebs)
-		vpmc__vcpu_refresh(v, &caps);
 	return v;
 }
 

@@ -201,11 +201,9 @@ END_TEST
 START_TEST(test_trap05_pebs_emulated_overflow_invisible)
 {
 	struct rec r;
-	struct vpmc_vcpu *v = intel(&r);
-	struct vpmc_pmu_caps caps = { .pebs = true };
+	struct vpmc_vcpu *v = vcpu_make_pebs(VPMC_VENDOR_INTEL, VPMC_POLICY_EXACT, 0, LATEST, true, &r);
 	struct vpmc_pmu *pmu = vpmc__vcpu_pmu(v);
 
-	vpmc__vcpu_refresh(v, &caps);
 	wr(v, 0, 0x38f, 0);
 	wr(v, 1, 0x3f1, 1);
 	wr(v, 2, 0x186, SEL_INSN_PMI);
@@ -233,11 +231,9 @@ END_TEST
 START_TEST(test_pebs_hardware_overflow_sets_buffer_ovf)
 {
 	struct rec r;
-	struct vpmc_vcpu *v = intel(&r);
-	struct vpmc_pmu_caps caps = { .pebs = true };
+	struct vpmc_vcpu *v = vcpu_make_pebs(VPMC_VENDOR_INTEL, VPMC_POLICY_EXACT, 0, LATEST, true, &r);
 	const struct vpmc_obs *o;
 
-	vpmc__vcpu_refresh(v, &caps);
 	wr(v, 0, 0x3f1, 1);
 	gp0_running(v, SEL_INSN, M48 - 9);
 	vpmc_vcpu_guest(v, 100, 10, 0, 0);

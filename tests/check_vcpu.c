@@ -570,6 +570,18 @@ START_TEST(test_new_checks_and_caps)
 	ck_assert_uint_eq(got->gp_width, 48);
 	ck_assert_uint_eq(got->fixed_width, 48);
 	ck_assert_uint_eq(got->version, 5);
+	ck_assert(!got->pebs && !got->tsx);
+	vpmc_vcpu_free(v);
+
+	/* PEBS and TSX capabilities: Intel only */
+	cfg.pebs = cfg.tsx = true;
+	ck_assert_int_eq(vpmc_vcpu_new(&v, &cfg, &pol, 0, NULL), 0);
+	ck_assert(vpmc_vcpu_config(v)->pebs && vpmc_vcpu_config(v)->tsx);
+	ck_assert_int_eq(vpmc_vcpu_wrmsr(v, 0, 0x3f1, 1), 0);
+	vpmc_vcpu_free(v);
+	cfg.vendor = VPMC_VENDOR_AMD;
+	ck_assert_int_eq(vpmc_vcpu_new(&v, &cfg, &pol, 0, NULL), 0);
+	ck_assert(!vpmc_vcpu_config(v)->pebs && !vpmc_vcpu_config(v)->tsx);
 	vpmc_vcpu_free(v);
 
 	/* Intel 32-bit counters: RDPMC and RDMSR mask to 32 bits */
