@@ -194,6 +194,22 @@ START_TEST(test_no_vpmu)
 }
 END_TEST
 
+/* A valid MSR without a counter behind it (K7 PERFCTR3 on a 2-counter PerfMonV2 guest):
+ * amd_is_valid_msr() says yes, amd_pmu_get_msr() fails: #GP, value 0. */
+START_TEST(test_valid_msr_without_counter_reads_gp)
+{
+	struct rec r;
+	struct setup s = { .nr_gp = 2 };
+	struct vpmc_vcpu *v = make(&s, &r);
+	uint64_t val = 1;
+
+	ck_assert_int_eq(vpmc_vcpu_rdmsr(v, 0, 0xc0010007, &val), GP);
+	ck_assert_uint_eq(val, 0);
+	ck_assert(rec_nth(&r, VPMC_OBS_READ, 0)->gp);
+	vpmc_vcpu_free(v);
+}
+END_TEST
+
 static Suite *msr_amd_suite(void)
 {
 	Suite *s = suite_create("msr_amd");
@@ -204,6 +220,7 @@ static Suite *msr_amd_suite(void)
 	tcase_add_test(tc, test_status_clear);
 	tcase_add_test(tc, test_counting);
 	tcase_add_test(tc, test_no_vpmu);
+	tcase_add_test(tc, test_valid_msr_without_counter_reads_gp);
 	suite_add_tcase(s, tc);
 	return s;
 }

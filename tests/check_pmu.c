@@ -1108,6 +1108,52 @@ START_TEST(test_mediated_increment_and_reprogram)
 }
 END_TEST
 
+/*
+ * Mediated, fixed counter 0 and GP1 counting retired instructions: +1 each without a wrap;
+ * fixed 0 at M with its PMI bit wraps at the retire: status bit 32 and KVM_REQ_PMI from the
+ * current FIXED_CTR_CTRL (pmc_is_pmi_enabled()); the entry delivers it.
+ */
+START_TEST(test_mediated_fixed_counter_pmi)
+{
+	struct rec r;
+	struct vpmc_vcpu *v = vcpu_make(VPMC_VENDOR_INTEL, VPMC_POLICY_MEDIATED, 0, LATEST, &r);
+
+	wr(v, 0, 0x309, M48 - 1);
+	wr(v, 0, 0x38d, 0x9); /* OS | PMI */
+	wr(v, 0, 0x187, SEL_INSN);
+	wr(v, 0, 0x38f, 0x100000002ULL);
+	vpmc_vcpu_entry(v, 1);
+	retire(v, 2);
+	ck_assert_uint_eq(vpmc_vcpu_counter(v, 32), M48);
+	ck_assert_uint_eq(vpmc_vcpu_counter(v, 1), 1);
+	ck_assert_uint_eq(vpmc__vcpu_pmu(v)->requests, 0);
+	retire(v, 3);
+	ck_assert_uint_eq(vpmc_vcpu_global_status(v), 1ULL << 32);
+	ck_assert_uint_eq(vpmc__vcpu_pmu(v)->requests, KVM_REQ_PMI);
+	vpmc_vcpu_entry(v, 4);
+	ck_assert_uint_eq(rec_count(&r, VPMC_OBS_PMI, -2), 1);
+	vpmc_vcpu_free(v);
+}
+END_TEST
+
+/* Candidates that are all globally disabled: kvm_pmu_trigger_event() returns at the gate. */
+START_TEST(test_trigger_gate_returns_early)
+{
+	struct rec r;
+	struct vpmc_vcpu *v = intel(&r);
+	struct vpmc_vcpu_stats st;
+
+	wr(v, 0, 0x186, SEL_INSN);
+	wr(v, 0, 0x38f, 0x2);
+	retire(v, 1);
+	ck_assert_uint_eq(rec_count(&r, VPMC_OBS_TRIGGER, -2), 0);
+	vpmc_vcpu_stats(v, &st);
+	ck_assert_uint_eq(st.triggers, 0);
+	ck_assert_uint_eq(st.increments, 0);
+	vpmc_vcpu_free(v);
+}
+END_TEST
+
 /* ---- reprogram: resume vs re-create, period drift, cleanup ---- */
 
 /* Unchanged config resumes (pause, period, enable); a new eventsel re-creates; a refused
@@ -1314,6 +1360,8 @@ static Suite *pmu_suite(void)
 	tcase_add_test(tc, test_tolerance_wrap_requests_at_wrap);
 	tcase_add_test(tc, test_disabled_skips_hooks);
 	tcase_add_test(tc, test_mediated_increment_and_reprogram);
+	tcase_add_test(tc, test_mediated_fixed_counter_pmi);
+	tcase_add_test(tc, test_trigger_gate_returns_early);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("reprogram");

@@ -179,6 +179,28 @@ START_TEST(test_segment_branch_overflow)
 END_TEST
 
 /*
+ * Mixed units: GP0 counts instructions (M-2, period 3), GP1 branches; 6 instructions with no
+ * branch: GP0 overflows at instruction 3, GP1 counts nothing in either step.
+ */
+START_TEST(test_segment_mixed_units)
+{
+	struct rec r;
+	struct vpmc_vcpu *v = vcpu_make(VPMC_VENDOR_INTEL, VPMC_POLICY_EXACT, 0, VPMC_KERNEL_LATEST, &r);
+
+	vpmc_vcpu_wrmsr(v, 0, 0x4c1, M48 - 2);
+	vpmc_vcpu_wrmsr(v, 0, 0x186, SEL_INSN_PMI);
+	vpmc_vcpu_wrmsr(v, 0, 0x187, EN | OS | BR_INTEL);
+	vpmc_vcpu_entry(v, 0);
+	vpmc_vcpu_guest(v, 60, 6, 0, 0);
+	ck_assert_uint_eq(rec_nth(&r, VPMC_OBS_OVERFLOW, 0)->seg_insn, 3);
+	ck_assert_uint_eq(rec_nth(&r, VPMC_OBS_OVERFLOW, 0)->time_ns, 30);
+	ck_assert_uint_eq(vpmc_vcpu_counter(v, 0), 3);
+	ck_assert_uint_eq(vpmc_vcpu_counter(v, 1), 0);
+	vpmc_vcpu_free(v);
+}
+END_TEST
+
+/*
  * The arming clamp: counter M (period 1) is armed with 2 events: the perf overflow comes at
  * instruction 2, one late; the reference wraps at instruction 1.
  */
@@ -648,6 +670,7 @@ static Suite *vcpu_suite(void)
 	tc = tcase_create("segments");
 	tcase_add_test(tc, test_segment_overflow_at_instruction);
 	tcase_add_test(tc, test_segment_branch_overflow);
+	tcase_add_test(tc, test_segment_mixed_units);
 	tcase_add_test(tc, test_segment_arming_clamp_vs_reference);
 	tcase_add_test(tc, test_reference_pmi_at_event);
 	tcase_add_test(tc, test_mediated_hardware_wrap);
