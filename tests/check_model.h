@@ -63,9 +63,10 @@ static inline const struct vpmc_obs *rec_nth(const struct rec *r, enum vpmc_obs_
 }
 
 /* A vCPU with @vendor defaults, 4 GP counters on Intel (the scenarios' machine), the given
- * policy and host kernel, observed into @r (which is cleared). */
-static inline struct vpmc_vcpu *vcpu_make(enum vpmc_vendor vendor, enum vpmc_policy_kind kind,
-					  uint64_t arg, unsigned int host_kernel, struct rec *r)
+ * policy, host kernel and PEBS capability, observed into @r (which is cleared). */
+static inline struct vpmc_vcpu *vcpu_make_pebs(enum vpmc_vendor vendor, enum vpmc_policy_kind kind,
+					       uint64_t arg, unsigned int host_kernel, bool pebs,
+					       struct rec *r)
 {
 	struct vpmc_pmu_config cfg;
 	struct vpmc_policy pol = { kind, arg };
@@ -76,9 +77,16 @@ static inline struct vpmc_vcpu *vcpu_make(enum vpmc_vendor vendor, enum vpmc_pol
 	if (vendor == VPMC_VENDOR_INTEL)
 		cfg.nr_gp = 4;
 	cfg.host_kernel = host_kernel;
+	cfg.pebs = pebs;
 	memset(r, 0, sizeof(*r));
 	ck_assert_int_eq(vpmc_vcpu_new(&v, &cfg, &pol, 0, &obs), 0);
 	return v;
+}
+
+static inline struct vpmc_vcpu *vcpu_make(enum vpmc_vendor vendor, enum vpmc_policy_kind kind,
+					  uint64_t arg, unsigned int host_kernel, struct rec *r)
+{
+	return vcpu_make_pebs(vendor, kind, arg, host_kernel, false, r);
 }
 
 static inline uint64_t rdmsr_ok(struct vpmc_vcpu *v, uint64_t t, uint32_t msr)
