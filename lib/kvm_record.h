@@ -58,12 +58,13 @@ struct kvm_record {
 	bool has_time;
 	int64_t tid;                 /* thread (common_pid), -1 if the layout has none */
 	int32_t cpu;                 /* host CPU, -1 if unknown */
-	int32_t vcpu;                /* vcpu field of the event, -1 if the event has none */
+	int32_t vcpu;                /* vcpu field of ENTRY, EXIT, NESTED_VMEXIT; apicid of
+				      * APIC_ACCEPT_IRQ (sent from another thread); else -1 */
 
 	/* EXIT, NESTED_VMEXIT, NESTED_VMEXIT_INJECT */
 	char reason[VPMC_REASON_MAX]; /* as printed: "MSR_WRITE", "msr", "EXIT_NPF",
 				       * "INVALID_STATE FAILED_VMENTRY" */
-	uint64_t rip;
+	uint64_t rip;                 /* also EMULATE_INSN: the instruction's rip (csbase:RIP) */
 
 	/* MSR (write, msr, data, gp), APIC (write, reg, data), PIO (write, port, size, count),
 	 * FPU (write = load) */
@@ -83,6 +84,8 @@ struct kvm_record {
 	/* INJ_EXCEPTION, INJ_VIRQ, APIC_ACCEPT_IRQ, EOI */
 	uint32_t vector;
 	bool reinjected;
+	uint32_t dm;   /* APIC_ACCEPT_IRQ: delivery mode as printed, (dm >> 8) & 7: 0 Fixed,
+			* 1 LowPrio, 2 SMI, 4 NMI, 5 INIT, 6 SIPI, 7 ExtINT; vcpu = apicid */
 
 	/* USERSPACE_EXIT */
 	uint32_t exit_reason;
