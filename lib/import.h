@@ -16,6 +16,10 @@
 
 struct kvm_import;
 
+/* Defaults of vpmc_reader_opts_default(), justified in vpmcsim(1) (convert, --guest-ips). */
+#define KVM_IMPORT_DEFAULT_GUEST_IPS 1000000000ULL
+#define KVM_IMPORT_DEFAULT_BRANCH_PERMILLE 200
+
 struct kvm_import_opts {
 	uint64_t guest_ips;                 /* guest instructions per second of guest time; 0 off */
 	unsigned int guest_branch_permille; /* branches per 1000 synthesized instructions */

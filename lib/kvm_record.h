@@ -9,6 +9,7 @@
 #define VPMC_KVM_RECORD_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "vpmc.h"
@@ -57,12 +58,13 @@ struct kvm_record {
 	bool has_time;
 	int64_t tid;                 /* thread (common_pid), -1 if the layout has none */
 	int32_t cpu;                 /* host CPU, -1 if unknown */
-	int32_t vcpu;                /* vcpu field of the event, -1 if the event has none */
+	int32_t vcpu;                /* vcpu field of ENTRY, EXIT, NESTED_VMEXIT; apicid of
+				      * APIC_ACCEPT_IRQ (sent from another thread); else -1 */
 
 	/* EXIT, NESTED_VMEXIT, NESTED_VMEXIT_INJECT */
 	char reason[VPMC_REASON_MAX]; /* as printed: "MSR_WRITE", "msr", "EXIT_NPF",
 				       * "INVALID_STATE FAILED_VMENTRY" */
-	uint64_t rip;
+	uint64_t rip;                 /* also EMULATE_INSN: the instruction's rip (csbase:RIP) */
 
 	/* MSR (write, msr, data, gp), APIC (write, reg, data), PIO (write, port, size, count),
 	 * FPU (write = load) */
@@ -82,6 +84,8 @@ struct kvm_record {
 	/* INJ_EXCEPTION, INJ_VIRQ, APIC_ACCEPT_IRQ, EOI */
 	uint32_t vector;
 	bool reinjected;
+	uint32_t dm;   /* APIC_ACCEPT_IRQ: delivery mode as printed, (dm >> 8) & 7: 0 Fixed,
+			* 1 LowPrio, 2 SMI, 4 NMI, 5 INIT, 6 SIPI, 7 ExtINT; vcpu = apicid */
 
 	/* USERSPACE_EXIT */
 	uint32_t exit_reason;
@@ -90,7 +94,22 @@ struct kvm_record {
 	uint64_t lost;
 };
 
-/* The kind of a kvm event name ("kvm_exit" -> KVM_REC_EXIT); KVM_REC_OTHER if not used. */
+/* The kind of a kvm event name ("kvm_exit" -> KVM_REC_EXIT); KVM_REC_OTHER if not used.
+ * kvm_nested_vmrun (SVM's name for kvm_nested_vmenter before 5.19) is NESTED_VMENTER, any other
+ * kvm_nested_* NESTED_OTHER. */
 enum kvm_rec_kind kvm_record_kind(const char *name);
+/* The same for a name of @len bytes (not NUL-terminated). */
+enum kvm_rec_kind kvm_record_kind_n(const char *name, size_t len);
+
+/* kvm_emulate_insn's flags field -> mode, as kvm_trace_symbol_emul_flags in
+ * arch/x86/kvm/trace.h prints it (0 real, PE|VM vm16, PE prot16, PE|CS_D prot32, PE|CS_L prot64);
+ * any other value is KVM_MODE_UNKNOWN. */
+enum kvm_insn_mode kvm_insn_mode_from_flags(unsigned int flags);
+
+/* The exit reason as kvm_exit prints it (kvm_print_exit_reason() in arch/x86/kvm/trace.h):
+ * isa 1 (VMX): VMX_EXIT_REASONS name of the low 16 bits, then " FAILED_VMENTRY" for bit 31 and
+ * " 0x.." for other flag bits; isa 2 (SVM): SVM_EXIT_REASONS (lower case); an unknown code is
+ * printed "0x%x" as __print_symbolic() does. Always NUL-terminated in @buf (VPMC_REASON_MAX). */
+void kvm_exit_reason_name(unsigned int isa, uint64_t exit_reason, char *buf, size_t len);
 
 #endif /* VPMC_KVM_RECORD_H */

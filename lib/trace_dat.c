@@ -1,0 +1,402 @@
+/* trace_dat.c - trace.dat as a stream of kvm records, read with libtracecmd.
+ *
+ * Records are pulled CPU by CPU with tracecmd_read_data() and merged by timestamp here (what
+ * tracecmd_read_next_data() does, which the public header does not declare). Each record's
+ * fields are read directly from its binary layout (tep_read_number_field() at offsets looked up
+ * once per event), never through the printed text.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <trace-cmd.h>
+
+#include "trace_dat.h"
+
+enum dat_field {
+	F_VCPU,   /* vcpu_id; apicid of kvm_apic_accept_irq */
+	F_REASON, /* exit_reason / exit_code */
+	F_ISA,    /* KVM_ISA_VMX 1, KVM_ISA_SVM 2 */
+	F_RIP,
+	F_WRITE,  /* write / rw / load */
+	F_MSR,
+	F_DATA,
+	F_GP,     /* kvm_msr exception */
+	F_LEN,
+	F_INSN,
+	F_FLAGS,
+	F_FAILED,
+	F_VECTOR,
+	F_REINJ,
+	F_DM,
+	F_REG,
+	F_PORT,
+	F_SIZE,
+	F_COUNT,
+	F_UEXIT,  /* kvm_userspace_exit reason */
+	F_ERRNO,
+	F_NR
+};
+
+/* Which fields a kind reads, under the names of the kernel's trace.h (older names second). */
+static const struct {
+	enum kvm_rec_kind kind;
+	enum dat_field slot;
+	bool optional;  /* absent in older layouts: left at its default */
+	const char *names[2];
+} field_specs[] = {
+	{ KVM_REC_ENTRY, F_VCPU, true, { "vcpu_id" } },
+	{ KVM_REC_EXIT, F_VCPU, true, { "vcpu_id" } },
+	{ KVM_REC_EXIT, F_REASON, false, { "exit_reason" } },
+	{ KVM_REC_EXIT, F_ISA, true, { "isa" } },
+	{ KVM_REC_EXIT, F_RIP, false, { "guest_rip" } },
+	{ KVM_REC_NESTED_VMEXIT, F_VCPU, true, { "vcpu_id" } },
+	{ KVM_REC_NESTED_VMEXIT, F_REASON, false, { "exit_reason", "exit_code" } },
+	{ KVM_REC_NESTED_VMEXIT, F_ISA, true, { "isa" } },
+	{ KVM_REC_NESTED_VMEXIT, F_RIP, false, { "guest_rip", "rip" } },
+	{ KVM_REC_NESTED_VMEXIT_INJECT, F_REASON, false, { "exit_code" } },
+	{ KVM_REC_NESTED_VMEXIT_INJECT, F_ISA, true, { "isa" } },
+	{ KVM_REC_MSR, F_WRITE, false, { "write" } },
+	{ KVM_REC_MSR, F_MSR, false, { "ecx" } },
+	{ KVM_REC_MSR, F_DATA, false, { "data" } },
+	{ KVM_REC_MSR, F_GP, true, { "exception" } },
+	{ KVM_REC_EMULATE_INSN, F_RIP, false, { "rip" } },
+	{ KVM_REC_EMULATE_INSN, F_LEN, false, { "len" } },
+	{ KVM_REC_EMULATE_INSN, F_INSN, false, { "insn" } },
+	{ KVM_REC_EMULATE_INSN, F_FLAGS, false, { "flags" } },
+	{ KVM_REC_EMULATE_INSN, F_FAILED, false, { "failed" } },
+	{ KVM_REC_INJ_EXCEPTION, F_VECTOR, false, { "exception" } },
+	{ KVM_REC_INJ_EXCEPTION, F_REINJ, true, { "reinjected" } },
+	{ KVM_REC_INJ_VIRQ, F_VECTOR, false, { "vector", "irq" } },
+	{ KVM_REC_INJ_VIRQ, F_REINJ, true, { "reinjected" } },
+	{ KVM_REC_APIC_ACCEPT_IRQ, F_VCPU, false, { "apicid" } },
+	{ KVM_REC_APIC_ACCEPT_IRQ, F_DM, true, { "dm" } },
+	{ KVM_REC_APIC_ACCEPT_IRQ, F_VECTOR, false, { "vec" } },
+	{ KVM_REC_EOI, F_VECTOR, false, { "vector" } },
+	{ KVM_REC_APIC, F_WRITE, false, { "rw" } },
+	{ KVM_REC_APIC, F_REG, false, { "reg" } },
+	{ KVM_REC_APIC, F_DATA, false, { "val" } },
+	{ KVM_REC_PIO, F_WRITE, false, { "rw" } },
+	{ KVM_REC_PIO, F_PORT, false, { "port" } },
+	{ KVM_REC_PIO, F_SIZE, false, { "size" } },
+	{ KVM_REC_PIO, F_COUNT, false, { "count" } },
+	{ KVM_REC_USERSPACE_EXIT, F_UEXIT, false, { "reason" } },
+	{ KVM_REC_USERSPACE_EXIT, F_ERRNO, true, { "errno" } },
+	{ KVM_REC_FPU, F_WRITE, false, { "load" } },
+};
+
+/* What one event id needs, looked up at its first record. */
+struct dat_event {
+	bool ready;
+	enum kvm_rec_kind kind;
+	char name[KVM_REC_NAME_MAX];
+	struct tep_format_field *field[F_NR];
+	const char *missing; /* a required field the format lacks: records are rejected */
+};
+
+struct trace_dat {
+	struct tracecmd_input *handle;
+	struct tep_handle *tep;
+	char *path;
+	int nr_cpus;
+	struct tep_record **next;  /* per CPU: the record to merge next, NULL when exhausted */
+	struct tep_record *held;   /* returned after the KVM_REC_LOST that precedes it */
+	struct dat_event *events;  /* indexed by event id */
+	int nr_events;
+};
+
+void trace_dat_close(struct trace_dat *d)
+{
+	int i;
+
+	if (!d)
+		return;
+	if (d->next) {
+		for (i = 0; i < d->nr_cpus; i++)
+			tracecmd_free_record(d->next[i]);
+	}
+	tracecmd_free_record(d->held);
+	if (d->handle)
+		tracecmd_close(d->handle);
+	free(d->next);
+	free(d->events);
+	free(d->path);
+	free(d);
+}
+
+/* libtracecmd only says NULL; tell a missing file from one it cannot parse. */
+static int open_failure(const char *path, struct vpmc__errbuf *err)
+{
+	int fd = open(path, O_RDONLY);
+	char magic[3];
+	ssize_t n;
+
+	if (fd < 0)
+		return vpmc__set_error(err, VPMC_ERR_IO, "%s: %s", path, strerror(errno));
+	n = read(fd, magic, sizeof(magic));
+	close(fd);
+	if (n < 0)
+		return vpmc__set_error(err, VPMC_ERR_IO, "%s: %s", path, strerror(errno));
+	if (n < (ssize_t)sizeof(magic) || memcmp(magic, "\x17\x08\x44", 3))
+		return vpmc__set_error(err, VPMC_ERR_PARSE,
+				       "%s: not a trace.dat file (no \\x17\\x08D magic)", path);
+	return vpmc__set_error(err, VPMC_ERR_PARSE,
+			       "%s: libtracecmd cannot read this trace.dat (truncated or corrupt)",
+			       path);
+}
+
+int trace_dat_open(struct trace_dat **out, const char *path, struct vpmc__errbuf *err)
+{
+	struct trace_dat *d = calloc(1, sizeof(*d));
+	int cpu;
+
+	if (!d)
+		return VPMC_ERR_NOMEM;
+	/* The library never prints: libtracecmd and libtraceevent warn on stderr by default. */
+	tracecmd_set_loglevel(TEP_LOG_NONE);
+	tep_set_loglevel(TEP_LOG_NONE);
+	d->path = strdup(path);
+	if (!d->path)
+		goto nomem;
+	d->handle = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	if (!d->handle) {
+		trace_dat_close(d);
+		return open_failure(path, err);
+	}
+	d->tep = tracecmd_get_tep(d->handle);
+	d->nr_cpus = tep_get_cpus(d->tep);
+	if (d->nr_cpus < 0)
+		d->nr_cpus = 0;
+	d->next = calloc(d->nr_cpus ? d->nr_cpus : 1, sizeof(*d->next));
+	if (!d->next)
+		goto nomem;
+	for (cpu = 0; cpu < d->nr_cpus; cpu++)
+		d->next[cpu] = tracecmd_read_data(d->handle, cpu);
+	*out = d;
+	return 0;
+nomem:
+	trace_dat_close(d);
+	return VPMC_ERR_NOMEM;
+}
+
+static struct tep_format_field *find_field(struct tep_event *ev, const char *const names[2])
+{
+	struct tep_format_field *f = NULL;
+	int i;
+
+	for (i = 0; i < 2 && names[i] && !f; i++)
+		f = tep_find_field(ev, names[i]);
+	return f;
+}
+
+static struct dat_event *event_info(struct trace_dat *d, struct tep_event *ev)
+{
+	struct dat_event *de;
+	size_t i;
+
+	if (ev->id < 0)
+		return NULL;
+	if (ev->id >= d->nr_events) {
+		int n = ev->id + 1;
+		struct dat_event *e = realloc(d->events, n * sizeof(*e));
+
+		if (!e)
+			return NULL;
+		memset(e + d->nr_events, 0, (n - d->nr_events) * sizeof(*e));
+		d->events = e;
+		d->nr_events = n;
+	}
+	de = &d->events[ev->id];
+	if (de->ready)
+		return de;
+	de->ready = true;
+	if (ev->system && strcmp(ev->system, "kvm")) {
+		snprintf(de->name, sizeof(de->name), "%s:%s", ev->system, ev->name);
+		de->kind = KVM_REC_OTHER;
+		return de;
+	}
+	snprintf(de->name, sizeof(de->name), "%s", ev->name);
+	de->kind = kvm_record_kind(ev->name);
+	for (i = 0; i < ARRAY_SIZE(field_specs); i++) {
+		if (field_specs[i].kind != de->kind)
+			continue;
+		de->field[field_specs[i].slot] = find_field(ev, field_specs[i].names);
+		if (!de->field[field_specs[i].slot] && !field_specs[i].optional && !de->missing)
+			de->missing = field_specs[i].names[0];
+	}
+	return de;
+}
+
+static bool field_fits(const struct tep_format_field *f, const struct tep_record *r)
+{
+	return f->offset >= 0 && f->size > 0 && f->offset + f->size <= r->size;
+}
+
+/* The field as an unsigned value (signed fields sign-extended); @dflt if the layout lacks it. */
+static int get(const struct dat_event *de, enum dat_field slot, const struct tep_record *r,
+	       uint64_t dflt, uint64_t *val)
+{
+	struct tep_format_field *f = de->field[slot];
+	unsigned long long v;
+
+	if (!f) {
+		*val = dflt;
+		return 0;
+	}
+	if (!field_fits(f, r) || tep_read_number_field(f, r->data, &v))
+		return -1;
+	if ((f->flags & TEP_FIELD_IS_SIGNED) && f->size < 8 && (v >> (8 * f->size - 1)) & 1)
+		v |= ~0ULL << (8 * f->size);
+	*val = v;
+	return 0;
+}
+
+static int dat_error(struct trace_dat *d, const struct tep_record *r, const char *what,
+		     const char *name, struct vpmc__errbuf *err)
+{
+	return vpmc__set_error(err, VPMC_ERR_PARSE, "%s: cpu %d ts %llu.%09llu: %s%s%s", d->path,
+			       r->cpu, r->ts / 1000000000ULL, r->ts % 1000000000ULL, what,
+			       name ? " " : "", name ? name : "");
+}
+
+/* kvm_emulate_insn: the bytes of the fixed insn[15] array, len of them meaningful. */
+static int fill_insn(const struct dat_event *de, const struct tep_record *r,
+		     struct kvm_record *rec)
+{
+	struct tep_format_field *f = de->field[F_INSN];
+	uint64_t len, flags, failed;
+	size_t n;
+
+	if (get(de, F_LEN, r, 0, &len) || get(de, F_FLAGS, r, 0, &flags) ||
+	    get(de, F_FAILED, r, 0, &failed) || get(de, F_RIP, r, 0, &rec->rip) ||
+	    !field_fits(f, r))
+		return -1;
+	n = len < (uint64_t)f->size ? (size_t)len : (size_t)f->size;
+	if (n > KVM_INSN_MAX)
+		n = KVM_INSN_MAX;
+	memcpy(rec->insn, (const uint8_t *)r->data + f->offset, n);
+	rec->insn_len = (uint8_t)n;
+	rec->mode = kvm_insn_mode_from_flags((unsigned int)flags);
+	rec->failed = failed != 0;
+	return 0;
+}
+
+static int fill_fields(const struct dat_event *de, const struct tep_record *r,
+		       struct kvm_record *rec)
+{
+	uint64_t vcpu, reason, isa, write, gp, vec, reinj, dm, uexit, err_no, v;
+
+	if (get(de, F_VCPU, r, UINT64_MAX, &vcpu) || get(de, F_REASON, r, 0, &reason) ||
+	    get(de, F_ISA, r, 1, &isa) || get(de, F_WRITE, r, 0, &write) ||
+	    get(de, F_GP, r, 0, &gp) || get(de, F_VECTOR, r, 0, &vec) ||
+	    get(de, F_REINJ, r, 0, &reinj) || get(de, F_DM, r, 0, &dm) ||
+	    get(de, F_UEXIT, r, 0, &uexit) || get(de, F_ERRNO, r, 0, &err_no) ||
+	    get(de, F_DATA, r, 0, &rec->data))
+		return -1;
+	rec->vcpu = vcpu > INT32_MAX ? -1 : (int32_t)vcpu;
+	rec->write = write != 0;
+	rec->gp = gp != 0;
+	rec->vector = (uint32_t)vec;
+	rec->reinjected = reinj != 0;
+	rec->dm = (uint32_t)(dm >> 8) & 7; /* printed as (REC->dm >> 8 & 0x7) */
+	/* errno < 0: "reason restart/error (N)", the text carries no KVM_EXIT_* code */
+	rec->exit_reason = (int64_t)err_no < 0 ? 0 : (uint32_t)uexit;
+	if (de->field[F_REASON])
+		kvm_exit_reason_name((unsigned int)isa, reason, rec->reason, sizeof(rec->reason));
+	if (de->kind != KVM_REC_EMULATE_INSN && get(de, F_RIP, r, 0, &rec->rip))
+		return -1;
+	if (get(de, F_MSR, r, 0, &v))
+		return -1;
+	rec->msr = (uint32_t)v;
+	if (get(de, F_REG, r, 0, &v))
+		return -1;
+	rec->reg = (uint32_t)v;
+	if (get(de, F_PORT, r, 0, &v))
+		return -1;
+	rec->port = (uint32_t)v;
+	if (get(de, F_SIZE, r, 0, &v))
+		return -1;
+	rec->size = (uint32_t)v;
+	if (get(de, F_COUNT, r, 0, &v))
+		return -1;
+	rec->count = (uint32_t)v;
+	return de->kind == KVM_REC_EMULATE_INSN ? fill_insn(de, r, rec) : 0;
+}
+
+static int fill_record(struct trace_dat *d, struct tep_record *r, struct kvm_record *rec,
+		       struct vpmc__errbuf *err)
+{
+	struct tep_event *ev = tep_find_event_by_record(d->tep, r);
+	struct dat_event *de;
+
+	if (!ev)
+		return dat_error(d, r, "record of an event id the file does not describe", NULL,
+				 err);
+	de = event_info(d, ev);
+	if (!de)
+		return VPMC_ERR_NOMEM;
+	if (de->missing)
+		return vpmc__set_error(err, VPMC_ERR_PARSE,
+				       "%s: cpu %d ts %llu.%09llu: %s has no field %s", d->path,
+				       r->cpu, r->ts / 1000000000ULL, r->ts % 1000000000ULL,
+				       de->name, de->missing);
+	memset(rec, 0, sizeof(*rec));
+	rec->kind = de->kind;
+	memcpy(rec->name, de->name, sizeof(rec->name));
+	rec->time_ns = r->ts;
+	rec->has_time = true;
+	rec->tid = tep_data_pid(d->tep, r);
+	rec->cpu = r->cpu;
+	rec->vcpu = -1;
+	if (fill_fields(de, r, rec))
+		return dat_error(d, r, "record shorter than the format of", de->name, err);
+	return 1;
+}
+
+/* The CPU whose next record is oldest (ties: the lower CPU, as tracecmd_peek_next_data()). */
+static int oldest_cpu(const struct trace_dat *d)
+{
+	int cpu, best = -1;
+
+	for (cpu = 0; cpu < d->nr_cpus; cpu++) {
+		if (d->next[cpu] && (best < 0 || d->next[cpu]->ts < d->next[best]->ts))
+			best = cpu;
+	}
+	return best;
+}
+
+int trace_dat_next(struct trace_dat *d, struct kvm_record *rec, struct vpmc__errbuf *err)
+{
+	struct tep_record *r = d->held;
+	int cpu, ret;
+
+	d->held = NULL;
+	if (!r) {
+		cpu = oldest_cpu(d);
+		if (cpu < 0)
+			return 0;
+		r = d->next[cpu];
+		d->next[cpu] = tracecmd_read_data(d->handle, cpu);
+		if (r->missed_events) {
+			memset(rec, 0, sizeof(*rec));
+			rec->kind = KVM_REC_LOST;
+			snprintf(rec->name, sizeof(rec->name), "LOST EVENTS");
+			rec->time_ns = r->ts;
+			rec->has_time = true;
+			rec->tid = -1;
+			rec->cpu = r->cpu;
+			rec->vcpu = -1;
+			rec->lost = r->missed_events > 0 ? (uint64_t)r->missed_events : 0;
+			d->held = r;
+			return 1;
+		}
+	}
+	ret = fill_record(d, r, rec, err);
+	tracecmd_free_record(r);
+	return ret;
+}
