@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "check_common.h"
+#include "check_events.h"
 #include "import.h"
 #include "vpmc-internal.h"
 
@@ -154,41 +155,6 @@ static struct kvm_record pio(int64_t tid, uint64_t t, bool write)
 
 /* ---- running the importer --------------------------------------------------------------- */
 
-static void format_event(const struct vpmc_event *ev, char *buf, size_t len)
-{
-	int n = snprintf(buf, len, "%llu %u %s", (unsigned long long)ev->time_ns, ev->vcpu,
-			 vpmc_event_type_name(ev->type));
-
-	switch (ev->type) {
-	case VPMC_EV_EXIT:
-		snprintf(buf + n, len - n, " %s", ev->reason);
-		break;
-	case VPMC_EV_GUEST:
-		snprintf(buf + n, len - n, " insn=%llu br=%llu", (unsigned long long)ev->insn,
-			 (unsigned long long)ev->br);
-		break;
-	case VPMC_EV_RETIRE:
-		snprintf(buf + n, len - n, "%s", ev->branch ? " branch" : "");
-		break;
-	case VPMC_EV_WRMSR:
-		snprintf(buf + n, len - n, " %#x %#llx", ev->index, (unsigned long long)ev->value);
-		break;
-	case VPMC_EV_RDMSR:
-		snprintf(buf + n, len - n, " %#x %#llx%s", ev->index,
-			 (unsigned long long)ev->value, ev->has_value ? "" : " (no value)");
-		break;
-	case VPMC_EV_IRQ:
-	case VPMC_EV_EOI:
-		snprintf(buf + n, len - n, " %#x", ev->index);
-		break;
-	case VPMC_EV_LVTPC:
-		snprintf(buf + n, len - n, " %#llx", (unsigned long long)ev->value);
-		break;
-	default:
-		break;
-	}
-}
-
 static const struct kvm_import_opts no_guest = { 0, 0, VPMC_KERNEL(6, 18) };
 
 /* Push @recs, pop after every push and at the end; the events as "line\n" text. */
@@ -209,7 +175,7 @@ static void run(const struct kvm_import_opts *opts, const struct kvm_record *rec
 		else
 			ck_assert_int_eq(kvm_import_finish(im), 0);
 		while (kvm_import_pop(im, &ev) == 1) {
-			format_event(&ev, line, sizeof(line));
+			format_event(&ev, 1, line, sizeof(line));
 			used += snprintf(out + used, len - used, "%s\n", line);
 			ck_assert_uint_lt(used, len);
 		}

@@ -13,8 +13,10 @@
 #include <unistd.h>
 
 #include "check_common.h"
+#include "check_events.h"
 #include "import.h"
 #include "trace_dat.h"
+#include "trace_text.h"
 
 static char *trace_path(const char *name)
 {
@@ -230,6 +232,134 @@ START_TEST(test_v6_equals_v7)
 }
 END_TEST
 
+/* ---- the same recording read as trace.dat and as text ---------------------------------- */
+
+struct stream {
+	char *buf;
+	size_t len, cap;
+};
+
+static void stream_add(struct stream *s, const struct vpmc_event *ev)
+{
+	char line[160];
+	size_t n;
+
+	/* The default report prints µs (rounded); so compare at µs. */
+	format_event(ev, 1000, line, sizeof(line));
+	n = strlen(line);
+	if (s->len + n + 2 > s->cap) {
+		s->cap = 2 * s->cap + n + 4096;
+		s->buf = realloc(s->buf, s->cap);
+		ck_assert_ptr_nonnull(s->buf);
+	}
+	memcpy(s->buf + s->len, line, n);
+	s->len += n;
+	s->buf[s->len++] = '\n';
+	s->buf[s->len] = '\0';
+}
+
+static void import_one(struct kvm_import *im, const struct kvm_record *r, struct stream *s)
+{
+	struct vpmc_event ev;
+
+	if (r)
+		ck_assert_msg(kvm_import_push(im, r) == 0, "%s", kvm_import_error(im));
+	else
+		kvm_import_finish(im);
+	while (kvm_import_pop(im, &ev) == 1)
+		stream_add(s, &ev);
+}
+
+static const struct kvm_import_opts stream_opts = {
+	KVM_IMPORT_DEFAULT_GUEST_IPS, KVM_IMPORT_DEFAULT_BRANCH_PERMILLE, VPMC_KERNEL(6, 18)
+};
+
+static void dat_stream(const char *file, struct stream *s)
+{
+	struct vpmc__errbuf err;
+	struct kvm_import *im;
+	struct trace_dat *d;
+	struct kvm_record r;
+	int ret;
+
+	ck_assert_msg(trace_dat_open(&d, trace_path(file), &err) == 0, "%s", err.msg);
+	ck_assert_int_eq(kvm_import_new(&im, &stream_opts), 0);
+	while ((ret = trace_dat_next(d, &r, &err)) == 1)
+		import_one(im, &r, s);
+	ck_assert_msg(ret == 0, "%s", err.msg);
+	import_one(im, NULL, s);
+	kvm_import_free(im);
+	trace_dat_close(d);
+}
+
+static void text_stream(const char *file, struct stream *s)
+{
+	struct text_parser tp;
+	struct text_error terr;
+	struct kvm_import *im;
+	struct kvm_record r;
+	enum text_skip skip;
+	unsigned long lineno = 0;
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	FILE *f = fopen(trace_path(file), "r");
+	int ret;
+
+	ck_assert_msg(f, "%s: %s", file, strerror(errno));
+	trace_text_init(&tp);
+	ck_assert_int_eq(kvm_import_new(&im, &stream_opts), 0);
+	while ((n = getline(&line, &cap, f)) >= 0) {
+		lineno++;
+		if (n && line[n - 1] == '\n')
+			n--;
+		ret = trace_text_parse_line(&tp, line, n, &r, &skip, &terr);
+		ck_assert_msg(ret >= 0, "%s:%lu:%u: %s", file, lineno, terr.col, terr.msg);
+		if (ret == 1)
+			import_one(im, &r, s);
+	}
+	import_one(im, NULL, s);
+	free(line);
+	fclose(f);
+	kvm_import_free(im);
+}
+
+static const char *const same_recording[][2] = {
+	{ "small-mixed-real.dat", "small-mixed-real.txt" },
+	{ "small-mixed-real.dat", "small-mixed-real.raw.txt" },
+	{ "small-mixed-real.dat", "small-mixed-real.noplugin.txt" },
+	{ "small-mixed-real.v6.dat", "small-mixed-real.txt" },
+	{ "small-mixed-pm32.dat", "small-mixed-pm32.txt" },
+	{ "small-mixed-pm32.dat", "small-mixed-pm32.raw.txt" },
+	{ "small-mixed-lm64.dat", "small-mixed-lm64.txt" },
+	{ "small-mixed-lm64.dat", "small-mixed-lm64.raw.txt" },
+	{ "multi-vcpu-real.dat", "multi-vcpu-real.txt" },
+	{ "pmu-gp-real.dat", "pmu-gp-real.txt" },
+	{ "pmu-gp-real.dat", "pmu-gp-real.raw.txt" },
+	{ "pmu-usermsr-real.dat", "pmu-usermsr-real.txt" },
+	{ "pmu-usermsr-real.dat", "pmu-usermsr-real.raw.txt" },
+};
+
+/* NAME.dat and NAME.txt (trace-cmd report of it: plugin layouts, µs) or NAME.raw.txt (-R:
+ * field=value) give the same native events, times compared at µs. */
+START_TEST(test_dat_and_text_same_events)
+{
+	const char *dat = same_recording[_i][0], *txt = same_recording[_i][1];
+	struct stream a = { 0 }, b = { 0 };
+	size_t i, line = 1;
+
+	dat_stream(dat, &a);
+	text_stream(txt, &b);
+	ck_assert_ptr_nonnull(a.buf);
+	for (i = 0; i < a.len && i < b.len && a.buf[i] == b.buf[i]; i++)
+		line += a.buf[i] == '\n';
+	ck_assert_msg(a.len == b.len && i == a.len, "%s vs %s: event line %zu: '%.60s' vs '%.60s'",
+		      dat, txt, line, a.buf + i, b.buf ? b.buf + i : "");
+	free(a.buf);
+	free(b.buf);
+}
+END_TEST
+
 /* ---- malformed and missing files ---------------------------------------------------------- */
 
 static char tmp_path[64];
@@ -424,6 +554,7 @@ static Suite *trace_dat_suite(void)
 	tcase_add_loop_test(rec, test_recording_counts, 0, ARRAY_SIZE(cases));
 	tcase_add_test(rec, test_record_fields);
 	tcase_add_test(rec, test_v6_equals_v7);
+	tcase_add_loop_test(rec, test_dat_and_text_same_events, 0, ARRAY_SIZE(same_recording));
 	tcase_add_test(bad, test_lost_events_unknown_count);
 	tcase_add_test(bad, test_lost_events_count);
 	tcase_add_test(bad, test_missing_file);
