@@ -155,13 +155,31 @@ static int open_failure(const char *path, struct vpmc__errbuf *err)
  * libtracecmd 1.3.1 crashes on a version 6 file whose CPU data runs past the end of the file
  * (a recording cut short): read_cpu_data() fails after allocating cpu_data, and the
  * tracecmd_close() in tracecmd_open_fd()'s error path then closes fd 0 and follows a NULL
- * list. So walk the v6 header (trace-cmd.dat.v6(5)) to the "flyrecord" offsets first.
+ * list. It also trusts header block sizes (malloc(size) of whatever the file says). So walk
+ * the v6 header (trace-cmd.dat.v6(5)) first: every block inside the file, and the
+ * "flyrecord" CPU data too.
  */
 struct v6_cursor {
 	int fd;
 	off_t pos, size;
 	bool big_endian, bad;
+	uint64_t over_size; /* a block that runs past the end of the file: its size, ... */
+	off_t over_at;      /* ... and where it starts */
 };
+
+/* Step over @size bytes; a block past the end of the file stops the walk. */
+static void v6_advance(struct v6_cursor *c, uint64_t size)
+{
+	if (c->bad)
+		return;
+	if (size > (uint64_t)(c->size - c->pos)) {
+		c->over_size = size;
+		c->over_at = c->pos;
+		c->bad = true;
+		return;
+	}
+	c->pos += (off_t)size;
+}
 
 static uint64_t v6_num(struct v6_cursor *c, int bytes)
 {
@@ -215,7 +233,7 @@ static void v6_skip_string(struct v6_cursor *c)
 static void v6_skip_blocks(struct v6_cursor *c, uint64_t count, int size_bytes)
 {
 	while (count-- && !c->bad)
-		c->pos += (off_t)v6_num(c, size_bytes);
+		v6_advance(c, v6_num(c, size_bytes));
 }
 
 /* 0, or VPMC_ERR_PARSE if the file is a v6 trace.dat whose CPU data is cut short. */
@@ -250,16 +268,24 @@ static int v6_check_truncated(const char *path, struct vpmc__errbuf *err)
 	v6_skip_blocks(&c, 1, 4);                      /* printk formats */
 	v6_skip_blocks(&c, 1, 8);                      /* saved cmdlines */
 	cpus = v6_num(&c, 4);
-	if (v6_expect(&c, "options  ", 10)) {
+	if (!c.bad && v6_expect(&c, "options  ", 10)) {
 		while (!c.bad && (id = v6_num(&c, 2))) {
 			size = v6_num(&c, 4);
 			if (id == 8 && size == 4) /* TRACECMD_OPTION_CPUCOUNT */
 				cpus = v6_num(&c, 4);
 			else
-				c.pos += (off_t)size;
+				v6_advance(&c, size);
 		}
-	} else {
-		c.bad = false;
+	} else if (!c.over_size) {
+		c.bad = false; /* no options: "flyrecord" comes right away */
+	}
+	if (c.over_size) {
+		close(c.fd);
+		return vpmc__set_error(err, VPMC_ERR_PARSE,
+				       "%s: truncated or corrupt trace.dat: a block of %llu bytes at "
+				       "byte %llu runs past the end of the file (%llu bytes)", path,
+				       (unsigned long long)c.over_size, (unsigned long long)c.over_at,
+				       (unsigned long long)c.size);
 	}
 	if (!v6_expect(&c, "flyrecord", 10))
 		goto out;

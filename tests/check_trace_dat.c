@@ -545,6 +545,24 @@ START_TEST(test_truncated_v6_data)
 }
 END_TEST
 
+/* Found by fuzz/fuzz_dat (a mutated v6 seed): a header block size of 0x3052000043d9 bytes.
+ * libtracecmd would malloc() it; refused by the v6 walk instead. */
+START_TEST(test_fuzz_huge_block)
+{
+	const char *dir = getenv("VPMC_TRACES");
+	struct vpmc__errbuf err;
+	struct trace_dat *d = NULL;
+	char path[512], want[768];
+
+	snprintf(path, sizeof(path), "%s/bad/fuzz-dat-huge-block.dat", dir ? dir : "traces");
+	ck_assert_int_eq(trace_dat_open(&d, path, &err), VPMC_ERR_PARSE);
+	snprintf(want, sizeof(want), "%s: truncated or corrupt trace.dat: a block of "
+		 "53128745468889 bytes at byte 67067 runs past the end of the file (73687 bytes)",
+		 path);
+	ck_assert_str_eq(err.msg, want);
+}
+END_TEST
+
 static Suite *trace_dat_suite(void)
 {
 	Suite *s = suite_create("trace_dat");
@@ -561,6 +579,7 @@ static Suite *trace_dat_suite(void)
 	tcase_add_test(bad, test_not_a_dat);
 	tcase_add_test(bad, test_truncated_headers);
 	tcase_add_test(bad, test_truncated_v6_data);
+	tcase_add_test(bad, test_fuzz_huge_block);
 	suite_add_tcase(s, rec);
 	suite_add_tcase(s, bad);
 	return s;
