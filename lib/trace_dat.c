@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <trace-cmd.h>
@@ -150,10 +151,165 @@ static int open_failure(const char *path, struct vpmc__errbuf *err)
 			       path);
 }
 
+/*
+ * libtracecmd 1.3.1 crashes on a version 6 file whose CPU data runs past the end of the file
+ * (a recording cut short): read_cpu_data() fails after allocating cpu_data, and the
+ * tracecmd_close() in tracecmd_open_fd()'s error path then closes fd 0 and follows a NULL
+ * list. It also trusts header block sizes (malloc(size) of whatever the file says). So walk
+ * the v6 header (trace-cmd.dat.v6(5)) first: every block inside the file, and the
+ * "flyrecord" CPU data too.
+ */
+struct v6_cursor {
+	int fd;
+	off_t pos, size;
+	bool big_endian, bad;
+	uint64_t over_size; /* a block that runs past the end of the file: its size, ... */
+	off_t over_at;      /* ... and where it starts */
+};
+
+/* Step over @size bytes; a block past the end of the file stops the walk. */
+static void v6_advance(struct v6_cursor *c, uint64_t size)
+{
+	if (c->bad)
+		return;
+	if (size > (uint64_t)(c->size - c->pos)) {
+		c->over_size = size;
+		c->over_at = c->pos;
+		c->bad = true;
+		return;
+	}
+	c->pos += (off_t)size;
+}
+
+static uint64_t v6_num(struct v6_cursor *c, int bytes)
+{
+	uint8_t b[8];
+	uint64_t v = 0;
+	int i;
+
+	if (c->bad || c->pos + bytes > c->size || pread(c->fd, b, bytes, c->pos) != bytes) {
+		c->bad = true;
+		return 0;
+	}
+	c->pos += bytes;
+	for (i = 0; i < bytes; i++)
+		v |= (uint64_t)b[c->big_endian ? bytes - 1 - i : i] << (8 * i);
+	return v;
+}
+
+static bool v6_expect(struct v6_cursor *c, const char *tag, size_t len)
+{
+	char buf[16];
+
+	if (c->bad || len > sizeof(buf) || c->pos + (off_t)len > c->size ||
+	    pread(c->fd, buf, len, c->pos) != (ssize_t)len || memcmp(buf, tag, len)) {
+		c->bad = true;
+		return false;
+	}
+	c->pos += len;
+	return true;
+}
+
+static void v6_skip_string(struct v6_cursor *c)
+{
+	char buf[64];
+	ssize_t n, i;
+
+	while (!c->bad) {
+		n = pread(c->fd, buf, sizeof(buf), c->pos);
+		if (n <= 0) {
+			c->bad = true;
+			return;
+		}
+		for (i = 0; i < n && buf[i]; i++)
+			;
+		c->pos += i < n ? i + 1 : n;
+		if (i < n)
+			return;
+	}
+}
+
+/* Skip @count blocks of "size (@size_bytes) + data". */
+static void v6_skip_blocks(struct v6_cursor *c, uint64_t count, int size_bytes)
+{
+	while (count-- && !c->bad)
+		v6_advance(c, v6_num(c, size_bytes));
+}
+
+/* 0, or VPMC_ERR_PARSE if the file is a v6 trace.dat whose CPU data is cut short. */
+static int v6_check_truncated(const char *path, struct vpmc__errbuf *err)
+{
+	struct v6_cursor c = { .pos = 10 };
+	uint64_t systems, cpus, id, off, size;
+	struct stat st;
+	char ver[2];
+
+	c.fd = open(path, O_RDONLY);
+	if (c.fd < 0)
+		return 0;
+	if (fstat(c.fd, &st) || pread(c.fd, ver, 2, 10) != 2 || memcmp(ver, "6", 2))
+		goto out;
+	c.size = st.st_size;
+	c.pos = 12;
+	c.big_endian = v6_num(&c, 1);
+	c.pos += 1 + 4; /* long size, page size */
+	if (!v6_expect(&c, "header_page", 12))
+		goto out;
+	v6_skip_blocks(&c, 1, 8);
+	if (!v6_expect(&c, "header_event", 13))
+		goto out;
+	v6_skip_blocks(&c, 1, 8);
+	v6_skip_blocks(&c, v6_num(&c, 4), 8);          /* ftrace event formats */
+	for (systems = v6_num(&c, 4); systems-- && !c.bad;) {
+		v6_skip_string(&c);
+		v6_skip_blocks(&c, v6_num(&c, 4), 8);  /* event formats of a system */
+	}
+	v6_skip_blocks(&c, 1, 4);                      /* kallsyms */
+	v6_skip_blocks(&c, 1, 4);                      /* printk formats */
+	v6_skip_blocks(&c, 1, 8);                      /* saved cmdlines */
+	cpus = v6_num(&c, 4);
+	if (!c.bad && v6_expect(&c, "options  ", 10)) {
+		while (!c.bad && (id = v6_num(&c, 2))) {
+			size = v6_num(&c, 4);
+			if (id == 8 && size == 4) /* TRACECMD_OPTION_CPUCOUNT */
+				cpus = v6_num(&c, 4);
+			else
+				v6_advance(&c, size);
+		}
+	} else if (!c.over_size) {
+		c.bad = false; /* no options: "flyrecord" comes right away */
+	}
+	if (c.over_size) {
+		close(c.fd);
+		return vpmc__set_error(err, VPMC_ERR_PARSE,
+				       "%s: truncated or corrupt trace.dat: a block of %llu bytes at "
+				       "byte %llu runs past the end of the file (%llu bytes)", path,
+				       (unsigned long long)c.over_size, (unsigned long long)c.over_at,
+				       (unsigned long long)c.size);
+	}
+	if (!v6_expect(&c, "flyrecord", 10))
+		goto out;
+	while (cpus-- && !c.bad) {
+		off = v6_num(&c, 8);
+		size = v6_num(&c, 8);
+		if (!c.bad && size && (off > (uint64_t)c.size || size > (uint64_t)c.size - off)) {
+			close(c.fd);
+			return vpmc__set_error(err, VPMC_ERR_PARSE,
+					       "%s: truncated trace.dat: CPU data ends at byte %llu, "
+					       "the file has %llu", path,
+					       (unsigned long long)(off + size),
+					       (unsigned long long)c.size);
+		}
+	}
+out:
+	close(c.fd);
+	return 0;
+}
+
 int trace_dat_open(struct trace_dat **out, const char *path, struct vpmc__errbuf *err)
 {
 	struct trace_dat *d = calloc(1, sizeof(*d));
-	int cpu;
+	int cpu, ret;
 
 	if (!d)
 		return VPMC_ERR_NOMEM;
@@ -163,6 +319,11 @@ int trace_dat_open(struct trace_dat **out, const char *path, struct vpmc__errbuf
 	d->path = strdup(path);
 	if (!d->path)
 		goto nomem;
+	ret = v6_check_truncated(path, err);
+	if (ret) {
+		trace_dat_close(d);
+		return ret;
+	}
 	d->handle = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
 	if (!d->handle) {
 		trace_dat_close(d);
