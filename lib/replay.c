@@ -12,7 +12,6 @@
 
 #include "output.h"
 #include "replay.h"
-#include "vcpu.h"
 
 #define GROUP_QUEUE_MAX 4096   /* reference observations of one event */
 #define HANDLER_ROUNDS_MAX 8   /* PMIs latched while the guest's handler runs */
@@ -275,36 +274,6 @@ out:
 
 /* ---- observations ---- */
 
-/*
- * TEMPORARY until the model fills vpmc_obs.counter for READ and WRITE (notes/requests.md,
- * 2026-11-30): the counter an access is about, found with the model's own lookups
- * (intel_pmu_get_msr()'s get_gp_pmc()/get_fixed_pmc(), amd_msr_idx_to_pmc() for counter MSRs,
- * rdpmc_ecx_to_pmc()).
- */
-static void obs_fix_counter(struct vpmc_vcpu *v, struct vpmc_obs *o)
-{
-	struct vpmc_pmu *pmu;
-	struct vpmc_pmc *pmc;
-	uint64_t mask = ~0ULL;
-	uint32_t i = o->index;
-
-	if ((o->kind != VPMC_OBS_READ && o->kind != VPMC_OBS_WRITE) || o->counter >= 0 || o->gp)
-		return;
-	pmu = vpmc__vcpu_pmu(v);
-	if (o->rdpmc)
-		pmc = pmu->ops->rdpmc_ecx_to_pmc(pmu, i, &mask);
-	else if (pmu->vendor == VPMC_VENDOR_INTEL)
-		pmc = get_gp_pmc(pmu, i, MSR_IA32_PERFCTR0) ?: get_gp_pmc(pmu, i, MSR_IA32_PMC0)
-								 ?: get_fixed_pmc(pmu, i);
-	else if ((i >= MSR_K7_PERFCTR0 && i <= MSR_K7_PERFCTR3) ||
-		 (i >= MSR_F15H_PERF_CTL0 && i <= MSR_F15H_PERF_CTR5 && (i & 1)))
-		pmc = pmu->ops->msr_idx_to_pmc(pmu, i);
-	else
-		pmc = NULL;
-	if (pmc)
-		o->counter = pmc->idx;
-}
-
 /* The reference model observed @o: keep it for the lanes of the group. */
 static void group_obs(void *data, const struct vpmc_obs *o)
 {
@@ -323,9 +292,7 @@ static void group_obs(void *data, const struct vpmc_obs *o)
 		gv->q = q;
 		gv->cap = cap;
 	}
-	gv->q[gv->nq] = *o;
-	obs_fix_counter(gv->ref, &gv->q[gv->nq]);
-	gv->nq++;
+	gv->q[gv->nq++] = *o;
 }
 
 /* Feed the reference's observations of this event to the lane's metrics, up to @pos inside a
@@ -394,17 +361,15 @@ static void lane_obs(void *data, const struct vpmc_obs *obs)
 {
 	struct lane_vcpu *lv = data;
 	struct metrics_probe probe = { lane_ref_count, lv };
-	struct vpmc_obs o = *obs;
 
-	obs_fix_counter(lv->pol, &o);
-	lane_feed_ref(lv, &o);
-	metrics_pol_obs(&lv->m, &o, &probe);
-	if (o.kind == VPMC_OBS_PMI && o.delivered)
+	lane_feed_ref(lv, obs);
+	metrics_pol_obs(&lv->m, obs, &probe);
+	if (obs->kind == VPMC_OBS_PMI && obs->delivered)
 		lv->pmi_delivered = true;
-	else if (o.kind == VPMC_OBS_READ)
-		lv->read_value = o.value;
+	else if (obs->kind == VPMC_OBS_READ)
+		lv->read_value = obs->value;
 	if (lv->r->log)
-		log_obs(lv->r, lv->lane->name, &o);
+		log_obs(lv->r, lv->lane->name, obs);
 }
 
 /* ---- applying events ---- */

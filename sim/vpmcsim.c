@@ -11,6 +11,10 @@
 
 /* Subcommands, in the order --help lists them. */
 static const struct vpmcsim_cmd *const commands[] = {
+	&cmd_compare,
+	&cmd_replay,
+	&cmd_sweep,
+	&cmd_stat,
 	NULL,
 };
 

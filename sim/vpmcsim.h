@@ -16,6 +16,9 @@ struct vpmcsim_cmd {
 	int (*run)(int argc, char **argv); /* argv[0] is the subcommand name */
 };
 
+/* The subcommands (sim/cmd_<name>.c). */
+extern const struct vpmcsim_cmd cmd_compare, cmd_replay, cmd_sweep, cmd_stat;
+
 /* Print "vpmcsim: <msg>" on stderr; return @code. */
 int vpmcsim_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -4,7 +4,6 @@
  */
 #include "config.h"
 
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,62 +11,18 @@
 #include "check_common.h"
 #include "vpmc-internal.h"
 
-/*
- * TEMPORARY: a minimal .vtr line reader for the events these scenarios use, until the readers
- * land (then vpmc_reader_open() replaces it).
- */
-static int parse_line(const char *line, struct vpmc_event *ev)
-{
-	char name[32], a[64] = "", b[64] = "";
-	unsigned long long t;
-	unsigned int vcpu;
-	int n;
-
-	memset(ev, 0, sizeof(*ev));
-	ev->cpl = VPMC_CPL_KEEP;
-	if (sscanf(line, "%llu %u %31s %63s %63s", &t, &vcpu, name, a, b) < 3)
-		return -1;
-	ev->time_ns = t;
-	ev->vcpu = vcpu;
-	if (!strcmp(name, "entry")) {
-		ev->type = VPMC_EV_ENTRY;
-	} else if (!strcmp(name, "exit")) {
-		ev->type = VPMC_EV_EXIT;
-		snprintf(ev->reason, sizeof(ev->reason), "%s", a);
-	} else if (!strcmp(name, "retire")) {
-		ev->type = VPMC_EV_RETIRE;
-		ev->branch = !strcmp(a, "branch");
-	} else if (!strcmp(name, "guest")) {
-		ev->type = VPMC_EV_GUEST;
-		n = sscanf(a, "insn=%" SCNu64, &ev->insn);
-		if (n != 1)
-			return -1;
-		sscanf(b, "br=%" SCNu64, &ev->br);
-	} else if (!strcmp(name, "wrmsr") || !strcmp(name, "rdmsr") || !strcmp(name, "rdpmc")) {
-		ev->type = name[0] == 'w' ? VPMC_EV_WRMSR : name[2] == 'm' ? VPMC_EV_RDMSR
-									  : VPMC_EV_RDPMC;
-		ev->index = (uint32_t)strtoul(a, NULL, 0);
-		ev->value = strtoull(b, NULL, 0);
-	} else {
-		return -1;
-	}
-	return 0;
-}
-
 static struct vpmc_replay *run_scenario(const char *file, const char *const *policies,
 					unsigned int n)
 {
 	struct vpmc_replay *r;
-	struct vpmc_pmu_config cfg;
-	struct vpmc_event ev;
-	char path[1024], line[256];
+	struct vpmc_reader *rd;
+	char path[1024];
 	const char *dir = getenv("VPMC_TRACES");
 	unsigned int i;
-	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/scenarios/%s", dir ? dir : "traces", file);
-	f = fopen(path, "r");
-	ck_assert_msg(f, "%s: cannot open", path);
+	ck_assert_int_eq(vpmc_reader_new(&rd, NULL), 0);
+	ck_assert_msg(vpmc_reader_open(rd, path) == 0, "%s", vpmc_reader_error(rd));
 	ck_assert_int_eq(vpmc_replay_new(&r), 0);
 	for (i = 0; i < n; i++) {
 		struct vpmc_policy p;
@@ -75,16 +30,8 @@ static struct vpmc_replay *run_scenario(const char *file, const char *const *pol
 		ck_assert_int_eq(vpmc_policy_parse(&p, policies[i], NULL), 0);
 		ck_assert_int_eq(vpmc_replay_add_policy(r, &p), 0);
 	}
-	vpmc_pmu_config_default(&cfg, VPMC_VENDOR_INTEL);
-	ck_assert_int_eq(vpmc_replay_begin(r, &cfg), 0);
-	while (fgets(line, sizeof(line), f)) {
-		if (line[0] == '#' || line[0] == '!' || line[0] == '\n')
-			continue;
-		ck_assert_msg(!parse_line(line, &ev), "%s: bad line %s", file, line);
-		ck_assert_msg(vpmc_replay_event(r, &ev) == 0, "%s: %s", file, vpmc_replay_error(r));
-	}
-	fclose(f);
-	ck_assert_int_eq(vpmc_replay_finish(r), 0);
+	ck_assert_msg(vpmc_replay_run(r, rd) == 0, "%s: %s", file, vpmc_replay_error(r));
+	vpmc_reader_free(rd);
 	return r;
 }
 
