@@ -235,6 +235,17 @@ static double stat_rel_stddev(const struct stat_reason *r)
 	return 100.0 * stddev / r->mean;
 }
 
+/* Exits not followed by an entry of their vCPU: replaced by another exit, or still open. */
+static uint64_t stat_unpaired(const struct vpmc_stat *s)
+{
+	uint64_t n = s->unpaired;
+	unsigned int v;
+
+	for (v = 0; v < VPMC_MAX_VCPUS; v++)
+		n += s->open[v].open;
+	return n;
+}
+
 static int stat_cmp(const void *a, const void *b)
 {
 	const struct stat_reason *x = *(const struct stat_reason *const *)a;
@@ -271,6 +282,9 @@ static void stat_text(struct vpmc_stat *s, struct stat_reason **rows, unsigned i
 	}
 	fprintf(f, "\nTotal Samples:%" PRIu64 ", Total events handled time:%.2fus.\n", s->total_n,
 		(double)s->total_ns / 1e3);
+	if (stat_unpaired(s))
+		fprintf(f, "Exits without a following entry (not counted): %" PRIu64 "\n",
+			stat_unpaired(s));
 }
 
 static void stat_csv(struct vpmc_stat *s, struct stat_reason **rows, unsigned int n, FILE *f)
@@ -331,7 +345,7 @@ static int stat_json(struct vpmc_stat *s, struct stat_reason **rows, unsigned in
 		arr = NULL;
 		out_json_set(root, "total_samples", out_json_u64(s->total_n), &err);
 		out_json_set(root, "total_time_ns", out_json_u64(s->total_ns), &err);
-		out_json_set(root, "exits_without_entry", out_json_u64(s->unpaired), &err);
+		out_json_set(root, "exits_without_entry", out_json_u64(stat_unpaired(s)), &err);
 	}
 	json_decref(arr);
 	return out_json_finish(root, err, &s->text);

@@ -321,8 +321,9 @@ void metrics_event_end(struct metrics_vcpu *m, enum vpmc_event_type type, uint64
 	}
 	if (type == VPMC_EV_ENTRY)
 		metrics_close_exit(m);
-	else if (type == VPMC_EV_EXIT)
-		m->cur_open = true;
+	else if (type == VPMC_EV_EXIT || type == VPMC_EV_RETIRE || type == VPMC_EV_WRMSR ||
+		 type == VPMC_EV_RDMSR || type == VPMC_EV_RDPMC)
+		m->cur_open = true; /* host work after the last entry: an exit is in progress */
 	m->in_guest = false;
 	m->implicit_open = false;
 }

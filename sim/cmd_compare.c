@@ -66,10 +66,10 @@ static int compare_run(int argc, char **argv)
 			goto out;
 	}
 	rc = replay_cli_operand(&c, argc, argv, usage_line);
-	for (i = 0; !rc && !vpmc_replay_nr_policies(c.r) &&
-		    i < sizeof(default_policies) / sizeof(default_policies[0]);
-	     i++)
-		rc = replay_cli_add_policy(&c, default_policies[i]);
+	if (!vpmc_replay_nr_policies(c.r)) {
+		for (i = 0; !rc && i < sizeof(default_policies) / sizeof(default_policies[0]); i++)
+			rc = replay_cli_add_policy(&c, default_policies[i]);
+	}
 	if (!rc)
 		rc = replay_cli_run(&c);
 	if (!rc) {
