@@ -136,6 +136,7 @@ void metrics_ref_obs(struct metrics_vcpu *m, const struct vpmc_obs *o)
 		if (c->cand)
 			m->ref_overflows_no_pmi++;
 		c->cand = true;
+		m->event_slots |= 1u << slot;
 		c->cand_t = o->time_ns;
 		c->cand_pos[0] = o->seg_insn;
 		c->cand_pos[1] = o->seg_br;
@@ -305,7 +306,7 @@ void metrics_event_end(struct metrics_vcpu *m, enum vpmc_event_type type, uint64
 	int i;
 
 	(void)time_ns;
-	for (i = 0; i < METRICS_NR_SLOTS; i++) {
+	for (i = 0; m->event_slots && i < METRICS_NR_SLOTS; i++) {
 		struct metrics_ctr *c = &m->ctr[i];
 
 		if (c->cand) {
@@ -314,6 +315,7 @@ void metrics_event_end(struct metrics_vcpu *m, enum vpmc_event_type type, uint64
 		}
 		c->pend_this_event = false;
 	}
+	m->event_slots = 0;
 	if (m->ref_read) {
 		/* the reference read and the policy did not */
 		m->unpaired_reads++;

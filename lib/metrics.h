@@ -101,6 +101,7 @@ struct metrics_vcpu {
 	uint64_t drains, reprograms, resumes, creates, triggers;
 	uint64_t ref_overflows_no_pmi;
 	uint64_t pending_mask;    /* KVM indices with a tracked overflow pending */
+	unsigned int event_slots; /* slots with cand or pend_this_event set (bit per slot) */
 	struct vpmc_hist cost_ns; /* modeled host ns per exit */
 	double cost_us_total, cost_us_max;
 

@@ -280,6 +280,10 @@ static void group_obs(void *data, const struct vpmc_obs *o)
 	struct group_vcpu *gv = data;
 	struct vpmc_obs *q;
 
+	/* the metrics use the reference's reads, writes, overflows and PMIs; it never drains */
+	if (o->kind != VPMC_OBS_READ && o->kind != VPMC_OBS_WRITE &&
+	    o->kind != VPMC_OBS_OVERFLOW && o->kind != VPMC_OBS_PMI)
+		return;
 	if (gv->nq == gv->cap) {
 		unsigned int cap = gv->cap ? 2 * gv->cap : 16;
 
@@ -300,8 +304,11 @@ static void group_obs(void *data, const struct vpmc_obs *o)
 static void lane_feed_ref(struct lane_vcpu *lv, const struct vpmc_obs *upto)
 {
 	struct group_vcpu *gv = lv->gv;
-	bool first = lv->lane == gv->g->lanes[0];
+	bool first;
 
+	if (lv->qi == gv->nq)
+		return;
+	first = lv->lane == gv->g->lanes[0];
 	while (lv->qi < gv->nq) {
 		const struct vpmc_obs *o = &gv->q[lv->qi];
 
