@@ -41,13 +41,11 @@
 #   T=100: 20 events, 124 ns, 22 exits with the implicit one.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/tap.sh"
 
-bin=$(cd "$top_builddir" && pwd)/sim/vpmcsim
-vpmcsim="${VPMC_VALGRIND:+$VPMC_VALGRIND }$bin"
 golden=$(cd "$(dirname "$0")" && pwd)/golden
-cd "$VPMC_TRACES/.." || exit 1
-vmx=traces/public/12-vmx-nested-l1-cr0wp-triple-fault-newfmt-multivcpu.txt
-pvm=traces/local-kvm/small-mixed-real.dat
-late=traces/scenarios/replay-tolerance-late-pmi.vtr
+traces=$VPMC_TRACES
+vmx=$traces/public/12-vmx-nested-l1-cr0wp-triple-fault-newfmt-multivcpu.txt
+pvm=$traces/local-kvm/small-mixed-real.dat
+late=$traces/scenarios/replay-tolerance-late-pmi.vtr
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/vpmc-cli.XXXXXX")
 trap 'rm -rf "$tmp" "$tap_out" "$tap_out.err"' EXIT
 
@@ -55,7 +53,9 @@ trap 'rm -rf "$tmp" "$tap_out" "$tap_out.err"' EXIT
 golden() {
 	local name=$1 want=$2
 	shift 2
-	if "$@" >"$tmp/out" 2>"$tmp/err" && cmp -s "$want" "$tmp/out"; then
+	# the report names the trace as given: print it as relative to the source tree
+	if "$@" >"$tmp/raw" 2>"$tmp/err" && sed "s|^trace: $traces/|trace: traces/|" "$tmp/raw" \
+		>"$tmp/out" && cmp -s "$want" "$tmp/out"; then
 		tap_result 0 "$name"
 	else
 		tap_result 1 "$name"
@@ -97,9 +97,9 @@ check stat-time-filter 0 "Total Samples:0," $vpmcsim stat --time 1405, "$vmx"
 
 # the scenarios through the CLI: values from their header comments
 check replay-disabled-error 0 "disabled=0x2,all,all,1,1,3.00,3,-3.00" \
-	$vpmcsim replay --policy disabled=0x2 --format csv traces/scenarios/replay-disabled-read-error.vtr
+	$vpmcsim replay --policy disabled=0x2 --format csv "$traces/scenarios/replay-disabled-read-error.vtr"
 check replay-missed 0 '"overflows_missed": 1' \
-	$vpmcsim replay --policy tolerance=100 --format json traces/scenarios/replay-tolerance-missed-pmi.vtr
+	$vpmcsim replay --policy tolerance=100 --format json "$traces/scenarios/replay-tolerance-missed-pmi.vtr"
 $vpmcsim replay --policy tolerance=100 --log "$tmp/log" "$late" >/dev/null 2>&1
 check log-match-line 0 '{"kind":"match","t":304,"vcpu":0,"policy":"tolerance=100","counter":0,"overflow_t":180,"lateness_events":20,"lateness_ns":124}' \
 	cat "$tmp/log"
@@ -107,11 +107,11 @@ check log-reference-overflow 0 '{"kind":"overflow","t":180,"vcpu":0,"policy":"re
 	cat "$tmp/log"
 check log-drain 0 '{"kind":"drain","t":10,"vcpu":0,"policy":"tolerance=100","counters":1,"resumed":0,"created":1}' \
 	cat "$tmp/log"
-$vpmcsim replay --policy disabled=0x2 --log "$tmp/log2" traces/scenarios/replay-disabled-read-error.vtr >/dev/null 2>&1
+$vpmcsim replay --policy disabled=0x2 --log "$tmp/log2" "$traces/scenarios/replay-disabled-read-error.vtr" >/dev/null 2>&1
 check log-read-with-reference 0 '{"kind":"read","t":400,"vcpu":0,"policy":"disabled=0x2","insn":"rdpmc","index":0,"counter":0,"value":100,"reference":103}' \
 	cat "$tmp/log2"
 check replay-json-detail 0 '"name": "gp0"' \
-	$vpmcsim replay --policy exact --format json traces/scenarios/replay-disabled-read-error.vtr
+	$vpmcsim replay --policy exact --format json "$traces/scenarios/replay-disabled-read-error.vtr"
 
 # the same input gives byte-identical output
 $vpmcsim compare --assume gp0=instructions,period=10000 --format json "$vmx" >"$tmp/a" 2>&1
@@ -133,8 +133,8 @@ check bad-policy 2 "vpmcsim: compare: --policy 'lazy': expected exact, disabled=
 	$vpmcsim compare --policy lazy "$late"
 check bad-mask 2 "vpmcsim: compare: --policy 'disabled=0xzz': VALUE must be a u64" \
 	$vpmcsim compare --policy disabled=0xzz "$late"
-check missing-file 2 "vpmcsim: compare: " $vpmcsim compare traces/no-such-trace.vtr
-check unreadable-trace 2 "vpmcsim: compare: " $vpmcsim compare traces/scenarios
+check missing-file 2 "vpmcsim: compare: " $vpmcsim compare "$traces/no-such-trace.vtr"
+check unreadable-trace 2 "vpmcsim: compare: " $vpmcsim compare "$traces/scenarios"
 check bad-assume 2 "vpmcsim: compare: --assume 'gp0': gpN needs =EVENT" \
 	$vpmcsim compare --assume gp0 "$late"
 check assume-missing-counter 2 "vpmcsim: compare: --assume gp9=branches,period=100000: the Intel PMU has 8 GP counters" \
