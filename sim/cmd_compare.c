@@ -42,45 +42,23 @@ static int compare_run(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct replay_cli c;
-	const char *text;
 	size_t i;
-	int o, rc;
+	int rc;
 
 	replay_cli_init(&c, "compare", VPMC_OUTPUT_TEXT);
 	if (vpmc_replay_new(&c.r))
 		return vpmcsim_fail(EXIT_INPUT, "compare: out of memory");
-	while ((o = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		if (o == 'h') {
-			usage(stdout);
-			rc = EXIT_OK;
-			goto out;
-		}
-		rc = replay_cli_option(&c, o, optarg);
-		if (rc == 1)
-			rc = replay_cli_engine_option(&c, o, optarg);
-		if (rc == 1) {
-			usage(stderr);
-			rc = EXIT_USAGE;
-		}
-		if (rc)
-			goto out;
-	}
-	rc = replay_cli_operand(&c, argc, argv, usage_line);
-	if (!vpmc_replay_nr_policies(c.r)) {
+	rc = replay_cli_parse(&c, argc, argv, opts, NULL, usage, usage_line);
+	if (!rc && !vpmc_replay_nr_policies(c.r)) {
 		for (i = 0; !rc && i < sizeof(default_policies) / sizeof(default_policies[0]); i++)
 			rc = replay_cli_add_policy(&c, default_policies[i]);
 	}
 	if (!rc)
 		rc = replay_cli_run(&c);
-	if (!rc) {
-		if (vpmc_replay_report(c.r, VPMC_VIEW_COMPARE, c.fmt, &text))
-			rc = vpmcsim_fail(EXIT_INPUT, "compare: out of memory");
-		else
-			rc = replay_cli_print(text);
-	}
-out:
+	if (!rc)
+		rc = replay_cli_report(&c, VPMC_VIEW_COMPARE);
 	replay_cli_close(&c);
-	return rc;
+	return rc == REPLAY_CLI_HELP ? EXIT_OK : rc;
 }
 
 const struct vpmcsim_cmd cmd_compare = {

@@ -35,6 +35,14 @@ static void log_line(void *data, const char *line)
 	fputc('\n', f);
 }
 
+static int replay_own(struct replay_cli *c, int opt, const char *arg)
+{
+	if (opt != OPT_LOG)
+		return 1;
+	c->data = (void *)arg;
+	return 0;
+}
+
 static int replay_run(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -45,34 +53,15 @@ static int replay_run(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct replay_cli c;
-	const char *text, *log_path = NULL;
+	const char *log_path;
 	FILE *log = NULL;
-	int o, rc;
+	int rc;
 
 	replay_cli_init(&c, "replay", VPMC_OUTPUT_TEXT);
 	if (vpmc_replay_new(&c.r))
 		return vpmcsim_fail(EXIT_INPUT, "replay: out of memory");
-	while ((o = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		if (o == 'h') {
-			usage(stdout);
-			rc = EXIT_OK;
-			goto out;
-		}
-		if (o == OPT_LOG) {
-			log_path = optarg;
-			continue;
-		}
-		rc = replay_cli_option(&c, o, optarg);
-		if (rc == 1)
-			rc = replay_cli_engine_option(&c, o, optarg);
-		if (rc == 1) {
-			usage(stderr);
-			rc = EXIT_USAGE;
-		}
-		if (rc)
-			goto out;
-	}
-	rc = replay_cli_operand(&c, argc, argv, usage_line);
+	rc = replay_cli_parse(&c, argc, argv, opts, replay_own, usage, usage_line);
+	log_path = c.data;
 	if (!rc && vpmc_replay_nr_policies(c.r) != 1)
 		rc = vpmcsim_fail(EXIT_USAGE, "replay: give exactly one --policy (usage: %s)",
 				  usage_line);
@@ -88,15 +77,10 @@ static int replay_run(int argc, char **argv)
 		rc = replay_cli_run(&c);
 	if (log && (ferror(log) | fclose(log)) && !rc)
 		rc = vpmcsim_fail(EXIT_INPUT, "replay: writing '%s' failed", log_path);
-	if (!rc) {
-		if (vpmc_replay_report(c.r, VPMC_VIEW_DETAIL, c.fmt, &text))
-			rc = vpmcsim_fail(EXIT_INPUT, "replay: out of memory");
-		else
-			rc = replay_cli_print(text);
-	}
-out:
+	if (!rc)
+		rc = replay_cli_report(&c, VPMC_VIEW_DETAIL);
 	replay_cli_close(&c);
-	return rc;
+	return rc == REPLAY_CLI_HELP ? EXIT_OK : rc;
 }
 
 const struct vpmcsim_cmd cmd_replay = {

@@ -23,6 +23,17 @@ static void usage(FILE *out)
 		usage_line);
 }
 
+static int stat_own(struct replay_cli *c, int opt, const char *arg)
+{
+	struct vpmc_stat *s = c->data;
+	int err;
+
+	if (opt != OPT_VCPU && opt != OPT_TIME)
+		return 1;
+	err = opt == OPT_VCPU ? vpmc_stat_set_vcpus(s, arg) : vpmc_stat_set_time(s, arg);
+	return err ? vpmcsim_fail(EXIT_USAGE, "stat: %s", vpmc_stat_error(s)) : 0;
+}
+
 static int stat_run(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -34,34 +45,13 @@ static int stat_run(int argc, char **argv)
 	struct replay_cli c;
 	struct vpmc_stat *s;
 	const char *text;
-	int o, rc = 0, err;
+	int rc, err;
 
 	replay_cli_init(&c, "stat", VPMC_OUTPUT_TEXT);
 	if (vpmc_stat_new(&s))
 		return vpmcsim_fail(EXIT_INPUT, "stat: out of memory");
-	while ((o = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		if (o == 'h') {
-			usage(stdout);
-			goto out;
-		}
-		if (o == OPT_VCPU || o == OPT_TIME) {
-			err = o == OPT_VCPU ? vpmc_stat_set_vcpus(s, optarg)
-					    : vpmc_stat_set_time(s, optarg);
-			if (err) {
-				rc = vpmcsim_fail(EXIT_USAGE, "stat: %s", vpmc_stat_error(s));
-				goto out;
-			}
-			continue;
-		}
-		rc = replay_cli_option(&c, o, optarg);
-		if (rc == 1) {
-			usage(stderr);
-			rc = EXIT_USAGE;
-		}
-		if (rc)
-			goto out;
-	}
-	rc = replay_cli_operand(&c, argc, argv, usage_line);
+	c.data = s;
+	rc = replay_cli_parse(&c, argc, argv, opts, stat_own, usage, usage_line);
 	if (!rc)
 		rc = replay_cli_open(&c);
 	if (!rc) {
@@ -75,10 +65,9 @@ static int stat_run(int argc, char **argv)
 		else
 			rc = replay_cli_print(text);
 	}
-out:
 	vpmc_stat_free(s);
 	replay_cli_close(&c);
-	return rc;
+	return rc == REPLAY_CLI_HELP ? EXIT_OK : rc;
 }
 
 const struct vpmcsim_cmd cmd_stat = {

@@ -71,6 +71,26 @@ static int sweep_plot(struct replay_cli *c, const char *svg)
 	return 0;
 }
 
+struct sweep_opts {
+	const char *list, *plot;
+	bool wrap;
+};
+
+static int sweep_own(struct replay_cli *c, int opt, const char *arg)
+{
+	struct sweep_opts *so = c->data;
+
+	if (opt == OPT_TOLERANCE)
+		so->list = arg;
+	else if (opt == OPT_WRAP)
+		so->wrap = true;
+	else if (opt == OPT_PLOT)
+		so->plot = arg;
+	else
+		return 1;
+	return 0;
+}
+
 static int sweep_run(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -81,56 +101,28 @@ static int sweep_run(int argc, char **argv)
 		{ "plot", required_argument, NULL, OPT_PLOT },
 		{ NULL, 0, NULL, 0 },
 	};
+	struct sweep_opts so = { NULL, NULL, false };
 	struct replay_cli c;
-	const char *text, *list = NULL, *plot = NULL;
-	bool wrap = false;
-	int o, rc;
+	int rc;
 
 	replay_cli_init(&c, "sweep", VPMC_OUTPUT_CSV);
 	if (vpmc_replay_new(&c.r))
 		return vpmcsim_fail(EXIT_INPUT, "sweep: out of memory");
-	while ((o = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		rc = 0;
-		if (o == 'h') {
-			usage(stdout);
-			goto out;
-		} else if (o == OPT_TOLERANCE) {
-			list = optarg;
-		} else if (o == OPT_WRAP) {
-			wrap = true;
-		} else if (o == OPT_PLOT) {
-			plot = optarg;
-		} else {
-			rc = replay_cli_option(&c, o, optarg);
-			if (rc == 1)
-				rc = replay_cli_engine_option(&c, o, optarg);
-			if (rc == 1) {
-				usage(stderr);
-				rc = EXIT_USAGE;
-			}
-			if (rc)
-				goto out;
-		}
-	}
-	rc = replay_cli_operand(&c, argc, argv, usage_line);
-	if (!rc && !list)
+	c.data = &so;
+	rc = replay_cli_parse(&c, argc, argv, opts, sweep_own, usage, usage_line);
+	if (!rc && !so.list)
 		rc = vpmcsim_fail(EXIT_USAGE, "sweep: --tolerance LIST is required (usage: %s)",
 				  usage_line);
 	if (!rc)
-		rc = sweep_policies(&c, list, wrap);
+		rc = sweep_policies(&c, so.list, so.wrap);
 	if (!rc)
 		rc = replay_cli_run(&c);
-	if (!rc) {
-		if (vpmc_replay_report(c.r, VPMC_VIEW_SWEEP, c.fmt, &text))
-			rc = vpmcsim_fail(EXIT_INPUT, "sweep: out of memory");
-		else
-			rc = replay_cli_print(text);
-	}
-	if (!rc && plot)
-		rc = sweep_plot(&c, plot);
-out:
+	if (!rc)
+		rc = replay_cli_report(&c, VPMC_VIEW_SWEEP);
+	if (!rc && so.plot)
+		rc = sweep_plot(&c, so.plot);
 	replay_cli_close(&c);
-	return rc;
+	return rc == REPLAY_CLI_HELP ? EXIT_OK : rc;
 }
 
 const struct vpmcsim_cmd cmd_sweep = {

@@ -113,12 +113,42 @@ int replay_cli_engine_option(struct replay_cli *c, int opt, const char *arg)
 	}
 }
 
-int replay_cli_operand(struct replay_cli *c, int argc, char **argv, const char *usage)
+int replay_cli_parse(struct replay_cli *c, int argc, char **argv, const struct option *opts,
+		     replay_cli_own_fn own, void (*usage)(FILE *out), const char *usage_line)
 {
+	int o, rc;
+
+	while ((o = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		if (o == 'h') {
+			usage(stdout);
+			return REPLAY_CLI_HELP;
+		}
+		rc = replay_cli_option(c, o, optarg);
+		if (rc == 1 && c->r)
+			rc = replay_cli_engine_option(c, o, optarg);
+		if (rc == 1 && own)
+			rc = own(c, o, optarg);
+		if (rc == 1) {
+			usage(stderr);
+			return EXIT_USAGE;
+		}
+		if (rc)
+			return rc;
+	}
 	if (optind != argc - 1)
-		return vpmcsim_fail(EXIT_USAGE, "%s: expected one TRACE (usage: %s)", c->cmd, usage);
+		return vpmcsim_fail(EXIT_USAGE, "%s: expected one TRACE (usage: %s)", c->cmd,
+				    usage_line);
 	c->trace = argv[optind];
 	return 0;
+}
+
+int replay_cli_report(struct replay_cli *c, enum vpmc_replay_view view)
+{
+	const char *text;
+
+	if (vpmc_replay_report(c->r, view, c->fmt, &text))
+		return vpmcsim_fail(EXIT_INPUT, "%s: out of memory", c->cmd);
+	return replay_cli_print(text);
 }
 
 int replay_cli_open(struct replay_cli *c)

@@ -4,6 +4,7 @@
 
 #include <getopt.h>
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "vpmc.h"
 
@@ -38,6 +39,7 @@ enum {
 
 struct replay_cli {
 	const char *cmd;
+	void *data;                 /* the command's own option state */
 	struct vpmc_replay *r;      /* compare, replay, sweep */
 	struct vpmc_cost cost;
 	struct vpmc_reader_opts ropts;
@@ -59,8 +61,23 @@ int replay_cli_engine_option(struct replay_cli *c, int opt, const char *arg);
 /* Add policy @text to c->r; return 0 or EXIT_USAGE (message printed). */
 int replay_cli_add_policy(struct replay_cli *c, const char *text);
 
-/* Take the one TRACE operand; return 0 or EXIT_USAGE (message printed). */
-int replay_cli_operand(struct replay_cli *c, int argc, char **argv, const char *usage);
+/* Returned by replay_cli_parse() after --help. */
+#define REPLAY_CLI_HELP (-1)
+
+/* A command's own options: 0 handled, 1 not one of its options, else an exit code. */
+typedef int (*replay_cli_own_fn)(struct replay_cli *c, int opt, const char *arg);
+
+/*
+ * Parse the options (getopt_long with @opts), then the one TRACE operand. The common options,
+ * and --policy, --assume, --cost when c->r is set, are handled here; the others go to @own
+ * (may be NULL). @usage prints the command's help.
+ * Return: 0, REPLAY_CLI_HELP (help printed on stdout), or an exit code (message printed).
+ */
+int replay_cli_parse(struct replay_cli *c, int argc, char **argv, const struct option *opts,
+		     replay_cli_own_fn own, void (*usage)(FILE *out), const char *usage_line);
+
+/* Print c->r's report for @view in c->fmt; return 0 or EXIT_INPUT. */
+int replay_cli_report(struct replay_cli *c, enum vpmc_replay_view view);
 
 /* Open the trace; return 0, or the exit code with the message printed. */
 int replay_cli_open(struct replay_cli *c);
