@@ -1,0 +1,770 @@
+/*
+ * check_scenarios.c - The upstream-fix scenarios (upstream-fix-scenarios.md) and the worked
+ * timelines (kvm-vpmu-semantics.md §2.14), driven through the public vpmc_vcpu_* API only.
+ *
+ * Every expected value is derived from KVM (arch/x86/kvm/pmu.c, vmx/pmu_intel.c, svm/pmu.c) in
+ * the comment next to it; "§n" refers to kvm-vpmu-semantics.md, "fix n" to the scenarios file.
+ */
+#include "config.h"
+
+#include <stdint.h>
+
+#include "check_common.h"
+#include "model_harness.h"
+
+static const struct vpmc_policy exact = { VPMC_POLICY_EXACT, 0 };
+static const struct vpmc_policy mediated = { VPMC_POLICY_MEDIATED, 0 };
+
+#define EN_OS_INSN (EVTSEL_EN | EVTSEL_OS | EV_INSN)
+#define EN_INT_OS_INSN (EVTSEL_EN | EVTSEL_INT | EVTSEL_OS | EV_INSN)
+
+static const struct mh_vendor *const vendors[] = { &mh_intel, &mh_amd };
+
+/* ---- fix 3 (9cd803d496e7): KVM-retired instructions count ------------------------------- */
+
+START_TEST(test_fix3_retired_instructions_count)
+{
+	const struct mh_vendor *vd = vendors[_i];
+	struct mh h;
+
+	mh_new_vendor(&h, vd->vendor, &exact);
+	/* RESET left GP counters globally enabled (§1.5) but every eventsel is 0: nothing counts. */
+	mh_wrmsr_ok(&h, vd->global_ctrl, 0, vd->name);
+	mh_wrmsr_ok(&h, mh_ctr(vd, 0), 0, vd->name);
+	/* Locally enabled, globally disabled: kvm_pmu_trigger_event() ANDs the candidates with
+	 * global_ctrl (§2.3 step 2), so this WRMSR is not counted: 0. */
+	mh_wrmsr_ok(&h, mh_evtsel(vd, 0), EVTSEL_EN | EVTSEL_OS | EVTSEL_USR | EV_INSN, vd->name);
+	/* The enabling WRMSR counts itself (§3.6): 1. */
+	mh_wrmsr_ok(&h, vd->global_ctrl, 1, vd->name);
+	/* CPUID x3, each kvm_skip_emulated_instruction(): 4. */
+	mh_emulated(&h, false);
+	mh_emulated(&h, false);
+	mh_emulated(&h, false);
+	/* RDPMC reads before its own retirement (§1.7 step 5): 4. */
+	ck_assert_uint_eq(mh_rdpmc_ok(&h, 0, vd->name), 4);
+	/* ... and then retires: the next read sees 5. */
+	ck_assert_uint_eq(mh_rdpmc_ok(&h, 0, vd->name), 5);
+	mh_free(&h);
+}
+END_TEST
+
+/* ---- fix 4 (018d70ffcfec) and fix 26 (e8f85d7884e0): emulated branches ------------------- */
+
+/* GP0 = branches, GP1 = instructions, both OS, both zeroed; returns with GP1 = 1, GP0 = 0. */
+static void arm_branch_and_insn(struct mh *h, const struct mh_vendor *vd)
+{
+	mh_wrmsr_ok(h, vd->global_ctrl, 0, vd->name);
+	mh_wrmsr_ok(h, mh_ctr(vd, 0), 0, vd->name);
+	mh_wrmsr_ok(h, mh_ctr(vd, 1), 0, vd->name);
+	mh_wrmsr_ok(h, mh_evtsel(vd, 0), EVTSEL_EN | EVTSEL_OS | vd->ev_br, vd->name);
+	mh_wrmsr_ok(h, mh_evtsel(vd, 1), EN_OS_INSN, vd->name);
+	/* Enabling WRMSR: an instruction (GP1 = 1), not a branch (GP0 = 0). */
+	mh_wrmsr_ok(h, vd->global_ctrl, 3, vd->name);
+}
+
+START_TEST(test_fix4_emulated_branches_count)
+{
+	const struct mh_vendor *vd = vendors[_i];
+	struct mh h;
+	int i;
+
+	mh_new_vendor(&h, vd->vendor, &exact);
+	arm_branch_and_insn(&h, vd);
+	/* FEP JNE (not taken) x5: the emulator retires an instruction and, the opcode being
+	 * IsBranch, a branch (§3.1 path 2); taken or not does not matter (§3.3). Intel 0xC4 and
+	 * AMD 0xC2 are the branch selectors (§2.3). GP0 = 5, GP1 = 1 + 5 = 6. */
+	for (i = 0; i < 5; i++)
+		mh_emulated(&h, true);
+	ck_assert_uint_eq(mh_rdpmc_ok(&h, 0, vd->name), 5);
+	/* The RDPMC(0) just retired: GP1 = 6 + 1. */
+	ck_assert_uint_eq(mh_rdpmc_ok(&h, 1, vd->name), 7);
+	mh_free(&h);
+}
+END_TEST
+
+static const struct {
+	const char *name;
+	const struct mh_vendor *vd;
+	bool branch;     /* what the importer classified ENTER/LEAVE as */
+	uint64_t br, insn;
+} enter_leave[] = {
+	/* 6.18+: ENTER/LEAVE are not IsBranch (e8f85d7884e0): branches +0, instructions +2. */
+	{ "intel-6.18", &mh_intel, false, 0, 2 },
+	{ "amd-6.18", &mh_amd, false, 0, 2 },
+	/* Before 6.18 the importer passes branch=true; the model just obeys: +2 and +2. */
+	{ "intel-pre-6.18", &mh_intel, true, 2, 2 },
+	{ "amd-pre-6.18", &mh_amd, true, 2, 2 },
+};
+
+START_TEST(test_fix26_enter_leave)
+{
+	const struct mh_vendor *vd = enter_leave[_i].vd;
+	const char *name = enter_leave[_i].name;
+	uint64_t br, insn;
+	struct mh h;
+
+	mh_new_vendor(&h, vd->vendor, &exact);
+	arm_branch_and_insn(&h, vd); /* GP0 = 0, GP1 = 1 */
+	mh_emulated(&h, enter_leave[_i].branch); /* FEP ENTER 0,0 */
+	mh_emulated(&h, enter_leave[_i].branch); /* FEP LEAVE */
+	br = mh_rdpmc_ok(&h, 0, name);
+	insn = mh_rdpmc_ok(&h, 1, name);
+	ck_assert_msg(br == enter_leave[_i].br, "%s: branches %llu want %llu", name,
+		      (unsigned long long)br, (unsigned long long)enter_leave[_i].br);
+	/* GP1 = 1 (enabling WRMSR) + ENTER/LEAVE + the RDPMC(0) that retired before it. */
+	ck_assert_msg(insn == 1 + enter_leave[_i].insn + 1, "%s: instructions %llu want %llu", name,
+		      (unsigned long long)insn, (unsigned long long)(enter_leave[_i].insn + 2));
+	mh_free(&h);
+}
+END_TEST
+
+/* ---- fix 5 (b8bfee85f130, 710c47651431): AMD event bits 35:32 ----------------------------- */
+
+static const struct {
+	const char *name;
+	uint64_t evtsel, readback, want;
+} amd_evtsel[] = {
+	/* Event 0x1C0: pmc_is_event_match() compares bits 35:32 too (mask 0xF_0000_FFFF, §2.3),
+	 * so it is not "instructions retired": neither the enabling WRMSR nor 3 CPUIDs count. Bits
+	 * 35:32 are not in AMD's reserved mask 0xFFFFFFF000280000: the value reads back whole.
+	 * Nor does the RDMSR of the eventsel. */
+	{ "event-0x1c0", EN_OS_INSN | (1ULL << 32), EN_OS_INSN | (1ULL << 32), 0 },
+	/* Event 0xC0: enabling WRMSR 1 + RDMSR 1 + CPUID x3 = 5. */
+	{ "event-0xc0", EN_OS_INSN, EN_OS_INSN, 5 },
+	/* Guest-Only (40) and Host-Only (41) are reserved in the emulated vPMU and silently
+	 * dropped by amd_pmu_set_msr(), not #GP (§1.6): reads back 0xC0 | EN | OS, counts 5. */
+	{ "host-guest-only-dropped", EN_OS_INSN | (3ULL << 40), EN_OS_INSN, 5 },
+};
+
+START_TEST(test_fix5_amd_event_select_high_bits)
+{
+	const char *name = amd_evtsel[_i].name;
+	uint64_t v;
+	struct mh h;
+
+	mh_new_vendor(&h, VPMC_VENDOR_AMD, &exact);
+	/* AMD PerfMonV2 RESET: GLOBAL_CTL = 0x3F (de120e1d692d), so the eventsel write enables. */
+	mh_wrmsr_ok(&h, MSR_F15H_PERF_CTL0, amd_evtsel[_i].evtsel, name);
+	v = mh_rdmsr_ok(&h, MSR_F15H_PERF_CTL0, name); /* counted too, if 0xC0 */
+	ck_assert_msg(v == amd_evtsel[_i].readback, "%s: eventsel reads %#llx want %#llx", name,
+		      (unsigned long long)v, (unsigned long long)amd_evtsel[_i].readback);
+	mh_emulated(&h, false);
+	mh_emulated(&h, false);
+	mh_emulated(&h, false);
+	v = mh_rdpmc_ok(&h, 0, name);
+	ck_assert_msg(v == amd_evtsel[_i].want, "%s: counter %llu want %llu", name,
+		      (unsigned long long)v, (unsigned long long)amd_evtsel[_i].want);
+	mh_free(&h);
+}
+END_TEST
+
+/* Intel without TSX: eventsel bits 63:32 are reserved (pmu->eventsel_rsvd), so bit 32 #GPs. */
+START_TEST(test_fix5_intel_high_event_bits_gp)
+{
+	struct mh h;
+
+	mh_new_vendor(&h, VPMC_VENDOR_INTEL, &exact);
+	ck_assert_int_eq(mh_wrmsr_insn(&h, MSR_P6_EVNTSEL0, EN_OS_INSN | (1ULL << 32)), VPMC_GP);
+	/* The eventsel keeps its RESET value 0. */
+	ck_assert_uint_eq(mh_rdmsr_ok(&h, MSR_P6_EVNTSEL0, "intel"), 0);
+	mh_free(&h);
+}
+END_TEST
+
+/* ---- fix 7 (98defd2e1780) and fix 27 (c49aa9837686): PMU version 1 ----------------------- */
+
+static const struct {
+	const char *name;
+	enum vpmc_vendor vendor;
+	uint32_t evtsel0, ctr0;
+	unsigned int want_gp, want_fixed;
+} v1[] = {
+	/* Intel CPUID.0AH version 1: intel_pmu_refresh() sets nr_arch_fixed_counters = 0. */
+	{ "intel-v1", VPMC_VENDOR_INTEL, MSR_P6_EVNTSEL0, MSR_IA32_PERFCTR0, 8, 0 },
+	/* AMD without PerfMonV2 nor PerfCtrExtCore (trace-format: version 1 = legacy 4 counters):
+	 * amd_pmu_refresh() uses AMD64_NUM_COUNTERS = 4, and the K7 MSRs. */
+	{ "amd-v1", VPMC_VENDOR_AMD, MSR_K7_EVNTSEL0, MSR_K7_PERFCTR0, 4, 0 },
+};
+
+static void mh_new_v1(struct mh *h, enum vpmc_vendor vendor)
+{
+	struct vpmc_pmu_config cfg;
+
+	vpmc_pmu_config_default(&cfg, vendor);
+	cfg.version = 1;
+	mh_new(h, &cfg, &exact);
+}
+
+START_TEST(test_fix7_v1_counters_always_globally_enabled)
+{
+	const struct vpmc_pmu_config *got;
+	struct mh h;
+
+	mh_new_v1(&h, v1[_i].vendor);
+	got = vpmc_vcpu_config(h.v);
+	ck_assert_msg(got->nr_gp == v1[_i].want_gp && got->nr_fixed == v1[_i].want_fixed,
+		      "%s: %u GP %u fixed after KVM's caps, want %u %u", v1[_i].name, got->nr_gp,
+		      got->nr_fixed, v1[_i].want_gp, v1[_i].want_fixed);
+	/* Counter 0 zeroed: not counted (eventsel 0). */
+	mh_wrmsr_ok(&h, v1[_i].ctr0, 0, v1[_i].name);
+	/* No GLOBAL_CTRL: pmc_is_globally_enabled() is true for version <= 1, so the enabling
+	 * WRMSR counts itself: 1. */
+	mh_wrmsr_ok(&h, v1[_i].evtsel0, EN_OS_INSN, v1[_i].name);
+	/* CPUID x5: 6. */
+	for (int i = 0; i < 5; i++)
+		mh_emulated(&h, false);
+	/* NATIVE(10): the perf event created at the drain counts them: 16. */
+	mh_guest(&h, 10, 0);
+	/* The RDPMC is not included (it reads before retiring): 16. */
+	ck_assert_msg(mh_rdpmc_ok(&h, 0, v1[_i].name) == 16, "%s: want 16", v1[_i].name);
+	mh_free(&h);
+}
+END_TEST
+
+static const struct {
+	const char *name;
+	enum vpmc_vendor vendor;
+	unsigned int version;
+	bool write;
+	uint32_t msr;
+	uint64_t val;
+	int want; /* 0 or VPMC_GP */
+} v1_msrs[] = {
+	/* kvm_pmu_is_valid_msr(): GLOBAL_{STATUS,CTRL,OVF_CTRL} exist iff version > 1;
+	 * intel_is_valid_msr(): FIXED_CTR_CTRL likewise, fixed counters need nr_fixed > 0. An
+	 * unknown MSR is #GP (kvm_set_msr_common() -> KVM_MSR_RET_UNSUPPORTED). */
+	{ "v1-wr-global-ctrl", VPMC_VENDOR_INTEL, 1, true, MSR_CORE_PERF_GLOBAL_CTRL, 1, VPMC_GP },
+	{ "v1-wr-fixed-ctr-ctrl", VPMC_VENDOR_INTEL, 1, true, MSR_CORE_PERF_FIXED_CTR_CTRL, 1,
+	  VPMC_GP },
+	{ "v1-rd-global-status", VPMC_VENDOR_INTEL, 1, false, MSR_CORE_PERF_GLOBAL_STATUS, 0,
+	  VPMC_GP },
+	{ "v1-wr-ovf-ctrl", VPMC_VENDOR_INTEL, 1, true, MSR_CORE_PERF_GLOBAL_OVF_CTRL, 1, VPMC_GP },
+	{ "v1-wr-fixed-ctr0", VPMC_VENDOR_INTEL, 1, true, MSR_CORE_PERF_FIXED_CTR0, 5, VPMC_GP },
+	{ "v1-rd-fixed-ctr0", VPMC_VENDOR_INTEL, 1, false, MSR_CORE_PERF_FIXED_CTR0, 0, VPMC_GP },
+	/* AMD: amd_is_valid_msr() accepts the GLOBAL MSRs only for version > 1. */
+	{ "amd-v1-wr-global-ctl", VPMC_VENDOR_AMD, 1, true, MSR_AMD64_PERF_CNTR_GLOBAL_CTL, 1,
+	  VPMC_GP },
+	{ "amd-v1-rd-global-status", VPMC_VENDOR_AMD, 1, false, MSR_AMD64_PERF_CNTR_GLOBAL_STATUS,
+	  0, VPMC_GP },
+	/* The same accesses on the default v2 PMUs are fine (contrast rows). */
+	{ "v2-wr-global-ctrl", VPMC_VENDOR_INTEL, 2, true, MSR_CORE_PERF_GLOBAL_CTRL, 1, 0 },
+	{ "v2-wr-fixed-ctr-ctrl", VPMC_VENDOR_INTEL, 2, true, MSR_CORE_PERF_FIXED_CTR_CTRL, 1, 0 },
+	{ "v2-rd-global-status", VPMC_VENDOR_INTEL, 2, false, MSR_CORE_PERF_GLOBAL_STATUS, 0, 0 },
+	{ "v2-wr-fixed-ctr0", VPMC_VENDOR_INTEL, 2, true, MSR_CORE_PERF_FIXED_CTR0, 5, 0 },
+	{ "amd-v2-wr-global-ctl", VPMC_VENDOR_AMD, 2, true, MSR_AMD64_PERF_CNTR_GLOBAL_CTL, 1, 0 },
+	/* Intel GLOBAL_STATUS is read-only for the guest: #GP on v2 too (kvm_pmu_set_msr()). */
+	{ "v2-wr-global-status", VPMC_VENDOR_INTEL, 2, true, MSR_CORE_PERF_GLOBAL_STATUS, 1,
+	  VPMC_GP },
+};
+
+START_TEST(test_fix27_v1_has_no_global_msrs)
+{
+	struct vpmc_pmu_config cfg;
+	uint64_t val = 0xdeadbeef;
+	struct mh h;
+	int rc;
+
+	vpmc_pmu_config_default(&cfg, v1_msrs[_i].vendor);
+	cfg.version = v1_msrs[_i].version;
+	mh_new(&h, &cfg, &exact);
+	if (v1_msrs[_i].write)
+		rc = mh_wrmsr(&h, v1_msrs[_i].msr, v1_msrs[_i].val);
+	else
+		rc = mh_rdmsr(&h, v1_msrs[_i].msr, &val);
+	ck_assert_msg(rc == v1_msrs[_i].want, "%s: returned %d want %d", v1_msrs[_i].name, rc,
+		      v1_msrs[_i].want);
+	if (!v1_msrs[_i].write && rc == VPMC_GP)
+		ck_assert_msg(val == 0, "%s: value after #GP %#llx want 0", v1_msrs[_i].name,
+			      (unsigned long long)val);
+	mh_free(&h);
+}
+END_TEST
+
+/* RDPMC of a fixed counter (ECX bit 30) on v1: no fixed counters, #GP (intel_rdpmc_ecx_to_pmc). */
+START_TEST(test_fix27_v1_rdpmc_fixed_gp)
+{
+	uint64_t val = 1;
+	struct mh h;
+
+	mh_new_v1(&h, VPMC_VENDOR_INTEL);
+	ck_assert_int_eq(mh_rdpmc(&h, RDPMC_FIXED | 0, &val), VPMC_GP);
+	ck_assert_uint_eq(val, 0);
+	mh_free(&h);
+}
+END_TEST
+
+/* ---- fix 8 (f331601c65ad) and fix 28's PEBS contrast ----------------------------------- */
+
+static const struct {
+	const char *name;
+	const struct vpmc_policy *policy;
+	uint64_t want_status;
+	size_t want_pmis;
+} pebs[] = {
+	/* Perf-backed: the drain's emulated overflow calls __kvm_perf_overflow(in_pmi = false) on a
+	 * precise perf event: skip_pmi, and neither bit 0 nor BUFFER_OVF (62) is set. */
+	{ "exact", &exact, 0, 0 },
+	/* Mediated (283a5aa57b22): kvm_pmu_incr_counter() sets the counter's bit at the wrap and
+	 * raises KVM_REQ_PMI because INT is set now; PEBS is not special-cased (§4.3). */
+	{ "mediated", &mediated, 1, 1 },
+};
+
+START_TEST(test_fix8_pebs_emulated_overflow)
+{
+	const char *name = pebs[_i].name;
+	struct mh h;
+
+	mh_new_vendor(&h, VPMC_VENDOR_INTEL, pebs[_i].policy);
+	mh_wrmsr_ok(&h, MSR_CORE_PERF_GLOBAL_CTRL, 0, name);
+	mh_wrmsr_ok(&h, MSR_IA32_PEBS_ENABLE, 1, name);
+	mh_wrmsr_ok(&h, MSR_P6_EVNTSEL0, EN_INT_OS_INSN, name);
+	/* IA32_PMC0 <- M - 1: GP0 globally disabled, not counted. */
+	mh_wrmsr_ok(&h, MSR_IA32_PMC0, MH_W48 - 1, name);
+	/* Enabling WRMSR counts itself: M (no wrap yet); the drain creates a precise event. */
+	mh_wrmsr_ok(&h, MSR_CORE_PERF_GLOBAL_CTRL, 1, name);
+	ck_assert_msg(vpmc_vcpu_counter(h.v, 0) == MH_W48, "%s: counter before CPUID", name);
+	/* CPUID: M + 1 wraps to 0; the next entry drains (perf-backed) or nothing waits
+	 * (mediated). */
+	mh_emulated(&h, false);
+	ck_assert_msg(vpmc_vcpu_counter(h.v, 0) == 0, "%s: counter %llu want 0", name,
+		      (unsigned long long)vpmc_vcpu_counter(h.v, 0));
+	ck_assert_msg(vpmc_vcpu_global_status(h.v) == pebs[_i].want_status,
+		      "%s: GLOBAL_STATUS %#llx want %#llx", name,
+		      (unsigned long long)vpmc_vcpu_global_status(h.v),
+		      (unsigned long long)pebs[_i].want_status);
+	ck_assert_msg(mh_count(&h, VPMC_OBS_PMI, 0) == pebs[_i].want_pmis, "%s: %zu PMIs want %zu",
+		      name, mh_count(&h, VPMC_OBS_PMI, 0), pebs[_i].want_pmis);
+	ck_assert_msg(mh_count(&h, VPMC_OBS_OVERFLOW, 0) == pebs[_i].want_status, "%s: overflows",
+		      name);
+	/* The guest sees the same through RDMSR. */
+	ck_assert_uint_eq(mh_rdmsr_ok(&h, MSR_CORE_PERF_GLOBAL_STATUS, name), pebs[_i].want_status);
+	mh_free(&h);
+}
+END_TEST
+
+/* ---- fix 9 (68fb4757e867, de0f619564f4): overflow deferred to the drain ------------------ */
+
+static const struct {
+	const char *name;
+	const struct mh_vendor *vd;
+	const struct vpmc_policy *policy;
+	uint64_t status_at_exit; /* GLOBAL_STATUS between the retirement and the entry */
+} fix9[] = {
+	/* Perf-backed: kvm_pmu_incr_counter() only bumps emulated_counter; the status bit waits
+	 * for kvm_pmu_handle_event() at the next entry. */
+	{ "intel-exact", &mh_intel, &exact, 0 },
+	{ "amd-exact", &mh_amd, &exact, 0 },
+	/* Mediated: the increment sets the status bit at once (§4.3). */
+	{ "intel-mediated", &mh_intel, &mediated, 1 },
+	{ "amd-mediated", &mh_amd, &mediated, 1 },
+};
+
+START_TEST(test_fix9_overflow_status_at_entry)
+{
+	const char *name = fix9[_i].name;
+	const struct vpmc_obs *o, *pmi;
+	uint64_t t_entry;
+	size_t mark;
+	struct mh h;
+
+	mh_new_vendor(&h, fix9[_i].vd->vendor, fix9[_i].policy);
+	/* Preset M - 1; the enabling WRMSR counts itself: M. */
+	mh_arm(&h, fix9[_i].vd, 0, EN_INT_OS_INSN, MH_W48 - 1);
+	mark = h.nr_obs;
+	/* Fastpath WRMSR(TSC_DEADLINE): a non-PMU MSR, handled, and the instruction retires. */
+	ck_assert_int_eq(mh_wrmsr(&h, MSR_IA32_TSC_DEADLINE, 123456), 0);
+	mh_retire(&h, false);
+	/* At the exit the read is exact: pmc_read_counter() = counter + emulated_counter = 0. */
+	ck_assert_msg(vpmc_vcpu_counter(h.v, 0) == 0, "%s: read at exit", name);
+	ck_assert_msg(vpmc_vcpu_global_status(h.v) == fix9[_i].status_at_exit,
+		      "%s: status at exit %#llx want %#llx", name,
+		      (unsigned long long)vpmc_vcpu_global_status(h.v),
+		      (unsigned long long)fix9[_i].status_at_exit);
+	ck_assert_msg(mh_count(&h, VPMC_OBS_PMI, mark) == 0, "%s: PMI before the entry", name);
+	t_entry = mh_entry(&h);
+	/* After the entry: status bit 0 and one PMI, delivered at this entry in both models. */
+	ck_assert_msg(vpmc_vcpu_global_status(h.v) == 1, "%s: status after entry", name);
+	o = mh_find(&h, VPMC_OBS_OVERFLOW, 0, mark);
+	ck_assert_msg(o && o->emulated, "%s: no emulated overflow of counter 0", name);
+	ck_assert_msg(mh_count(&h, VPMC_OBS_OVERFLOW, mark) == 1, "%s: overflows", name);
+	pmi = mh_find(&h, VPMC_OBS_PMI, -2, mark);
+	ck_assert_msg(pmi && pmi->delivered && pmi->time_ns == t_entry && pmi->global_status == 1,
+		      "%s: PMI missing, not delivered, or not at the entry", name);
+	ck_assert_msg(mh_count(&h, VPMC_OBS_PMI, mark) == 1, "%s: PMIs", name);
+	mh_free(&h);
+}
+END_TEST
+
+/* ---- fix 15 (fd89499a5151): emulated_counter instead of prev_counter ------------------- */
+
+static const struct {
+	const char *name;
+	const struct mh_vendor *vd;
+	unsigned int host_kernel;
+	uint64_t want_status;
+	size_t want_pmis;
+} fix15b[] = {
+	/* After: pmc_pause_counter() snapshots prev after the (zero) hardware count, adds the
+	 * three pending events, M + 3 = 2 < M: overflow, status bit 0, one PMI. */
+	{ "intel-latest", &mh_intel, VPMC_KERNEL_LATEST, 1, 1 },
+	{ "amd-latest", &mh_amd, VPMC_KERNEL_LATEST, 1, 1 },
+	{ "intel-6.8", &mh_intel, VPMC_KERNEL(6, 8), 1, 1 },
+	/* Before (6.2 .. 6.7): each kvm_pmu_incr_counter() overwrote prev_counter = counter and
+	 * counter += 1: (M -> 0), (0 -> 1), (1 -> 2); the drain compares 2 < 1: false. */
+	{ "intel-6.7", &mh_intel, VPMC_KERNEL(6, 7), 0, 0 },
+	{ "amd-6.7", &mh_amd, VPMC_KERNEL(6, 7), 0, 0 },
+};
+
+START_TEST(test_fix15b_wrap_inside_one_exit)
+{
+	const char *name = fix15b[_i].name;
+	struct vpmc_pmu_config cfg;
+	size_t mark;
+	struct mh h;
+
+	vpmc_pmu_config_default(&cfg, fix15b[_i].vd->vendor);
+	cfg.host_kernel = fix15b[_i].host_kernel;
+	mh_new(&h, &cfg, &exact);
+	/* Counter = M (preset M - 1, the enabling WRMSR counts itself). */
+	mh_arm(&h, fix15b[_i].vd, 0, EN_INT_OS_INSN, MH_W48 - 1);
+	ck_assert_msg(vpmc_vcpu_counter(h.v, 0) == MH_W48, "%s: counter = M", name);
+	mark = h.nr_obs;
+	/* Invalid-guest-state emulation: three instructions retired in one exit, no drain. */
+	mh_retire(&h, false);
+	mh_retire(&h, false);
+	mh_retire(&h, false);
+	mh_entry(&h);
+	ck_assert_msg(vpmc_vcpu_counter(h.v, 0) == 2, "%s: counter %llu want 2", name,
+		      (unsigned long long)vpmc_vcpu_counter(h.v, 0));
+	ck_assert_msg(vpmc_vcpu_global_status(h.v) == fix15b[_i].want_status,
+		      "%s: status %#llx want %#llx", name,
+		      (unsigned long long)vpmc_vcpu_global_status(h.v),
+		      (unsigned long long)fix15b[_i].want_status);
+	ck_assert_msg(mh_count(&h, VPMC_OBS_PMI, mark) == fix15b[_i].want_pmis, "%s: %zu PMIs",
+		      name, mh_count(&h, VPMC_OBS_PMI, mark));
+	mh_free(&h);
+}
+END_TEST
+
+/* ---- fix 16 (05519c86d699): FIXED_CTR_CTRL compared as a 64-bit value ------------------- */
+
+START_TEST(test_fix16_fixed2_disable_is_seen)
+{
+	const struct vpmc_obs *d;
+	uint64_t a, b, t_entry;
+	struct mh h;
+	size_t mark;
+
+	mh_new_vendor(&h, VPMC_VENDOR_INTEL, &exact);
+	/* Fixed counter 2: OS | USR | PMI = 0xB in nibble 2. */
+	mh_wrmsr_ok(&h, MSR_CORE_PERF_FIXED_CTR_CTRL, 0xB00, "fixed2");
+	mh_wrmsr_ok(&h, MSR_CORE_PERF_GLOBAL_CTRL, 0xFFULL | (1ULL << 34), "fixed2");
+	mh_guest(&h, 100, 0);
+	/* Disable: the old nibble 0xB differs from 0 only if the old value is compared at full
+	 * width (with the u8 bug it read as 0). reprogram_fixed_counters() then requests the
+	 * reprogram of counter 34, and the WRMSR itself counts nowhere (fixed 2 does not match
+	 * instructions), so the entry's drain processes exactly that one counter, which stays
+	 * paused: reprogrammed 1, resumed 0, created 0. */
+	mark = h.nr_obs;
+	ck_assert_int_eq(mh_wrmsr(&h, MSR_CORE_PERF_FIXED_CTR_CTRL, 0), 0);
+	mh_retire(&h, false);
+	t_entry = mh_entry(&h);
+	d = mh_find(&h, VPMC_OBS_DRAIN, -2, mark);
+	ck_assert_msg(d && d->time_ns == t_entry, "fixed2: no drain at the entry after disabling");
+	ck_assert_uint_eq(d->nr_reprogrammed, 1);
+	ck_assert_uint_eq(d->nr_resumed, 0);
+	ck_assert_uint_eq(d->nr_created, 0);
+	mh_guest(&h, 100, 0);
+	a = mh_rdmsr_ok(&h, MSR_CORE_PERF_FIXED_CTR0 + 2, "fixed2");
+	mh_guest(&h, 100, 0);
+	b = mh_rdmsr_ok(&h, MSR_CORE_PERF_FIXED_CTR0 + 2, "fixed2");
+	/* Frozen by the disabling write: both reads equal. */
+	ck_assert_uint_eq(a, b);
+	mh_free(&h);
+}
+END_TEST
+
+START_TEST(test_fix16_fixed0_freeze_counts)
+{
+	struct mh h;
+
+	mh_new_vendor(&h, VPMC_VENDOR_INTEL, &exact);
+	mh_wrmsr_ok(&h, MSR_CORE_PERF_FIXED_CTR_CTRL, 0x00B, "fixed0");
+	/* Fixed 0 matches instructions (synthetic eventsel 0xC0, §2.3); the GLOBAL_CTRL write
+	 * enables it and counts itself: 1. */
+	mh_wrmsr_ok(&h, MSR_CORE_PERF_GLOBAL_CTRL, 0xFFULL | (1ULL << 32), "fixed0");
+	mh_guest(&h, 100, 0); /* 101 */
+	/* Disabling write: not counted (the nibble is clear when the WRMSR retires). */
+	mh_wrmsr_ok(&h, MSR_CORE_PERF_FIXED_CTR_CTRL, 0, "fixed0");
+	mh_guest(&h, 100, 0);
+	ck_assert_uint_eq(mh_rdmsr_ok(&h, MSR_CORE_PERF_FIXED_CTR0, "fixed0"), 101);
+	mh_guest(&h, 100, 0);
+	ck_assert_uint_eq(mh_rdpmc_ok(&h, RDPMC_FIXED | 0, "fixed0"), 101);
+	mh_free(&h);
+}
+END_TEST
+
+/* ---- fix 24 (68e61f6fd656): AMD PERF_CNTR_GLOBAL_STATUS_SET ------------------------------ */
+
+START_TEST(test_fix24_amd_global_status_set)
+{
+	struct mh h;
+
+	mh_new_vendor(&h, VPMC_VENDOR_AMD, &exact);
+	/* Guest write ORs the non-reserved bits into GLOBAL_STATUS: 1. */
+	mh_wrmsr_ok(&h, MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_SET, 1, "amd");
+	ck_assert_uint_eq(mh_rdmsr_ok(&h, MSR_AMD64_PERF_CNTR_GLOBAL_STATUS, "amd"), 1);
+	/* The SET MSR itself reads 0 (kvm_pmu_get_msr()). */
+	ck_assert_uint_eq(mh_rdmsr_ok(&h, MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_SET, "amd"), 0);
+	/* global_status_rsvd = ~0x3F for 6 counters: bit 40 is dropped, bit 1 is set: 3. */
+	mh_wrmsr_ok(&h, MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_SET, (1ULL << 40) | 2, "amd");
+	ck_assert_uint_eq(vpmc_vcpu_global_status(h.v), 3);
+	/* A guest write to GLOBAL_STATUS itself is silently ignored on AMD (no #GP): still 3. */
+	mh_wrmsr_ok(&h, MSR_AMD64_PERF_CNTR_GLOBAL_STATUS, 0, "amd");
+	ck_assert_uint_eq(vpmc_vcpu_global_status(h.v), 3);
+	/* STATUS_CLR clears: 2. */
+	mh_wrmsr_ok(&h, MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_CLR, 1, "amd");
+	ck_assert_uint_eq(vpmc_vcpu_global_status(h.v), 2);
+	/* Setting a status bit raises no PMI: nothing requests KVM_REQ_PMI. */
+	ck_assert_uint_eq(mh_count(&h, VPMC_OBS_PMI, 0), 0);
+	mh_free(&h);
+}
+END_TEST
+
+/* ---- fix 28 (283a5aa57b22): HLT overflow, mediated vs perf-backed ----------------------- */
+
+static const struct {
+	const char *name;
+	const struct mh_vendor *vd;
+	const struct vpmc_policy *policy;
+	uint64_t status_at_hlt;
+} hlt[] = {
+	/* Perf-backed: detected only by the drain at the entry that follows the wake-up. */
+	{ "intel-exact", &mh_intel, &exact, 0 },
+	{ "amd-exact", &mh_amd, &exact, 0 },
+	/* Mediated: the HLT's own increment wraps the counter, sets the bit and requests the PMI
+	 * (which would also wake the halted vCPU). */
+	{ "intel-mediated", &mh_intel, &mediated, 1 },
+	{ "amd-mediated", &mh_amd, &mediated, 1 },
+};
+
+START_TEST(test_fix28_hlt_overflow)
+{
+	const char *name = hlt[_i].name;
+	const struct vpmc_obs *o, *pmi;
+	uint64_t t_hlt, t_entry;
+	size_t mark;
+	struct mh h;
+
+	mh_new_vendor(&h, hlt[_i].vd->vendor, hlt[_i].policy);
+	mh_arm(&h, hlt[_i].vd, 0, EN_INT_OS_INSN, MH_W48 - 1); /* counter = M */
+	mark = h.nr_obs;
+	t_hlt = mh_retire(&h, false); /* HLT: kvm_skip_emulated_instruction(), then halt */
+	ck_assert_msg(vpmc_vcpu_global_status(h.v) == hlt[_i].status_at_hlt,
+		      "%s: status at HLT %#llx", name,
+		      (unsigned long long)vpmc_vcpu_global_status(h.v));
+	o = mh_find(&h, VPMC_OBS_OVERFLOW, 0, mark);
+	ck_assert_msg(!!o == !!hlt[_i].status_at_hlt, "%s: overflow observed at HLT: %d", name,
+		      !!o);
+	if (o)
+		ck_assert_msg(o->emulated && o->time_ns == t_hlt, "%s: overflow not at the HLT",
+			      name);
+	ck_assert_msg(mh_count(&h, VPMC_OBS_PMI, mark) == 0, "%s: PMI while halted", name);
+	t_entry = mh_entry(&h); /* woken up */
+	ck_assert_msg(vpmc_vcpu_global_status(h.v) == 1, "%s: status after entry", name);
+	ck_assert_msg(mh_count(&h, VPMC_OBS_OVERFLOW, mark) == 1, "%s: overflows", name);
+	pmi = mh_find(&h, VPMC_OBS_PMI, -2, mark);
+	ck_assert_msg(pmi && pmi->delivered && pmi->time_ns == t_entry, "%s: PMI at entry", name);
+	mh_free(&h);
+}
+END_TEST
+
+/* ---- §2.14 worked timelines (exact, perf-backed) ------------------------------------------ */
+
+/*
+ * The timelines' starting state: GP0 = EN | INT | OS | USR | instructions, GLOBAL_CTRL = 1,
+ * LVTPC = NMI unmasked, CPL 0, counter 2^48 - 2 with a fresh perf event of period 2. The doc
+ * writes the eventsel as 0x004300C0, which lacks INT (bit 20) although the text says
+ * EN | INT | OS | USR and step 5 delivers a PMI; 0x005300C0 is what the text means (it is also
+ * trace-format.md's example). Its step 0 also skips that the enabling WRMSR counts itself
+ * (§3.6): we preset 2^48 - 3 so that the state after the drain is the documented one.
+ */
+static void timeline_setup(struct mh *h, const struct mh_vendor *vd)
+{
+	const struct vpmc_obs *r;
+	size_t mark;
+
+	mh_wrmsr_ok(h, vd->global_ctrl, 1, "setup");
+	mh_wrmsr_ok(h, mh_ctr(vd, 0), MH_W48 - 2, "setup"); /* eventsel 0: not counted */
+	mark = h->nr_obs;
+	mh_wrmsr_ok(h, mh_evtsel(vd, 0), 0x5300C0, "setup");
+	/* Enabling WRMSR counted at the drain: 2^48 - 2; perf event created. */
+	ck_assert_uint_eq(vpmc_vcpu_counter(h->v, 0), MH_W48 - 1);
+	r = mh_find(h, VPMC_OBS_REPROGRAM, 0, mark);
+	ck_assert_msg(r && r->created, "%s: the drain did not create a perf event", vd->name);
+}
+
+START_TEST(test_timeline_a_emulated_overflow_on_cpuid)
+{
+	const struct mh_vendor *vd = vendors[_i];
+	const struct vpmc_obs *o, *pmi, *d;
+	uint64_t t_entry, lvtpc;
+	size_t mark;
+	struct mh h;
+
+	mh_new_vendor(&h, vd->vendor, &exact);
+	timeline_setup(&h, vd);
+	mark = h.nr_obs;
+	/* Step 1: one native instruction; period 2 not reached: no overflow. */
+	mh_guest(&h, 1, 0);
+	ck_assert_uint_eq(mh_count(&h, VPMC_OBS_OVERFLOW, mark), 0);
+	/* Step 2: CPUID retires: emulated_counter = 1. The read is exact: (2^48 - 2 + 1 + 1) &
+	 * mask = 0, but nothing detects the overflow yet. */
+	mh_retire(&h, false);
+	ck_assert_uint_eq(vpmc_vcpu_counter(h.v, 0), 0);
+	ck_assert_uint_eq(vpmc_vcpu_global_status(h.v), 0);
+	ck_assert_uint_eq(mh_count(&h, VPMC_OBS_OVERFLOW, mark), 0);
+	/* Step 3: the drain pauses (c = 2^48 - 1 = prev), adds 1: wraps to 0 < prev. */
+	t_entry = mh_entry(&h);
+	o = mh_find(&h, VPMC_OBS_OVERFLOW, 0, mark);
+	ck_assert_msg(o && o->emulated && o->time_ns == t_entry, "%s: step 3 overflow", vd->name);
+	ck_assert_uint_eq(vpmc_vcpu_global_status(h.v), 1);
+	/* Step 4: same config, so the event is resumed (period 2^48), not recreated. */
+	d = mh_find(&h, VPMC_OBS_DRAIN, -2, mark);
+	ck_assert_msg(d && d->nr_reprogrammed == 1 && d->nr_resumed == 1 && d->nr_created == 0,
+		      "%s: step 4 drain", vd->name);
+	/* Step 5: the PMI is delivered on the same entry (PMU before PMI, §2.1). */
+	pmi = mh_find(&h, VPMC_OBS_PMI, -2, mark);
+	ck_assert_msg(pmi && pmi->delivered && pmi->time_ns == t_entry && pmi->global_status == 1,
+		      "%s: step 5 PMI", vd->name);
+	/* Intel-compatible guests get LVTPC masked by the delivery (a16eb25b09c0), AMD guests not
+	 * (49ff3b4aec51). */
+	lvtpc = mh_rdmsr_ok(&h, MSR_X2APIC_LVTPC, vd->name); /* retires: counter 0 -> 1 */
+	ck_assert_msg(lvtpc == (LVT_NMI | (vd->vendor == VPMC_VENDOR_INTEL ? LVT_MASKED : 0)),
+		      "%s: LVTPC %#llx after the PMI", vd->name, (unsigned long long)lvtpc);
+	/* Period 2^48 after the resume: a long native run does not overflow again. */
+	mh_guest(&h, 100000, 0);
+	ck_assert_uint_eq(mh_count(&h, VPMC_OBS_OVERFLOW, mark), 1);
+	ck_assert_uint_eq(vpmc_vcpu_counter(h.v, 0), 100001);
+	mh_free(&h);
+}
+END_TEST
+
+static const struct {
+	const char *name;
+	const struct mh_vendor *vd;
+	unsigned int host_kernel;
+} timeline_b[] = {
+	{ "intel-latest", &mh_intel, VPMC_KERNEL_LATEST },
+	{ "amd-latest", &mh_amd, VPMC_KERNEL_LATEST },
+	/* Fix 15A without PMI skid: also one overflow before 6.8, because the hardware overflow's
+	 * implicit exit drains before the CPUID (prev_counter was reset to 0 by that reprogram,
+	 * then the CPUID's increment records prev 0 -> 1: 1 < 0 is false). */
+	{ "intel-6.7", &mh_intel, VPMC_KERNEL(6, 7) },
+};
+
+START_TEST(test_timeline_b_hardware_wraps_first)
+{
+	const struct mh_vendor *vd = timeline_b[_i].vd;
+	const char *name = timeline_b[_i].name;
+	const struct vpmc_obs *o, *pmi;
+	struct vpmc_pmu_config cfg;
+	uint64_t t0;
+	size_t mark;
+	struct mh h;
+
+	vpmc_pmu_config_default(&cfg, vd->vendor);
+	cfg.host_kernel = timeline_b[_i].host_kernel;
+	mh_new(&h, &cfg, &exact);
+	timeline_setup(&h, vd);
+	mark = h.nr_obs;
+	t0 = h.t;
+	/* Step 1': two native instructions: perf's period 2 elapses at the second, at t0 + 2.
+	 * kvm_perf_overflow(): reprogram bit clear -> status bit 0, KVM_REQ_PMI, KVM_REQ_PMU; the
+	 * host PMI forces an exit there, and the implicit entry drains (c = 2^48 - 2 + 2 = 0 =
+	 * prev, nothing emulated) and delivers the PMI (trace-format.md model conventions). */
+	mh_guest(&h, 2, 0);
+	o = mh_find(&h, VPMC_OBS_OVERFLOW, 0, mark);
+	ck_assert_msg(o && !o->emulated && o->time_ns == t0 + 2, "%s: hardware overflow", name);
+	pmi = mh_find(&h, VPMC_OBS_PMI, -2, mark);
+	ck_assert_msg(pmi && pmi->delivered && pmi->time_ns == t0 + 2 && pmi->global_status == 1,
+		      "%s: PMI at the overflowing instruction", name);
+	/* Step 2: CPUID: emulated 1; drain: prev 0, 0 + 1 = 1: no second overflow. */
+	mh_emulated(&h, false);
+	ck_assert_msg(mh_count(&h, VPMC_OBS_OVERFLOW, mark) == 1, "%s: %zu overflows want 1", name,
+		      mh_count(&h, VPMC_OBS_OVERFLOW, mark));
+	ck_assert_msg(mh_count(&h, VPMC_OBS_PMI, mark) == 1, "%s: PMIs", name);
+	ck_assert_uint_eq(vpmc_vcpu_global_status(h.v), 1);
+	ck_assert_uint_eq(mh_rdpmc_ok(&h, 0, name), 1);
+	mh_free(&h);
+}
+END_TEST
+
+static const struct {
+	const char *name;
+	const struct mh_vendor *vd;
+	uint64_t preset; /* counter value when the exit starts */
+} timeline_c[] = {
+	{ "intel", &mh_intel, 100 },
+	{ "amd", &mh_amd, 100 },
+	/* The pending event would have wrapped the counter: the write drops the overflow too. */
+	{ "intel-pending-wrap", &mh_intel, MH_W48 },
+	{ "amd-pending-wrap", &mh_amd, MH_W48 },
+};
+
+START_TEST(test_timeline_c_write_discards_pending)
+{
+	const struct mh_vendor *vd = timeline_c[_i].vd;
+	const char *name = timeline_c[_i].name;
+	size_t mark;
+	struct mh h;
+
+	mh_new_vendor(&h, vd->vendor, &exact);
+	/* The enabling WRMSR counts itself: preset - 1 + 1. */
+	mh_arm(&h, vd, 0, EN_INT_OS_INSN, (timeline_c[_i].preset - 1) & MH_W48);
+	ck_assert_msg(vpmc_vcpu_counter(h.v, 0) == timeline_c[_i].preset, "%s: preset", name);
+	mark = h.nr_obs;
+	/* One exit that emulates an instruction and then a WRMSR to the counter. */
+	mh_retire(&h, false);
+	ck_assert_int_eq(mh_wrmsr(&h, mh_ctr(vd, 0), 5000), 0);
+	/* pmc_write_counter() zeroed emulated_counter; the WRMSR then counts itself: V + 1. */
+	mh_retire(&h, false);
+	mh_entry(&h);
+	ck_assert_msg(mh_rdpmc_ok(&h, 0, name) == 5001, "%s: want 5001", name);
+	ck_assert_msg(mh_count(&h, VPMC_OBS_OVERFLOW, mark) == 0, "%s: overflow", name);
+	ck_assert_uint_eq(vpmc_vcpu_global_status(h.v), 0);
+	mh_free(&h);
+}
+END_TEST
+
+static Suite *scenarios_suite(void)
+{
+	Suite *s = suite_create("scenarios");
+	TCase *tc = tcase_create("fixes");
+
+	tcase_add_loop_test(tc, test_fix3_retired_instructions_count, 0, ARRAY_SIZE(vendors));
+	tcase_add_loop_test(tc, test_fix4_emulated_branches_count, 0, ARRAY_SIZE(vendors));
+	tcase_add_loop_test(tc, test_fix5_amd_event_select_high_bits, 0, ARRAY_SIZE(amd_evtsel));
+	tcase_add_test(tc, test_fix5_intel_high_event_bits_gp);
+	tcase_add_loop_test(tc, test_fix7_v1_counters_always_globally_enabled, 0, ARRAY_SIZE(v1));
+	tcase_add_loop_test(tc, test_fix8_pebs_emulated_overflow, 0, ARRAY_SIZE(pebs));
+	tcase_add_loop_test(tc, test_fix9_overflow_status_at_entry, 0, ARRAY_SIZE(fix9));
+	tcase_add_loop_test(tc, test_fix15b_wrap_inside_one_exit, 0, ARRAY_SIZE(fix15b));
+	tcase_add_test(tc, test_fix16_fixed2_disable_is_seen);
+	tcase_add_test(tc, test_fix16_fixed0_freeze_counts);
+	tcase_add_test(tc, test_fix24_amd_global_status_set);
+	tcase_add_loop_test(tc, test_fix26_enter_leave, 0, ARRAY_SIZE(enter_leave));
+	tcase_add_loop_test(tc, test_fix27_v1_has_no_global_msrs, 0, ARRAY_SIZE(v1_msrs));
+	tcase_add_test(tc, test_fix27_v1_rdpmc_fixed_gp);
+	tcase_add_loop_test(tc, test_fix28_hlt_overflow, 0, ARRAY_SIZE(hlt));
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("timelines");
+	tcase_add_loop_test(tc, test_timeline_a_emulated_overflow_on_cpuid, 0, ARRAY_SIZE(vendors));
+	tcase_add_loop_test(tc, test_timeline_b_hardware_wraps_first, 0, ARRAY_SIZE(timeline_b));
+	tcase_add_loop_test(tc, test_timeline_c_write_discards_pending, 0, ARRAY_SIZE(timeline_c));
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+CHECK_MAIN(scenarios_suite)
