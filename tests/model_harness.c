@@ -1,6 +1,7 @@
 /* model_harness.c - Drive one modeled vCPU through the public API and record what it observes. */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -206,4 +207,25 @@ const struct vpmc_obs *mh_find(const struct mh *h, enum vpmc_obs_kind kind, int 
 		if (h->obs[i].kind == kind && (counter == -2 || h->obs[i].counter == counter))
 			return &h->obs[i];
 	return NULL;
+}
+
+bool mh_obs_equal(const struct vpmc_obs *a, const struct vpmc_obs *b)
+{
+	return a->kind == b->kind && a->time_ns == b->time_ns && a->vcpu == b->vcpu &&
+	       a->counter == b->counter && a->rdpmc == b->rdpmc && a->index == b->index &&
+	       a->value == b->value && a->gp == b->gp && a->emulated == b->emulated &&
+	       a->delivered == b->delivered && a->global_status == b->global_status &&
+	       a->nr_reprogrammed == b->nr_reprogrammed && a->nr_resumed == b->nr_resumed &&
+	       a->nr_created == b->nr_created && a->created == b->created;
+}
+
+void mh_obs_format(const struct vpmc_obs *o, char *buf, size_t len)
+{
+	snprintf(buf, len,
+		 "{kind %d t %llu vcpu %u counter %d rdpmc %d index %#x value %#llx gp %d emulated %d "
+		 "delivered %d status %#llx drain %u/%u/%u created %d}",
+		 o->kind, (unsigned long long)o->time_ns, o->vcpu, o->counter, o->rdpmc, o->index,
+		 (unsigned long long)o->value, o->gp, o->emulated, o->delivered,
+		 (unsigned long long)o->global_status, o->nr_reprogrammed, o->nr_resumed,
+		 o->nr_created, o->created);
 }

@@ -137,6 +137,11 @@ size_t mh_count(const struct mh *h, enum vpmc_obs_kind kind, size_t from);
 const struct vpmc_obs *mh_find(const struct mh *h, enum vpmc_obs_kind kind, int counter,
 			       size_t from);
 
+/* Every field of two observations equal (field by field: the struct has padding). */
+bool mh_obs_equal(const struct vpmc_obs *a, const struct vpmc_obs *b);
+/* One line describing @o, for failure messages. */
+void mh_obs_format(const struct vpmc_obs *o, char *buf, size_t len);
+
 /* xorshift64* (Vigna), for the property test and anything else that wants fixed random data. */
 static inline uint64_t mh_rand(uint64_t *s)
 {
