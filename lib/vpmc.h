@@ -74,6 +74,19 @@ struct vpmc_pmu_config {
 	unsigned int host_kernel; /* VPMC_KERNEL(): selects legacy behaviour of older hosts */
 };
 
+/*
+ * Legacy behaviour selected by host_kernel (upstream-fix-scenarios.md gives the "before" values):
+ *   < 6.6   no LVTPC auto-mask after a PMI (a16eb25b09c0)
+ *   < 6.8   emulated overflow via prev_counter, counter += 1 at each increment (de0f619564f4;
+ *           fixed by fd89499a5151); FIXED_CTR_CTRL old value truncated to 8 bits (05519c86d699);
+ *           tolerance policies behave as exact there
+ *   < 6.9   GLOBAL_CTRL stays 0 at RESET (de120e1d692d); reprogram bits cleared per counter
+ *           after its reprogram, not snapshotted first (004a0aa56ede); Intel RDPMC ECX bit 30 =
+ *           fixed, bits 31:30 ignored (d652981db08f); AMD guests' LVTPC masked too (49ff3b4aec51)
+ *   < 6.18  AMD GLOBAL_STATUS_SET (0xc0000303) #GPs (68e61f6fd656)
+ * ENTER/LEAVE as branches before 6.18 is decided by the importer (the model receives "branch").
+ */
+
 /**
  * vpmc_pmu_config_default() - The .vtr format's defaults for a vendor.
  * @cfg: filled in
@@ -140,7 +153,10 @@ enum vpmc_policy_kind {
 	VPMC_POLICY_TOLERANCE,      /* request the reprogram only once emulated_counter > arg */
 	VPMC_POLICY_TOLERANCE_WRAP, /* as TOLERANCE, and also when the increment wraps the counter */
 	VPMC_POLICY_MEDIATED,       /* mediated vPMU: counter += 1 with an immediate overflow check */
-	VPMC_POLICY_REFERENCE,      /* ideal architectural counter: every event counted at once */
+	VPMC_POLICY_REFERENCE,      /* ideal architectural counter: every event counted at once,
+				     * overflow and PMI at the wrapping event (LVTPC mask rules,
+				     * including Intel's auto-mask, still apply); the filter, GLOBAL_CTRL
+				     * and CPL gates are KVM's */
 	VPMC_POLICY_NR
 };
 
@@ -190,6 +206,28 @@ enum vpmc_obs_kind {
 	VPMC_OBS_NR
 };
 
+/* REPROGRAM: what reprogram_counter() did with the counter's perf event (vpmc_obs.value). */
+enum vpmc_reprogram_outcome {
+	VPMC_REPROGRAM_PAUSED,   /* disabled or filtered: paused and folded, left paused */
+	VPMC_REPROGRAM_RESUMED,  /* same config: period re-armed, perf event enabled again */
+	VPMC_REPROGRAM_CREATED,  /* old perf event (if any) released, a new one created */
+	VPMC_REPROGRAM_FAILED,   /* creation refused; retried at a later drain */
+	VPMC_REPROGRAM_MEDIATED, /* mediated vPMU / reference: hardware selector refreshed only */
+};
+
+/*
+ * Per kind, besides time_ns and vcpu:
+ * READ      counter (-1), rdpmc, index (ECX or MSR), value (0 after #GP), gp
+ * WRITE     counter (-1), index (MSR), value (as written), gp
+ * OVERFLOW  counter, emulated, value = the GLOBAL_STATUS bit(s) set (BIT(counter), or bit 62
+ *           BUFFER_OVF for a PEBS counter's hardware overflow)
+ * PMI       delivered, global_status
+ * DRAIN     nr_reprogrammed (reprogram_counter() calls), nr_resumed, nr_created
+ * REPROGRAM counter, created, value = enum vpmc_reprogram_outcome
+ * TRIGGER   index = PERF_COUNT_HW_* id (1 instructions, 4 branches), value = bitmap (KVM global
+ *           indices) of the counters incremented; reported once the candidates passed the
+ *           GLOBAL_CTRL gate, even if the filter or the CPL check then skipped all of them
+ */
 struct vpmc_obs {
 	enum vpmc_obs_kind kind;
 	uint64_t time_ns;  /* trace time of the event that caused it, ns */
@@ -256,51 +294,170 @@ void vpmc_vcpu_free(struct vpmc_vcpu *v);
 int vpmc_vcpu_event(struct vpmc_vcpu *v, const struct vpmc_event *ev);
 
 /*
- * The calls vpmc_vcpu_event() dispatches to. Times are trace ns; cpl is 0..3 or VPMC_CPL_KEEP.
+ * The calls vpmc_vcpu_event() dispatches to. Times are trace ns, non-decreasing per vCPU (the
+ * readers guarantee it; a smaller time is taken as "no time passed"). A cpl is 0..3, or
+ * VPMC_CPL_KEEP for "unchanged"; any other value is treated as VPMC_CPL_KEEP. Every call
+ * reports what it causes to the observer, stamped with @time_ns unless said otherwise.
  */
 
-/* VM-entry (vcpu_enter_guest): KVM_REQ_PMU -> kvm_pmu_handle_event(), then KVM_REQ_PMI ->
- * kvm_pmu_deliver_pmi(). */
+/**
+ * vpmc_vcpu_entry() - A VM-entry: the request part of vcpu_enter_guest() (x86.c).
+ * @v: vCPU
+ * @time_ns: trace time of the entry, ns
+ *
+ * KVM_REQ_PMU first (kvm_pmu_handle_event(): reprogram the flagged counters, detect emulated
+ * overflows; DRAIN, REPROGRAM, OVERFLOW), then KVM_REQ_PMI (kvm_pmu_deliver_pmi(): one PMI
+ * however many overflows are pending; PMI).
+ */
 void vpmc_vcpu_entry(struct vpmc_vcpu *v, uint64_t time_ns);
 
-/* The guest ran @insn instructions, @br of them branches, natively since this vCPU's previous
- * event (spread evenly up to @time_ns); the active perf events count them, and an overflow
- * inside the segment forces an exit and entry at that instruction (trace-format.md). */
+/**
+ * vpmc_vcpu_guest() - The guest ran natively since this vCPU's previous event.
+ * @v: vCPU
+ * @time_ns: trace time at the end of the segment, ns
+ * @insn: instructions retired in guest mode (hardware events, counted by perf)
+ * @br: branches among them; clamped to @insn
+ * @cpl: the CPL the segment ran at (it becomes the vCPU's CPL)
+ *
+ * Instruction i (1..@insn) completes at t_prev + i * (@time_ns - t_prev) / @insn (integer ns,
+ * rounded down; t_prev = this vCPU's previous event time), and the @br branches are spread
+ * evenly over them (instruction i is the b-th branch when floor(i*br/insn) reaches b).
+ * Perf-backed policies: only active perf events whose user/kernel exclusion admits @cpl count;
+ * instruction events (event 0xc0, fixed counter 0) count instructions, branch events (Intel
+ * 0xc4, AMD 0xc2; unit mask 0) count branches; every other event (cycles, reference cycles,
+ * other unit masks) counts nothing. When an event's armed count runs out (at least 2 events,
+ * x86 perf's clamp) the overflow handler runs at that instruction's time, and the host PMI
+ * forces an implicit VM-exit and vpmc_vcpu_entry() there; the rest of the segment follows.
+ * Mediated: the counters count directly as their loaded selectors say; a wrap sets the status
+ * bit and, with INT / the fixed PMI bit, exits the same way to deliver the PMI. Reference: as
+ * the architecture, with the PMI delivered at the wrapping instruction's time.
+ */
 void vpmc_vcpu_guest(struct vpmc_vcpu *v, uint64_t time_ns, uint64_t insn, uint64_t br,
 		     uint8_t cpl);
 
-/* KVM retired one instruction for the guest (kvm_skip_emulated_instruction() or the emulator):
- * kvm_pmu_instruction_retired(), and kvm_pmu_branch_retired() if @branch. */
+/**
+ * vpmc_vcpu_retire() - KVM retired one instruction for the guest: kvm_skip_emulated_instruction()
+ * or x86_emulate_instruction() calling kvm_pmu_instruction_retired(), then
+ * kvm_pmu_branch_retired() if @branch.
+ * @v: vCPU
+ * @time_ns: trace time, ns
+ * @branch: the instruction is also a branch (the emulator's IsBranch)
+ * @cpl: CPL at retirement (it becomes the vCPU's CPL)
+ *
+ * The policy decides what happens: see enum vpmc_policy_kind (TRIGGER, and OVERFLOW/PMI at once
+ * for mediated and reference).
+ */
 void vpmc_vcpu_retire(struct vpmc_vcpu *v, uint64_t time_ns, bool branch, uint8_t cpl);
 
-/* Guest WRMSR / RDMSR (kvm_pmu_set_msr() / kvm_pmu_get_msr() for PMU MSRs, LVTPC via 0x834).
- * Return: 0, or VPMC_GP. *@value is 0 after a #GP. A non-PMU MSR is accepted and reads 0. */
+/**
+ * vpmc_vcpu_wrmsr() - The guest's WRMSR, applied as kvm_set_msr_common() -> kvm_pmu_set_msr()
+ * (its retirement is a separate vpmc_vcpu_retire()).
+ * @v: vCPU
+ * @time_ns: trace time, ns
+ * @msr: MSR index; 0x834 (x2APIC LVTPC) writes LVTPC
+ * @value: data
+ *
+ * #GP exactly where KVM raises it (reserved bits, read-only MSRs, MSRs this PMU lacks; but
+ * writes to a missing 0xc1-0xc2, 0x186-0x187 or AMD K7 counter are dropped, as x86.c does).
+ * A PMU MSR write is observed as WRITE; any other MSR is accepted, ignored, and not observed.
+ *
+ * Return: 0, or VPMC_GP.
+ */
 int vpmc_vcpu_wrmsr(struct vpmc_vcpu *v, uint64_t time_ns, uint32_t msr, uint64_t value);
+
+/**
+ * vpmc_vcpu_rdmsr() - The guest's RDMSR (kvm_get_msr_common() -> kvm_pmu_get_msr()), read before
+ * its own retirement.
+ * @v: vCPU
+ * @time_ns: trace time, ns
+ * @msr: MSR index; 0x834 reads LVTPC
+ * @value: the value the guest reads; 0 after #GP and for non-PMU MSRs
+ *
+ * Observed as READ for PMU MSRs.
+ *
+ * Return: 0, or VPMC_GP.
+ */
 int vpmc_vcpu_rdmsr(struct vpmc_vcpu *v, uint64_t time_ns, uint32_t msr, uint64_t *value);
 
-/* Guest RDPMC (kvm_pmu_rdpmc()). Return: 0, or VPMC_GP. */
+/**
+ * vpmc_vcpu_rdpmc() - The guest's RDPMC: kvm_pmu_check_rdpmc_early() (AMD) and kvm_pmu_rdpmc().
+ * @v: vCPU
+ * @time_ns: trace time, ns
+ * @ecx: ECX; Intel: bits 31:16 type (0 GP, 0x4000 fixed), 15:0 index; AMD: the index
+ * @value: counter value masked to its width; 0 after #GP
+ *
+ * CR4.PCE is set in the modeled guest, so RDPMC is allowed at any CPL. Observed as READ.
+ *
+ * Return: 0, or VPMC_GP.
+ */
 int vpmc_vcpu_rdpmc(struct vpmc_vcpu *v, uint64_t time_ns, uint32_t ecx, uint64_t *value);
 
-/* The guest's CPL changes (read by cpl_is_matched() and by perf's user/kernel exclusion). */
+/**
+ * vpmc_vcpu_set_cpl() - The guest's CPL changes (read by cpl_is_matched() and perf's
+ * user/kernel exclusion).
+ * @v: vCPU
+ * @time_ns: trace time, ns
+ * @cpl: new CPL
+ */
 void vpmc_vcpu_set_cpl(struct vpmc_vcpu *v, uint64_t time_ns, uint8_t cpl);
 
-/* The guest writes its local APIC LVTPC (bit 16 = mask). */
+/**
+ * vpmc_vcpu_write_lvtpc() - The guest writes its local APIC LVTPC (kvm_lapic_reg_write()).
+ * @v: vCPU
+ * @time_ns: trace time, ns
+ * @value: register; bits 16 (mask), 10:8 (delivery mode) and 7:0 (vector) are kept
+ *
+ * The APIC starts enabled with LVTPC = NMI, unmasked. Intel guests get LVTPC masked by each
+ * delivered PMI (the guest's handler unmasks it).
+ */
 void vpmc_vcpu_write_lvtpc(struct vpmc_vcpu *v, uint64_t time_ns, uint32_t value);
 
-/* The vCPU thread is scheduled out / in (kvm_pmu_sched_in() -> lazy release via need_cleanup). */
+/**
+ * vpmc_vcpu_sched_out() - The vCPU thread leaves its host CPU (no PMU effect).
+ * @v: vCPU
+ * @time_ns: trace time, ns
+ */
 void vpmc_vcpu_sched_out(struct vpmc_vcpu *v, uint64_t time_ns);
+
+/**
+ * vpmc_vcpu_sched_in() - The vCPU thread returns (kvm_arch_sched_in()): if it owns perf events,
+ * need_cleanup and KVM_REQ_PMU, so the next drain releases unused ones (kvm_pmu_cleanup()).
+ * @v: vCPU
+ * @time_ns: trace time, ns
+ */
 void vpmc_vcpu_sched_in(struct vpmc_vcpu *v, uint64_t time_ns);
 
 /* Inspection (no side effects, nothing observed). */
 
-/* pmc_read_counter() of the counter at KVM global index @idx; 0 if it does not exist. */
+/**
+ * vpmc_vcpu_counter() - pmc_read_counter() of one counter: what the guest would read now.
+ * @v: vCPU
+ * @idx: KVM global index (GP 0..31, fixed 32..)
+ *
+ * Return: the value, events; 0 if the counter does not exist.
+ */
 uint64_t vpmc_vcpu_counter(const struct vpmc_vcpu *v, unsigned int idx);
-/* GLOBAL_STATUS. */
+
+/**
+ * vpmc_vcpu_global_status() - GLOBAL_STATUS (Intel 0x38e / AMD 0xc0000300).
+ * @v: vCPU
+ *
+ * Return: the register, one bit per global index (bit 62: PEBS buffer overflow).
+ */
 uint64_t vpmc_vcpu_global_status(const struct vpmc_vcpu *v);
-/* The configuration after KVM's caps. */
+
+/**
+ * vpmc_vcpu_config() - The configuration as kvm_pmu_refresh() capped it: at most 8 Intel / 6
+ * AMD GP counters and 3 fixed counters (none below v2), widths at most 48 bits (AMD always 48),
+ * AMD version 1 or 2 (v1 has 4 counters, or 6 with PerfCtrExtCore when more than 4 are asked).
+ * @v: vCPU
+ *
+ * Return: the configuration, owned by @v.
+ */
 const struct vpmc_pmu_config *vpmc_vcpu_config(const struct vpmc_vcpu *v);
 
-/* Host-side work done so far, for the cost model. */
+/* Host-side work done so far, for the cost model. Implicit VM-entries forced by a host PMI
+ * inside a guest segment count as entries. */
 struct vpmc_vcpu_stats {
 	uint64_t entries;        /* VM-entries */
 	uint64_t drains;         /* entries that ran kvm_pmu_handle_event() */
@@ -309,12 +466,17 @@ struct vpmc_vcpu_stats {
 	uint64_t perf_creates;   /* perf events created */
 	uint64_t perf_releases;  /* perf events released */
 	uint64_t perf_pauses;    /* pmc_pause_counter() calls that paused a live event */
-	uint64_t triggers;       /* kvm_pmu_trigger_event() calls that found candidates */
+	uint64_t triggers;       /* kvm_pmu_trigger_event() calls past the GLOBAL_CTRL gate */
 	uint64_t increments;     /* kvm_pmu_incr_counter() calls */
 	uint64_t overflows;      /* GLOBAL_STATUS bits set */
 	uint64_t pmis_delivered; /* kvm_pmu_deliver_pmi() that reached the guest */
 	uint64_t pmis_dropped;   /* kvm_pmu_deliver_pmi() dropped by a masked LVTPC */
 };
+/**
+ * vpmc_vcpu_stats() - The host-side work counted so far.
+ * @v: vCPU
+ * @st: filled in
+ */
 void vpmc_vcpu_stats(const struct vpmc_vcpu *v, struct vpmc_vcpu_stats *st);
 
 /* ---------------------------------------------------------------------------------------------

@@ -1,0 +1,216 @@
+/*
+ * perf.c - A simulated host perf event with the semantics x86 perf gives KVM's vPMU.
+ *
+ * KVM (arch/x86/kvm/pmu.c) backs every enabled guest counter with a pinned, exclude_host perf
+ * event whose overflow handler is kvm_perf_overflow(). This file models that event: a count,
+ * a sample period, the x86 arming clamp, pause-and-reset, period changes and the overflow call,
+ * mirroring kernel/events/core.c and arch/x86/events/core.c. Counting is driven from outside
+ * (simperf_count()): the caller feeds it the guest-mode hardware events it would see.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "perf.h"
+
+/* x86 perf never arms fewer events than this (x86_perf_event_set_period()). */
+#define SIMPERF_MIN_ARM 2
+
+/*
+ * simperf_arm() - Mirrors x86_perf_event_set_period() (arch/x86/events/core.c): fold the
+ * remaining period into (0, period], and arm the counter with at least 2 events. period_left
+ * keeps the unclamped value, so one event counted late now is one event early next period.
+ */
+static void simperf_arm(struct simperf_event *event)
+{
+	int64_t period = (int64_t)event->attr.sample_period;
+	int64_t left = event->period_left;
+
+	event->hw_done = 0;
+	if (!period) {
+		event->armed = 0;
+		return;
+	}
+	if (left <= -period)
+		left = period;
+	if (left <= 0)
+		left += period;
+	event->period_left = left;
+	event->armed = left < SIMPERF_MIN_ARM ? SIMPERF_MIN_ARM : (uint64_t)left;
+}
+
+/*
+ * simperf_stop() - Mirrors x86_pmu_stop(PERF_EF_UPDATE) via x86_perf_event_update(): what the
+ * hardware counted since it was armed leaves the period.
+ */
+static void simperf_stop(struct simperf_event *event)
+{
+	event->period_left -= (int64_t)event->hw_done;
+	event->hw_done = 0;
+	event->active = false;
+}
+
+/**
+ * simperf_create() - Mirrors perf_event_create_kernel_counter() (kernel/events/core.c) for
+ * KVM's attributes: a new event, count 0, period_left = sample_period, active and armed.
+ * @event: storage (KVM's pmc->perf_event)
+ * @attr: attributes; copied
+ * @overflow: overflow handler (kvm_perf_overflow)
+ * @ctx: its context (the kvm_pmc)
+ */
+void simperf_create(struct simperf_event *event, const struct simperf_attr *attr,
+		    simperf_overflow_fn overflow, void *ctx)
+{
+	memset(event, 0, sizeof(*event));
+	event->attr = *attr;
+	event->period_left = (int64_t)attr->sample_period;
+	event->overflow = overflow;
+	event->ctx = ctx;
+	event->active = true;
+	simperf_arm(event);
+}
+
+/**
+ * simperf_pause() - Mirrors perf_event_pause(): disable the event and return its count,
+ * resetting the count to 0 if @reset. The remaining period is kept (x86_pmu_stop()).
+ * @event: event
+ * @reset: set the count to 0 (KVM always passes true)
+ *
+ * Return: the count before the reset, in events.
+ */
+uint64_t simperf_pause(struct simperf_event *event, bool reset)
+{
+	uint64_t count = event->count;
+
+	if (event->active)
+		simperf_stop(event);
+	if (reset)
+		event->count = 0;
+	return count;
+}
+
+/**
+ * simperf_read() - Mirrors perf_event_read_value(): the count, without stopping or resetting.
+ * @event: event
+ *
+ * Return: events counted since creation or the last reset.
+ */
+uint64_t simperf_read(const struct simperf_event *event)
+{
+	return event->count;
+}
+
+/**
+ * simperf_period() - Mirrors perf_event_period() / __perf_event_period(): set a new sample
+ * period and re-arm the event for the whole new period *from now*. The count is not reset,
+ * so a period computed from a base that excludes the live count overflows late (semantics
+ * §2.9, "write-period drift").
+ * @event: event
+ * @value: new period, events
+ *
+ * Return: 0, or -EINVAL for a counting event, a zero period or one with bit 63 set
+ * (_perf_event_period()).
+ */
+int simperf_period(struct simperf_event *event, uint64_t value)
+{
+	bool active = event->active;
+
+	if (!simperf_is_sampling(event) || !value || (value >> 63))
+		return -EINVAL;
+	event->attr.sample_period = value;
+	if (active)
+		simperf_stop(event);
+	event->period_left = 0;
+	if (active) {
+		event->active = true;
+		simperf_arm(event);
+	}
+	return 0;
+}
+
+/**
+ * simperf_enable() - Mirrors perf_event_enable(): an inactive event starts counting again and
+ * is armed with what is left of its period (x86_pmu_start(PERF_EF_RELOAD)).
+ * @event: event
+ */
+void simperf_enable(struct simperf_event *event)
+{
+	if (event->active)
+		return;
+	event->active = true;
+	simperf_arm(event);
+}
+
+/**
+ * simperf_release() - Mirrors perf_event_release_kernel(): the event stops counting for good.
+ * @event: event; the caller forgets it
+ */
+void simperf_release(struct simperf_event *event)
+{
+	event->active = false;
+	event->overflow = NULL;
+}
+
+/**
+ * simperf_is_sampling() - Mirrors is_sampling_event(): the event has a sample period.
+ * @event: event
+ *
+ * Return: true if attr.sample_period != 0.
+ */
+bool simperf_is_sampling(const struct simperf_event *event)
+{
+	return event->attr.sample_period != 0;
+}
+
+/**
+ * simperf_counts_at() - Whether the event counts guest events at a CPL: it must be active and
+ * not exclude that mode (exclude_kernel at CPL 0, exclude_user at CPL 1..3).
+ * @event: event
+ * @cpl: guest CPL, 0..3
+ *
+ * Return: true if a guest event at @cpl reaches the count.
+ */
+bool simperf_counts_at(const struct simperf_event *event, unsigned int cpl)
+{
+	if (!event->active)
+		return false;
+	return cpl == 0 ? !event->attr.exclude_kernel : !event->attr.exclude_user;
+}
+
+/**
+ * simperf_events_to_overflow() - Events until the hardware counter overflows.
+ * @event: event
+ *
+ * Return: armed - counted since armed (>= 1), or UINT64_MAX for an inactive or counting event.
+ */
+uint64_t simperf_events_to_overflow(const struct simperf_event *event)
+{
+	if (!event->active || !event->armed)
+		return UINT64_MAX;
+	return event->armed - event->hw_done;
+}
+
+/**
+ * simperf_count() - The hardware counts @n guest events. If the armed count runs out, this is
+ * x86_pmu_handle_irq(): update the count, re-arm (x86_perf_event_set_period()) and call the
+ * overflow handler (perf_event_overflow()).
+ * @event: an active event
+ * @n: events, at most simperf_events_to_overflow()
+ *
+ * Return: true if the overflow handler ran.
+ */
+bool simperf_count(struct simperf_event *event, uint64_t n)
+{
+	event->count += n;
+	if (!event->armed)
+		return false;
+	event->hw_done += n;
+	if (event->hw_done < event->armed)
+		return false;
+	event->period_left -= (int64_t)event->armed;
+	simperf_arm(event);
+	if (event->overflow)
+		event->overflow(event, event->ctx);
+	return true;
+}
