@@ -594,6 +594,37 @@ START_TEST(test_one_pmi_for_two_overflows)
 }
 END_TEST
 
+/* ---- bad input: refused, never a crash, outputs untouched -------------------------------- */
+
+START_TEST(test_api_rejects_bad_input)
+{
+	struct vpmc_policy bad_policy = { VPMC_POLICY_NR, 0 };
+	struct vpmc_event ev = { .type = VPMC_EV_NR, .cpl = VPMC_CPL_KEEP };
+	struct vpmc_vcpu *sentinel = (struct vpmc_vcpu *)&bad_policy, *v = sentinel;
+	struct vpmc_pmu_config cfg;
+	struct mh h;
+
+	vpmc_pmu_config_default(&cfg, VPMC_VENDOR_INTEL);
+	ck_assert_int_eq(vpmc_vcpu_new(&v, &cfg, &bad_policy, 0, NULL), VPMC_ERR_INVAL);
+	ck_assert_ptr_eq(v, sentinel);
+	cfg.vendor = (enum vpmc_vendor)7;
+	ck_assert_int_eq(vpmc_vcpu_new(&v, &cfg, &exact, 0, NULL), VPMC_ERR_INVAL);
+	ck_assert_ptr_eq(v, sentinel);
+	vpmc_vcpu_free(NULL);
+
+	mh_new_vendor(&h, VPMC_VENDOR_INTEL, &exact);
+	ck_assert_int_eq(vpmc_vcpu_event(h.v, &ev), VPMC_ERR_INVAL);
+	ev.type = VPMC_EV_RETIRE;
+	ev.cpl = 4;
+	ck_assert_int_eq(vpmc_vcpu_event(h.v, &ev), VPMC_ERR_INVAL);
+	/* Nothing happened: no observation, the counters untouched. */
+	ck_assert_uint_eq(h.nr_obs, 0);
+	ev.cpl = 3;
+	ck_assert_int_eq(vpmc_vcpu_event(h.v, &ev), 0);
+	mh_free(&h);
+}
+END_TEST
+
 #define NV ARRAY_SIZE(vendors)
 
 static Suite *policies_suite(void)
@@ -621,6 +652,10 @@ static Suite *policies_suite(void)
 	tc = tcase_create("mediated");
 	tcase_add_loop_test(tc, test_intr_cached_vs_current, 0, NV * ARRAY_SIZE(intr));
 	tcase_add_loop_test(tc, test_mediated_status_immediate, 0, NV);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("api");
+	tcase_add_test(tc, test_api_rejects_bad_input);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("pmi");
