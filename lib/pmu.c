@@ -30,12 +30,14 @@ static struct vpmc_obs obs_make(enum vpmc_obs_kind kind, int idx)
 /**
  * vpmc__pmu_observe() - Report @o to the vCPU's observer, stamped with the current trace time.
  * @pmu: vCPU
- * @o: observation; time_ns and vcpu are set here
+ * @o: observation; time_ns, vcpu and the segment position are set here
  */
 void vpmc__pmu_observe(struct vpmc_pmu *pmu, struct vpmc_obs *o)
 {
 	o->time_ns = pmu->now_ns;
 	o->vcpu = pmu->vcpu_id;
+	o->seg_insn = pmu->seg_insn;
+	o->seg_br = pmu->seg_br;
 	if (pmu->obs.fn)
 		pmu->obs.fn(pmu->obs.data, o);
 }
@@ -736,12 +738,12 @@ void kvm_pmu_request_counter_reprogram(struct vpmc_pmc *pmc)
 }
 
 /**
- * kvm_pmu_request_counters_reprogram() - Mirrors kvm_pmu_request_counters_reprogram() (pmu.h;
- * reprogram_counters() before 6.18): mark @counters for reprogram, one KVM_REQ_PMU; no recalc.
+ * reprogram_counters() - Mirrors reprogram_counters() (pmu.h; kvm_pmu_request_counters_reprogram()
+ * in the mediated-era tree): mark @counters for reprogram, one KVM_REQ_PMU; no recalc.
  * @pmu: vCPU
  * @counters: global-index bitmap; 0 does nothing
  */
-void kvm_pmu_request_counters_reprogram(struct vpmc_pmu *pmu, uint64_t counters)
+void reprogram_counters(struct vpmc_pmu *pmu, uint64_t counters)
 {
 	if (!counters)
 		return;
@@ -958,7 +960,7 @@ static int kvm_pmu_set_global_ctrl(struct vpmc_pmu *pmu, uint64_t data)
 	if (pmu->global_ctrl != data) {
 		diff = pmu->global_ctrl ^ data;
 		pmu->global_ctrl = data;
-		kvm_pmu_request_counters_reprogram(pmu, diff);
+		reprogram_counters(pmu, diff);
 	}
 	return 0;
 }
@@ -1200,6 +1202,7 @@ void kvm_pmu_refresh(struct vpmc_pmu *pmu, const struct vpmc_pmu_config *cfg)
 	pmu->fixed_ctr_ctrl_rsvd = ~0ULL;
 	pmu->pebs_enable_rsvd = ~0ULL;
 	pmu->pmc_exists = 0;
+	pmu->pebs = false;
 
 	if (!cfg->version) /* kvm->arch.enable_pmu */
 		return;

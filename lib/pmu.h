@@ -149,13 +149,6 @@ struct vpmc_pmu_event_filter {
 	uint64_t events[KVM_PMU_EVENT_FILTER_MAX_EVENTS]; /* includes, then excludes */
 };
 
-/* Guest CPUID/PERF_CAPABILITIES bits beyond struct vpmc_pmu_config (tests only; all off in
- * vpmc_vcpu_new()). */
-struct vpmc_pmu_caps {
-	bool pebs; /* PERF_CAPABILITIES.PEBS_FORMAT != 0 (no baseline) and CPUID DS */
-	bool tsx;  /* CPUID.7 HLE/RTM on guest and host: IN_TX/IN_TXCP allowed */
-};
-
 /* Race and failure injection (tests only; all off by default). */
 struct vpmc_pmu_hooks {
 	uint64_t fail_create;    /* counters whose perf event creation fails (-EBUSY) */
@@ -177,7 +170,7 @@ struct vpmc_pmu {
 	unsigned int nr_arch_fixed_counters;
 	bool perfctr_core;        /* AMD: CPUID PerfCtrExtCore (F15H MSRs) */
 	bool fw_writes;           /* Intel: PERF_CAPABILITIES.FW_WRITE */
-	struct vpmc_pmu_caps caps;
+	bool pebs;                /* Intel: PEBS_FORMAT and DS (struct vpmc_pmu_config) */
 	uint64_t counter_bitmask[2];
 	uint64_t global_ctrl;
 	uint64_t global_status;
@@ -214,6 +207,7 @@ struct vpmc_pmu {
 	bool reference;           /* ideal counter: mediated paths + PMI at the event */
 	uint32_t vcpu_id;
 	uint64_t now_ns;          /* trace time of the event being applied */
+	uint64_t seg_insn, seg_br; /* position inside a guest segment (vpmc_obs), else 0 */
 	bool host_pmi;            /* a hardware overflow interrupted guest mode (forces VM-exit) */
 	uint64_t skid_pending;    /* hooks.skid: counters whose overflow handler is pending */
 	struct vpmc_observer obs;
@@ -325,7 +319,7 @@ void __kvm_perf_overflow(struct vpmc_pmc *pmc, bool in_pmi);
 void kvm_pmu_deliver_pmi(struct vpmc_pmu *pmu);
 void kvm_pmu_recalc_pmc_emulation(struct vpmc_pmu *pmu, struct vpmc_pmc *pmc);
 void kvm_pmu_request_counter_reprogram(struct vpmc_pmc *pmc);
-void kvm_pmu_request_counters_reprogram(struct vpmc_pmu *pmu, uint64_t counters);
+void reprogram_counters(struct vpmc_pmu *pmu, uint64_t counters);
 void kvm_pmu_incr_counter(struct vpmc_pmc *pmc);
 void kvm_pmu_trigger_event(struct vpmc_pmu *pmu, uint64_t event_pmcs, unsigned int perf_hw_id);
 void kvm_pmu_instruction_retired(struct vpmc_pmu *pmu);

@@ -96,7 +96,7 @@ static bool intel_is_valid_msr(struct vpmc_pmu *pmu, uint32_t msr)
 		return kvm_pmu_has_perf_global_ctrl(pmu);
 	case MSR_IA32_PEBS_ENABLE:
 	case MSR_IA32_DS_AREA:
-		return pmu->caps.pebs;
+		return pmu->pebs;
 	case MSR_PEBS_DATA_CFG:
 		return false; /* needs PEBS baseline, not modeled */
 	default:
@@ -209,7 +209,7 @@ static int intel_pmu_set_msr(struct vpmc_pmu *pmu, struct msr_data *msr_info)
 			uint64_t diff = pmu->pebs_enable ^ data;
 
 			pmu->pebs_enable = data;
-			kvm_pmu_request_counters_reprogram(pmu, diff);
+			reprogram_counters(pmu, diff);
 		}
 		return 0;
 	case MSR_IA32_DS_AREA:
@@ -254,7 +254,8 @@ static void intel_pmu_refresh(struct vpmc_pmu *pmu, const struct vpmc_pmu_config
 	pmu->nr_arch_gp_counters = min_uint(cfg->nr_gp, KVM_MAX_NR_INTEL_GP_COUNTERS);
 	pmu->pmc_exists = BIT_ULL(pmu->nr_arch_gp_counters) - 1;
 
-	if (pmu->caps.tsx) {
+	pmu->pebs = cfg->pebs;
+	if (cfg->tsx) {
 		pmu->eventsel_rsvd ^= HSW_IN_TX;
 		pmu->raw_event_mask |= HSW_IN_TX | HSW_IN_TX_CHECKPOINTED;
 	}
@@ -274,11 +275,11 @@ static void intel_pmu_refresh(struct vpmc_pmu *pmu, const struct vpmc_pmu_config
 	counter_rsvd = ~(kvm_gp_pmc_mask(pmu) | (kvm_fixed_pmc_mask(pmu) << KVM_FIXED_PMC_BASE_IDX));
 	pmu->global_ctrl_rsvd = counter_rsvd;
 	pmu->global_status_rsvd = pmu->global_ctrl_rsvd;
-	if (pmu->caps.pebs) /* guest CPUID has DS */
+	if (pmu->pebs) /* guest CPUID has DS */
 		pmu->global_status_rsvd &= ~GLOBAL_STATUS_BUFFER_OVF;
 	pmu->global_status_rsvd &= ~GLOBAL_STATUS_COND_CHG;
 
-	if (pmu->caps.pebs)
+	if (pmu->pebs)
 		pmu->pebs_enable_rsvd = ~kvm_gp_pmc_mask(pmu);
 }
 

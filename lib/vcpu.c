@@ -16,8 +16,7 @@
 
 struct vpmc_vcpu {
 	struct vpmc_pmu pmu;
-	struct vpmc_pmu_config in_cfg; /* as given (guest CPUID), for a later refresh */
-	struct vpmc_pmu_config cfg;    /* after KVM's caps */
+	struct vpmc_pmu_config cfg; /* after KVM's caps */
 	uint64_t t_prev;            /* time of this vCPU's previous event, ns */
 	bool has_prev;
 };
@@ -280,12 +279,14 @@ void vpmc_vcpu_guest(struct vpmc_vcpu *v, uint64_t time_ns, uint64_t insn, uint6
 				next = at;
 		}
 		pmu->now_ns = seg_time(t_prev, time_ns, next, insn);
-		if (hw_units_count(pmu, u, n, next - pos,
-				   seg_branches(next, insn, br) - seg_branches(pos, insn, br)))
+		pmu->seg_insn = next;
+		pmu->seg_br = seg_branches(next, insn, br);
+		if (hw_units_count(pmu, u, n, next - pos, pmu->seg_br - seg_branches(pos, insn, br)))
 			vcpu_enter_guest(v);
 		vcpu_reference_pmi(v);
 		pos = next;
 	}
+	pmu->seg_insn = pmu->seg_br = 0;
 	pmu->now_ns = time_ns;
 	vcpu_end(v, time_ns);
 }
@@ -309,17 +310,19 @@ static unsigned int mask_width(uint64_t mask)
 }
 
 /* The configuration as KVM's refresh capped it. */
-static void vcpu_fill_config(struct vpmc_vcpu *v)
+static void vcpu_fill_config(struct vpmc_vcpu *v, const struct vpmc_pmu_config *in)
 {
 	const struct vpmc_pmu *pmu = &v->pmu;
 
-	v->cfg = v->in_cfg;
+	v->cfg = *in;
 	v->cfg.version = pmu->version;
 	v->cfg.nr_gp = pmu->nr_arch_gp_counters;
 	v->cfg.nr_fixed = pmu->nr_arch_fixed_counters;
 	v->cfg.gp_width = mask_width(pmu->counter_bitmask[KVM_PMC_GP]);
 	v->cfg.fixed_width = mask_width(pmu->counter_bitmask[KVM_PMC_FIXED]);
 	v->cfg.fw_writes = pmu->fw_writes;
+	v->cfg.pebs = pmu->pebs;
+	v->cfg.tsx = in->tsx && in->vendor == VPMC_VENDOR_INTEL && pmu->version;
 }
 
 int vpmc_vcpu_new(struct vpmc_vcpu **out, const struct vpmc_pmu_config *cfg,
@@ -333,9 +336,8 @@ int vpmc_vcpu_new(struct vpmc_vcpu **out, const struct vpmc_pmu_config *cfg,
 	v = calloc(1, sizeof(*v));
 	if (!v)
 		return VPMC_ERR_NOMEM;
-	v->in_cfg = *cfg;
 	vpmc__pmu_init(&v->pmu, cfg, policy, id, obs);
-	vcpu_fill_config(v);
+	vcpu_fill_config(v, cfg);
 	*out = v;
 	return 0;
 }
@@ -372,14 +374,29 @@ static void vcpu_write_lvtpc(struct vpmc_vcpu *v, uint64_t value)
 	v->pmu.lvtpc = (uint32_t)value & APIC_LVT_WRITABLE;
 }
 
-static void observe_access(struct vpmc_vcpu *v, enum vpmc_obs_kind kind, bool rdpmc,
+/* The counter whose value MSR @msr is (not its event select), or -1. */
+static int msr_counter(struct vpmc_pmu *pmu, uint32_t msr)
+{
+	struct vpmc_pmc *pmc;
+
+	if ((msr >= MSR_P6_EVNTSEL0 && msr < MSR_P6_EVNTSEL0 + KVM_MAX_NR_GP_COUNTERS) ||
+	    (msr >= MSR_K7_EVNTSEL0 && msr <= MSR_K7_EVNTSEL3) ||
+	    (msr >= MSR_F15H_PERF_CTL0 && msr <= MSR_F15H_PERF_CTR5 && !(msr & 1)))
+		return -1;
+	pmc = pmu->ops->msr_idx_to_pmc(pmu, msr);
+	if (!pmc && pmu->vendor == VPMC_VENDOR_INTEL && pmu->fw_writes)
+		pmc = get_gp_pmc(pmu, msr, MSR_IA32_PMC0);
+	return pmc ? pmc->idx : -1;
+}
+
+static void observe_access(struct vpmc_vcpu *v, enum vpmc_obs_kind kind, int counter, bool rdpmc,
 			   uint32_t index, uint64_t value, bool gp)
 {
 	struct vpmc_obs o;
 
 	memset(&o, 0, sizeof(o));
 	o.kind = kind;
-	o.counter = -1;
+	o.counter = gp ? -1 : counter;
 	o.rdpmc = rdpmc;
 	o.index = index;
 	o.gp = gp;
@@ -401,7 +418,8 @@ static int vcpu_wrmsr(struct vpmc_vcpu *v, uint64_t time_ns, uint32_t msr, uint6
 	}
 	r = vpmc__x86_set_msr(&v->pmu, &mi);
 	if (r != KVM_MSR_NOT_PMU && !host)
-		observe_access(v, VPMC_OBS_WRITE, false, msr, value, r == KVM_MSR_GP);
+		observe_access(v, VPMC_OBS_WRITE, msr_counter(&v->pmu, msr), false, msr, value,
+			       r == KVM_MSR_GP);
 	vcpu_end(v, time_ns);
 	return r == KVM_MSR_GP ? VPMC_GP : 0;
 }
@@ -421,7 +439,8 @@ static int vcpu_rdmsr(struct vpmc_vcpu *v, uint64_t time_ns, uint32_t msr, uint6
 	r = vpmc__x86_get_msr(&v->pmu, &mi);
 	*value = mi.data;
 	if (r != KVM_MSR_NOT_PMU && !host)
-		observe_access(v, VPMC_OBS_READ, false, msr, mi.data, r == KVM_MSR_GP);
+		observe_access(v, VPMC_OBS_READ, msr_counter(&v->pmu, msr), false, msr, mi.data,
+			       r == KVM_MSR_GP);
 	vcpu_end(v, time_ns);
 	return r == KVM_MSR_GP ? VPMC_GP : 0;
 }
@@ -438,6 +457,8 @@ int vpmc_vcpu_rdmsr(struct vpmc_vcpu *v, uint64_t time_ns, uint32_t msr, uint64_
 
 int vpmc_vcpu_rdpmc(struct vpmc_vcpu *v, uint64_t time_ns, uint32_t ecx, uint64_t *value)
 {
+	struct vpmc_pmc *pmc;
+	uint64_t mask = ~0ULL;
 	int gp;
 
 	vcpu_begin(v, time_ns);
@@ -445,7 +466,8 @@ int vpmc_vcpu_rdpmc(struct vpmc_vcpu *v, uint64_t time_ns, uint32_t ecx, uint64_
 	gp = kvm_pmu_check_rdpmc_early(&v->pmu, ecx) || kvm_pmu_rdpmc(&v->pmu, ecx, value);
 	if (gp)
 		*value = 0;
-	observe_access(v, VPMC_OBS_READ, true, ecx, *value, gp);
+	pmc = gp ? NULL : v->pmu.ops->rdpmc_ecx_to_pmc(&v->pmu, ecx, &mask);
+	observe_access(v, VPMC_OBS_READ, pmc ? pmc->idx : -1, true, ecx, *value, gp);
 	vcpu_end(v, time_ns);
 	return gp ? VPMC_GP : 0;
 }
@@ -558,19 +580,6 @@ void vpmc_vcpu_stats(const struct vpmc_vcpu *v, struct vpmc_vcpu_stats *st)
 struct vpmc_pmu *vpmc__vcpu_pmu(struct vpmc_vcpu *v)
 {
 	return &v->pmu;
-}
-
-/**
- * vpmc__vcpu_refresh() - kvm_pmu_refresh() again with extra guest capabilities (PEBS, TSX), as
- * userspace may before the vCPU first runs; also fills the capped configuration.
- * @v: vCPU
- * @caps: capabilities; copied
- */
-void vpmc__vcpu_refresh(struct vpmc_vcpu *v, const struct vpmc_pmu_caps *caps)
-{
-	v->pmu.caps = *caps;
-	kvm_pmu_refresh(&v->pmu, &v->in_cfg);
-	vcpu_fill_config(v);
 }
 
 /**

@@ -1,4 +1,4 @@
-/* vcpu.h - Internal hooks into a modeled vCPU (tests: migration, race and failure injection). */
+/* vcpu.h - Internal hooks into a modeled vCPU (tests: migration, races, failure injection). */
 #ifndef VPMC_VCPU_H
 #define VPMC_VCPU_H
 
@@ -7,7 +7,6 @@
 #include "pmu.h"
 
 struct vpmc_pmu *vpmc__vcpu_pmu(struct vpmc_vcpu *v);
-void vpmc__vcpu_refresh(struct vpmc_vcpu *v, const struct vpmc_pmu_caps *caps);
 int vpmc__vcpu_host_wrmsr(struct vpmc_vcpu *v, uint64_t time_ns, uint32_t msr, uint64_t value);
 int vpmc__vcpu_host_rdmsr(struct vpmc_vcpu *v, uint64_t time_ns, uint32_t msr, uint64_t *value);
 void vpmc__vcpu_deliver_skid(struct vpmc_vcpu *v, uint64_t time_ns);

@@ -72,6 +72,10 @@ struct vpmc_pmu_config {
 	unsigned int fixed_width; /* fixed counter width, bits */
 	bool fw_writes;           /* Intel PERF_CAPABILITIES.FW_WRITE: 0x4c1+ aliases exist */
 	unsigned int host_kernel; /* VPMC_KERNEL(): selects legacy behaviour of older hosts */
+	bool pebs;                /* Intel: PERF_CAPABILITIES.PEBS_FORMAT != 0 (no baseline) and
+				   * CPUID DS: PEBS_ENABLE and DS_AREA exist; default false */
+	bool tsx;                 /* Intel: guest and host have HLE/RTM: EVNTSEL IN_TX (bit 32),
+				   * IN_TXCP (bit 33, GP counter 2 only) are valid; default false */
 };
 
 /*
@@ -217,8 +221,11 @@ enum vpmc_reprogram_outcome {
 
 /*
  * Per kind, besides time_ns and vcpu:
- * READ      counter (-1), rdpmc, index (ECX or MSR), value (0 after #GP), gp
- * WRITE     counter (-1), index (MSR), value (as written), gp
+ * READ      counter (the counter read: GP/fixed/AMD counter MSRs and RDPMC; -1 for event
+ *           selects, global MSRs, and any #GP), rdpmc, index (ECX or MSR), value (0 after
+ *           #GP), gp
+ * WRITE     counter (as READ), index (MSR), value (as written; 0 after #GP), gp
+ * Any kind raised inside vpmc_vcpu_guest() also carries seg_insn / seg_br.
  * OVERFLOW  counter, emulated, value = the GLOBAL_STATUS bit(s) set (BIT(counter), or bit 62
  *           BUFFER_OVF for a PEBS counter's hardware overflow)
  * PMI       delivered, global_status
@@ -248,6 +255,9 @@ struct vpmc_obs {
 	unsigned int nr_reprogrammed, nr_resumed, nr_created;
 	/* REPROGRAM */
 	bool created;      /* a new perf event (true) or the old one resumed (false) */
+	/* inside a guest segment: the segment's instructions (branches) retired up to and
+	 * including the one where this happens; 0 outside segments */
+	uint64_t seg_insn, seg_br;
 };
 
 struct vpmc_observer {

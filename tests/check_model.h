@@ -63,9 +63,10 @@ static inline const struct vpmc_obs *rec_nth(const struct rec *r, enum vpmc_obs_
 }
 
 /* A vCPU with @vendor defaults, 4 GP counters on Intel (the scenarios' machine), the given
- * policy and host kernel, observed into @r (which is cleared). */
-static inline struct vpmc_vcpu *vcpu_make(enum vpmc_vendor vendor, enum vpmc_policy_kind kind,
-					  uint64_t arg, unsigned int host_kernel, struct rec *r)
+ * policy, host kernel and PEBS capability, observed into @r (which is cleared). */
+static inline struct vpmc_vcpu *vcpu_make_pebs(enum vpmc_vendor vendor, enum vpmc_policy_kind kind,
+					       uint64_t arg, unsigned int host_kernel, bool pebs,
+					       struct rec *r)
 {
 	struct vpmc_pmu_config cfg;
 	struct vpmc_policy pol = { kind, arg };
@@ -76,9 +77,35 @@ static inline struct vpmc_vcpu *vcpu_make(enum vpmc_vendor vendor, enum vpmc_pol
 	if (vendor == VPMC_VENDOR_INTEL)
 		cfg.nr_gp = 4;
 	cfg.host_kernel = host_kernel;
+	cfg.pebs = pebs;
 	memset(r, 0, sizeof(*r));
 	ck_assert_int_eq(vpmc_vcpu_new(&v, &cfg, &pol, 0, &obs), 0);
 	return v;
+}
+
+static inline struct vpmc_vcpu *vcpu_make(enum vpmc_vendor vendor, enum vpmc_policy_kind kind,
+					  uint64_t arg, unsigned int host_kernel, struct rec *r)
+{
+	return vcpu_make_pebs(vendor, kind, arg, host_kernel, false, r);
+}
+
+/* A guest (or, with @host, host-initiated) WRMSR expected to return @want; if @rb, a host read of
+ * MSR @rb must then give @rb_val. @name labels failures. */
+static inline void msr_write_check(struct vpmc_vcpu *v, const char *name, bool host, uint32_t msr,
+				   uint64_t val, int want, uint32_t rb, uint64_t rb_val)
+{
+	uint64_t got_val = 0xdead;
+	int got;
+
+	if (host)
+		got = vpmc__vcpu_host_wrmsr(v, 0, msr, val);
+	else
+		got = vpmc_vcpu_wrmsr(v, 0, msr, val);
+	ck_assert_msg(got == want, "%s: wrmsr returned %d", name, got);
+	if (!rb)
+		return;
+	ck_assert_int_eq(vpmc__vcpu_host_rdmsr(v, 0, rb, &got_val), 0);
+	ck_assert_msg(got_val == rb_val, "%s: read back %#llx", name, (unsigned long long)got_val);
 }
 
 static inline uint64_t rdmsr_ok(struct vpmc_vcpu *v, uint64_t t, uint32_t msr)
