@@ -9,7 +9,6 @@
 #include "config.h"
 
 #include <stdint.h>
-#include <stdlib.h>
 
 #include "check_common.h"
 #include "model_harness.h"
@@ -173,6 +172,45 @@ START_TEST(test_fix5_intel_high_event_bits_gp)
 }
 END_TEST
 
+/*
+ * With TSX (cfg.tsx): intel_pmu_refresh() frees IN_TX (bit 32) in eventsel_rsvd, and
+ * intel_pmu_set_msr() frees IN_TXCP (bit 33) on GP counter 2 only. IN_TX/IN_TXCP overlap the
+ * nibble pmc_is_event_match() compares (§2.3), so such a counter never counts KVM's
+ * instructions: neither its enabling WRMSR nor a CPUID.
+ */
+static const struct {
+	const char *name;
+	unsigned int ctr;
+	uint64_t bits;
+	int want;
+} tsx[] = {
+	{ "in-tx-gp0", 0, 1ULL << 32, 0 },
+	{ "in-txcp-gp0", 0, 1ULL << 33, VPMC_GP },
+	{ "in-txcp-gp2", 2, 1ULL << 33, 0 },
+};
+
+START_TEST(test_fix5_intel_tsx_bits)
+{
+	const char *name = tsx[_i].name;
+	struct vpmc_pmu_config cfg;
+	uint64_t v;
+	struct mh h;
+
+	vpmc_pmu_config_default(&cfg, VPMC_VENDOR_INTEL);
+	cfg.tsx = true;
+	mh_new(&h, &cfg, &exact);
+	ck_assert_msg(mh_wrmsr_insn(&h, MSR_P6_EVNTSEL0 + tsx[_i].ctr, EN_OS_INSN | tsx[_i].bits) ==
+		      tsx[_i].want, "%s: WRMSR", name);
+	if (!tsx[_i].want) {
+		v = mh_rdmsr_ok(&h, MSR_P6_EVNTSEL0 + tsx[_i].ctr, name);
+		ck_assert_uint_eq(v, EN_OS_INSN | tsx[_i].bits);
+		mh_emulated(&h, false);
+		ck_assert_uint_eq(mh_rdpmc_ok(&h, tsx[_i].ctr, name), 0);
+	}
+	mh_free(&h);
+}
+END_TEST
+
 /* ---- fix 7 (98defd2e1780) and fix 27 (c49aa9837686): PMU version 1 ----------------------- */
 
 static const struct {
@@ -325,8 +363,8 @@ END_TEST
 /* ---- fix 8 (f331601c65ad) and fix 28's PEBS contrast ----------------------------------- */
 
 /*
- * struct vpmc_pmu_config has no PEBS capability, and intel_is_valid_msr() accepts PEBS_ENABLE
- * only with PERF_CAPABILITIES.PEBS_FORMAT: through the public API it #GPs (no reprogram either).
+ * Without pebs in struct vpmc_pmu_config (PERF_CAPABILITIES.PEBS_FORMAT), intel_is_valid_msr()
+ * does not know PEBS_ENABLE: #GP.
  */
 START_TEST(test_fix8_pebs_enable_gp_without_pebs)
 {
@@ -338,9 +376,6 @@ START_TEST(test_fix8_pebs_enable_gp_without_pebs)
 	mh_free(&h);
 }
 END_TEST
-
-/* PENDING (not registered, see scenarios_suite()): needs a public PEBS switch in
- * struct vpmc_pmu_config (requests.md, 2026-11-30). */
 
 static const struct {
 	const char *name;
@@ -359,9 +394,12 @@ static const struct {
 START_TEST(test_fix8_pebs_emulated_overflow)
 {
 	const char *name = pebs[_i].name;
+	struct vpmc_pmu_config cfg;
 	struct mh h;
 
-	mh_new_vendor(&h, VPMC_VENDOR_INTEL, pebs[_i].policy);
+	vpmc_pmu_config_default(&cfg, VPMC_VENDOR_INTEL);
+	cfg.pebs = true; /* PEBS_FORMAT without baseline: pebs_enable_rsvd = ~GP counters */
+	mh_new(&h, &cfg, pebs[_i].policy);
 	mh_wrmsr_ok(&h, MSR_CORE_PERF_GLOBAL_CTRL, 0, name);
 	mh_wrmsr_ok(&h, MSR_IA32_PEBS_ENABLE, 1, name);
 	mh_wrmsr_ok(&h, MSR_P6_EVNTSEL0, EN_INT_OS_INSN, name);
@@ -385,6 +423,50 @@ START_TEST(test_fix8_pebs_emulated_overflow)
 		      name);
 	/* The guest sees the same through RDMSR. */
 	ck_assert_uint_eq(mh_rdmsr_ok(&h, MSR_CORE_PERF_GLOBAL_STATUS, name), pebs[_i].want_status);
+	mh_free(&h);
+}
+END_TEST
+
+/*
+ * The hardware side of the same rule (__kvm_perf_overflow(in_pmi = true) on a precise event):
+ * BUFFER_OVF (bit 62) instead of the counter's bit, a PMI even without INT (pmc->intr = INT ||
+ * PEBS at creation), and none while BUFFER_OVF is still set (__test_and_set_bit). With DS,
+ * bit 62 is not reserved in OVF_CTRL.
+ */
+START_TEST(test_fix8_pebs_hardware_overflow)
+{
+	const struct vpmc_obs *o, *pmi;
+	struct vpmc_pmu_config cfg;
+	uint64_t t0;
+	size_t mark;
+	struct mh h;
+
+	vpmc_pmu_config_default(&cfg, VPMC_VENDOR_INTEL);
+	cfg.pebs = true;
+	mh_new(&h, &cfg, &exact);
+	mh_wrmsr_ok(&h, MSR_CORE_PERF_GLOBAL_CTRL, 0, "pebs");
+	mh_wrmsr_ok(&h, MSR_IA32_PEBS_ENABLE, 1, "pebs");
+	/* GP0 = EN | OS | instructions, no INT; 2^48 - 6, +1 by the enabling WRMSR: period 5. */
+	mh_arm(&h, &mh_intel, 0, EN_OS_INSN, MH_W48 - 5);
+	t0 = h.t;
+	mh_guest(&h, 5, 0);
+	o = mh_find(&h, VPMC_OBS_OVERFLOW, 0, 0);
+	ck_assert_msg(o && !o->emulated && o->time_ns == t0 + 5 && o->value == GLOBAL_STATUS_BUFFER_OVF,
+		      "pebs: hardware overflow not reported as BUFFER_OVF at t0+5");
+	pmi = mh_find(&h, VPMC_OBS_PMI, -2, 0);
+	ck_assert_msg(pmi && pmi->delivered && pmi->global_status == GLOBAL_STATUS_BUFFER_OVF,
+		      "pebs: no PMI without INT");
+	ck_assert_uint_eq(vpmc_vcpu_global_status(h.v), GLOBAL_STATUS_BUFFER_OVF);
+	/* Second overflow with BUFFER_OVF still set (LVTPC unmasked by the handler): no PMI. */
+	mh_lvtpc(&h, LVT_NMI);
+	mh_wrmsr_ok(&h, MSR_IA32_PMC0, MH_W48 - 4, "pebs"); /* + itself: period 4 */
+	mark = h.nr_obs;
+	mh_guest(&h, 10, 0);
+	ck_assert_uint_eq(mh_count(&h, VPMC_OBS_PMI, mark), 0);
+	ck_assert_uint_eq(vpmc_vcpu_global_status(h.v), GLOBAL_STATUS_BUFFER_OVF);
+	/* OVF_CTRL clears it (bit 62 allowed: the guest has DS). */
+	mh_wrmsr_ok(&h, MSR_CORE_PERF_GLOBAL_OVF_CTRL, GLOBAL_STATUS_BUFFER_OVF, "pebs");
+	ck_assert_uint_eq(vpmc_vcpu_global_status(h.v), 0);
 	mh_free(&h);
 }
 END_TEST
@@ -769,19 +851,6 @@ START_TEST(test_legacy_amd_status_set_gp)
 }
 END_TEST
 
-/*
- * Tests waiting for something outside this file (a model fix or a public API addition). They
- * are built but registered only when VPMC_TESTS_PENDING is set; the lead registers them in
- * scenarios_suite() once what they wait for has landed.
- */
-static TCase *pending_tcase(void)
-{
-	TCase *tc = tcase_create("pending");
-
-	tcase_add_loop_test(tc, test_fix8_pebs_emulated_overflow, 0, ARRAY_SIZE(pebs));
-	return tc;
-}
-
 static Suite *scenarios_suite(void)
 {
 	Suite *s = suite_create("scenarios");
@@ -791,8 +860,11 @@ static Suite *scenarios_suite(void)
 	tcase_add_loop_test(tc, test_fix4_emulated_branches_count, 0, ARRAY_SIZE(vendors));
 	tcase_add_loop_test(tc, test_fix5_amd_event_select_high_bits, 0, ARRAY_SIZE(amd_evtsel));
 	tcase_add_test(tc, test_fix5_intel_high_event_bits_gp);
+	tcase_add_loop_test(tc, test_fix5_intel_tsx_bits, 0, ARRAY_SIZE(tsx));
 	tcase_add_loop_test(tc, test_fix7_v1_counters_always_globally_enabled, 0, ARRAY_SIZE(v1));
 	tcase_add_test(tc, test_fix8_pebs_enable_gp_without_pebs);
+	tcase_add_loop_test(tc, test_fix8_pebs_emulated_overflow, 0, ARRAY_SIZE(pebs));
+	tcase_add_test(tc, test_fix8_pebs_hardware_overflow);
 	tcase_add_loop_test(tc, test_fix9_overflow_status_at_entry, 0, ARRAY_SIZE(fix9));
 	tcase_add_loop_test(tc, test_fix15b_wrap_inside_one_exit, 0, ARRAY_SIZE(fix15b));
 	tcase_add_test(tc, test_fix16_fixed2_disable_is_seen);
@@ -812,8 +884,6 @@ static Suite *scenarios_suite(void)
 	tcase_add_test(tc, test_legacy_amd_status_set_gp);
 	suite_add_tcase(s, tc);
 
-	if (getenv("VPMC_TESTS_PENDING"))
-		suite_add_tcase(s, pending_tcase());
 	return s;
 }
 

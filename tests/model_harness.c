@@ -217,16 +217,18 @@ bool mh_obs_equal(const struct vpmc_obs *a, const struct vpmc_obs *b)
 	       a->value == b->value && a->gp == b->gp && a->emulated == b->emulated &&
 	       a->delivered == b->delivered && a->global_status == b->global_status &&
 	       a->nr_reprogrammed == b->nr_reprogrammed && a->nr_resumed == b->nr_resumed &&
-	       a->nr_created == b->nr_created && a->created == b->created;
+	       a->nr_created == b->nr_created && a->created == b->created &&
+	       a->seg_insn == b->seg_insn && a->seg_br == b->seg_br;
 }
 
 void mh_obs_format(const struct vpmc_obs *o, char *buf, size_t len)
 {
 	snprintf(buf, len,
 		 "{kind %d t %llu vcpu %u counter %d rdpmc %d index %#x value %#llx gp %d emulated %d "
-		 "delivered %d status %#llx drain %u/%u/%u created %d}",
+		 "delivered %d status %#llx drain %u/%u/%u created %d seg %llu/%llu}",
 		 o->kind, (unsigned long long)o->time_ns, o->vcpu, o->counter, o->rdpmc, o->index,
 		 (unsigned long long)o->value, o->gp, o->emulated, o->delivered,
 		 (unsigned long long)o->global_status, o->nr_reprogrammed, o->nr_resumed,
-		 o->nr_created, o->created);
+		 o->nr_created, o->created, (unsigned long long)o->seg_insn,
+		 (unsigned long long)o->seg_br);
 }
