@@ -22,6 +22,66 @@ static const struct vpmc_policy mediated = { VPMC_POLICY_MEDIATED, 0 };
 
 static const struct mh_vendor *const vendors[] = { &mh_intel, &mh_amd };
 
+/* ---- fix 2 (a6da0d77e98e, b35e5548b411): perf events reused, the per-exit cost ----------- */
+
+/*
+ * GP0 = EN | OS | instructions, 1000 CPUID exits. Exact: each CPUID's increment requests the
+ * reprogram, each entry drains: pause, same config -> pmc_resume_counter() (new period,
+ * enable), no release or create. Tolerance=99 requests once emulated_counter reaches 100
+ * (> 99), i.e. at every 100th CPUID; tolerance=1000 never within 1000; disabled=0x2 does not
+ * even increment; mediated increments counter directly and requests no reprogram at all.
+ */
+static const struct {
+	const char *name;
+	const struct mh_vendor *vd;
+	struct vpmc_policy p;
+	uint64_t drains, increments;
+} reuse[] = {
+	{ "intel-exact", &mh_intel, { VPMC_POLICY_EXACT, 0 }, 1000, 1000 },
+	{ "amd-exact", &mh_amd, { VPMC_POLICY_EXACT, 0 }, 1000, 1000 },
+	{ "intel-tolerance=99", &mh_intel, { VPMC_POLICY_TOLERANCE, 99 }, 10, 1000 },
+	{ "amd-tolerance=99", &mh_amd, { VPMC_POLICY_TOLERANCE, 99 }, 10, 1000 },
+	{ "intel-tolerance=1000", &mh_intel, { VPMC_POLICY_TOLERANCE, 1000 }, 0, 1000 },
+	{ "intel-disabled=0x2", &mh_intel, { VPMC_POLICY_DISABLED, 0x2 }, 0, 0 },
+	{ "intel-mediated", &mh_intel, { VPMC_POLICY_MEDIATED, 0 }, 0, 1000 },
+};
+
+START_TEST(test_fix2_perf_event_reused)
+{
+	const char *name = reuse[_i].name;
+	bool perf_backed = reuse[_i].p.kind != VPMC_POLICY_MEDIATED;
+	struct vpmc_vcpu_stats a, b;
+	struct mh h;
+	int k;
+
+	mh_new_vendor(&h, reuse[_i].vd->vendor, &reuse[_i].p);
+	mh_arm(&h, reuse[_i].vd, 0, EN_OS_INSN, 0);
+	vpmc_vcpu_stats(h.v, &a);
+	for (k = 0; k < 1000; k++)
+		mh_emulated(&h, false);
+	vpmc_vcpu_stats(h.v, &b);
+	ck_assert_msg(b.entries - a.entries == 1000, "%s: entries", name);
+	ck_assert_msg(b.drains - a.drains == reuse[_i].drains, "%s: %llu drains want %llu", name,
+		      (unsigned long long)(b.drains - a.drains),
+		      (unsigned long long)reuse[_i].drains);
+	ck_assert_msg(b.increments - a.increments == reuse[_i].increments, "%s: increments", name);
+	/* One reprogram per drain, each a resume of the live event (pause + period + enable). */
+	ck_assert_msg(b.reprograms - a.reprograms == reuse[_i].drains &&
+		      b.perf_resumes - a.perf_resumes == reuse[_i].drains &&
+		      b.perf_pauses - a.perf_pauses == reuse[_i].drains,
+		      "%s: reprograms %llu resumes %llu pauses %llu", name,
+		      (unsigned long long)(b.reprograms - a.reprograms),
+		      (unsigned long long)(b.perf_resumes - a.perf_resumes),
+		      (unsigned long long)(b.perf_pauses - a.perf_pauses));
+	ck_assert_msg(b.perf_creates == a.perf_creates && b.perf_releases == a.perf_releases,
+		      "%s: perf events created or released", name);
+	/* The one perf event (none in the mediated vPMU) was created by the arming drain. */
+	ck_assert_msg(b.perf_creates == (perf_backed ? 1 : 0), "%s: %llu perf events created",
+		      name, (unsigned long long)b.perf_creates);
+	mh_free(&h);
+}
+END_TEST
+
 /* ---- fix 3 (9cd803d496e7): KVM-retired instructions count ------------------------------- */
 
 START_TEST(test_fix3_retired_instructions_count)
@@ -714,6 +774,7 @@ static Suite *scenarios_suite(void)
 	Suite *s = suite_create("scenarios");
 	TCase *tc = tcase_create("fixes");
 
+	tcase_add_loop_test(tc, test_fix2_perf_event_reused, 0, ARRAY_SIZE(reuse));
 	tcase_add_loop_test(tc, test_fix3_retired_instructions_count, 0, ARRAY_SIZE(vendors));
 	tcase_add_loop_test(tc, test_fix4_emulated_branches_count, 0, ARRAY_SIZE(vendors));
 	tcase_add_loop_test(tc, test_fix5_amd_event_select_high_bits, 0, ARRAY_SIZE(amd_evtsel));

@@ -371,6 +371,77 @@ START_TEST(test_write_leaves_perf_count_period_late)
 }
 END_TEST
 
+/*
+ * Lazy release (§2.12, b35e5548b411): a sched-in with live perf events sets need_cleanup and
+ * raises KVM_REQ_PMU (kvm_arch_vcpu_load()); that drain releases the event of every counter
+ * that is not locally enabled and whose MSRs were not written since the last cleanup
+ * (pmc_in_use, set by kvm_pmu_set_msr() through msr_idx_to_pmc()). Intel's msr_idx_to_pmc()
+ * knows the fixed, EVNTSEL and legacy PERFCTR MSRs but not the full-width 0x4C1 aliases, so a
+ * write there does not keep the event; AMD's knows all its counter MSRs.
+ */
+static const struct {
+	const char *name;
+	const struct mh_vendor *vd;
+	uint32_t touch; /* the MSR written during the second slice, 0: none */
+	bool released;  /* at the second cleanup */
+} lazy[] = {
+	{ "intel-untouched", &mh_intel, 0, true },
+	{ "intel-evntsel-written", &mh_intel, MSR_P6_EVNTSEL0, false },
+	{ "intel-perfctr-written", &mh_intel, MSR_IA32_PERFCTR0, false },
+	{ "intel-pmc-full-width-written", &mh_intel, MSR_IA32_PMC0, true },
+	{ "amd-untouched", &mh_amd, 0, true },
+	{ "amd-ctr-written", &mh_amd, MSR_F15H_PERF_CTR0, false },
+};
+
+static void sched_out_in(struct mh *h)
+{
+	vpmc_vcpu_sched_out(h->v, h->t += MH_STEP);
+	vpmc_vcpu_sched_in(h->v, h->t += MH_STEP);
+	mh_entry(h);
+}
+
+START_TEST(test_lazy_release_of_unused_perf_events)
+{
+	const char *name = lazy[_i].name;
+	struct vpmc_vcpu_stats a, b;
+	const struct vpmc_obs *d;
+	size_t mark;
+	struct mh h;
+
+	mh_new_vendor(&h, lazy[_i].vd->vendor, &exact);
+	mh_arm(&h, lazy[_i].vd, 0, EN_OS_INSN, 0); /* perf event created; counter 1 */
+	mh_guest(&h, 10, 0);                        /* 11 */
+	mh_wrmsr_ok(&h, mh_evtsel(lazy[_i].vd, 0), 0, name); /* disabled, paused; marks in use */
+	/* First slice ends: the drain runs cleanup, finds GP0 in use: kept. */
+	vpmc_vcpu_stats(h.v, &a);
+	mark = h.nr_obs;
+	sched_out_in(&h);
+	d = mh_find(&h, VPMC_OBS_DRAIN, -2, mark);
+	ck_assert_msg(d && d->nr_reprogrammed == 0, "%s: no cleanup drain after sched-in", name);
+	vpmc_vcpu_stats(h.v, &b);
+	ck_assert_msg(b.perf_releases == a.perf_releases, "%s: released while in use", name);
+	if (lazy[_i].touch)
+		mh_wrmsr_ok(&h, lazy[_i].touch, lazy[_i].touch == mh_evtsel(lazy[_i].vd, 0) ? 0 : 5,
+			    name);
+	sched_out_in(&h);
+	vpmc_vcpu_stats(h.v, &a);
+	ck_assert_msg(a.perf_releases - b.perf_releases == (lazy[_i].released ? 1 : 0),
+		      "%s: released %llu", name,
+		      (unsigned long long)(a.perf_releases - b.perf_releases));
+	/* Folded, not lost: 11, or the value written (5). */
+	ck_assert_uint_eq(vpmc_vcpu_counter(h.v, 0),
+			  lazy[_i].touch && lazy[_i].touch != mh_evtsel(lazy[_i].vd, 0) ? 5 : 11);
+	/* Without perf events a sched-in requests nothing: no drain. */
+	if (lazy[_i].released) {
+		mark = h.nr_obs;
+		sched_out_in(&h);
+		ck_assert_msg(mh_count(&h, VPMC_OBS_DRAIN, mark) == 0, "%s: drain without events",
+			      name);
+	}
+	mh_free(&h);
+}
+END_TEST
+
 static Suite *timelines_suite(void)
 {
 	Suite *s = suite_create("timelines");
@@ -388,6 +459,7 @@ static Suite *timelines_suite(void)
 	tcase_add_loop_test(tc, test_perf_arming_clamp, 0, ARRAY_SIZE(clamp));
 	tcase_add_loop_test(tc, test_write_leaves_perf_count_period_late, 0,
 			    ARRAY_SIZE(write_period));
+	tcase_add_loop_test(tc, test_lazy_release_of_unused_perf_events, 0, ARRAY_SIZE(lazy));
 	suite_add_tcase(s, tc);
 	return s;
 }
