@@ -585,6 +585,59 @@ START_TEST(test_fix9_overflow_status_at_entry)
 }
 END_TEST
 
+/* ---- counter widths (b29a2acd36dd: truncate to the width on write) ---------------------- */
+
+/*
+ * Intel with 40-bit GP and 36-bit fixed counters: full-width writes #GP above the width
+ * (intel_pmu_set_msr()), legacy 0xC1 writes are sign-extended from 32 bits then masked,
+ * fixed counter writes are silently truncated, and the wrap - hence the emulated overflow -
+ * is at the counter's width. AMD counters are always 48 bits (amd_pmu_refresh()).
+ */
+START_TEST(test_counter_widths_intel)
+{
+	const uint64_t m40 = (1ULL << 40) - 1, m36 = (1ULL << 36) - 1;
+	const struct vpmc_pmu_config *got;
+	struct vpmc_pmu_config cfg;
+	struct mh h;
+
+	vpmc_pmu_config_default(&cfg, VPMC_VENDOR_INTEL);
+	cfg.gp_width = 40;
+	cfg.fixed_width = 36;
+	mh_new(&h, &cfg, &exact);
+	got = vpmc_vcpu_config(h.v);
+	ck_assert_uint_eq(got->gp_width, 40);
+	ck_assert_uint_eq(got->fixed_width, 36);
+	ck_assert_int_eq(mh_wrmsr_insn(&h, MSR_IA32_PMC0, 1ULL << 40), VPMC_GP);
+	mh_wrmsr_ok(&h, MSR_IA32_PERFCTR0, 0x80000000ULL, "width");
+	ck_assert_uint_eq(mh_rdmsr_ok(&h, MSR_IA32_PMC0, "width"), 0xFFFFFFFF80000000ULL & m40);
+	mh_wrmsr_ok(&h, MSR_CORE_PERF_FIXED_CTR0, (1ULL << 40) + 5, "width");
+	ck_assert_uint_eq(mh_rdpmc_ok(&h, RDPMC_FIXED | 0, "width"), ((1ULL << 40) + 5) & m36);
+	/* 2^40 - 2, +1 by the enabling WRMSR; a CPUID wraps it at 40 bits. */
+	mh_arm(&h, &mh_intel, 0, EN_INT_OS_INSN, m40 - 1);
+	ck_assert_uint_eq(vpmc_vcpu_counter(h.v, 0), m40);
+	mh_emulated(&h, false);
+	ck_assert_uint_eq(vpmc_vcpu_counter(h.v, 0), 0);
+	ck_assert_uint_eq(vpmc_vcpu_global_status(h.v), 1);
+	mh_free(&h);
+}
+END_TEST
+
+START_TEST(test_counter_widths_amd_always_48)
+{
+	struct vpmc_pmu_config cfg;
+	struct mh h;
+
+	vpmc_pmu_config_default(&cfg, VPMC_VENDOR_AMD);
+	cfg.gp_width = 40;
+	mh_new(&h, &cfg, &exact);
+	ck_assert_uint_eq(vpmc_vcpu_config(h.v)->gp_width, 48);
+	/* pmc_write_counter() masks to 48 bits; AMD never #GPs on a counter write. */
+	mh_wrmsr_ok(&h, MSR_F15H_PERF_CTR0, (1ULL << 63) | (1ULL << 40), "amd");
+	ck_assert_uint_eq(mh_rdpmc_ok(&h, 0, "amd"), 1ULL << 40);
+	mh_free(&h);
+}
+END_TEST
+
 /* ---- fix 15 (fd89499a5151): emulated_counter instead of prev_counter ------------------- */
 
 static const struct {
@@ -785,6 +838,8 @@ static Suite *scenarios_suite(void)
 	tcase_add_loop_test(tc, test_fix8_pebs_emulated_overflow, 0, ARRAY_SIZE(pebs));
 	tcase_add_test(tc, test_fix8_pebs_hardware_overflow);
 	tcase_add_loop_test(tc, test_fix9_overflow_status_at_entry, 0, ARRAY_SIZE(fix9));
+	tcase_add_test(tc, test_counter_widths_intel);
+	tcase_add_test(tc, test_counter_widths_amd_always_48);
 	tcase_add_loop_test(tc, test_fix15b_wrap_inside_one_exit, 0, ARRAY_SIZE(fix15b));
 	tcase_add_test(tc, test_fix16_fixed2_disable_is_seen);
 	tcase_add_test(tc, test_fix16_fixed0_freeze_counts);

@@ -372,6 +372,65 @@ START_TEST(test_write_leaves_perf_count_period_late)
 END_TEST
 
 /*
+ * Two counters overflowing inside one guest segment of 10 instructions, 5 of them branches
+ * (vpmc_vcpu_guest(): instruction i is a branch when floor(i * 5 / 10) steps, i.e. 2, 4, 6, 8,
+ * 10). GP1 (instructions) at 2^48 - 4 wraps at instruction 4; GP0 (branches) at 2^48 - 3 at
+ * its 3rd branch, instruction 6. Each hardware overflow exits there and the entry delivers its
+ * PMI; Intel's LVTPC is still masked by the first (no guest handler ran), AMD's is not.
+ */
+static const struct {
+	const char *name;
+	const struct mh_vendor *vd;
+	struct vpmc_policy p;
+	bool second_delivered;
+} two[] = {
+	{ "intel-exact", &mh_intel, { VPMC_POLICY_EXACT, 0 }, false },
+	{ "amd-exact", &mh_amd, { VPMC_POLICY_EXACT, 0 }, true },
+	{ "intel-reference", &mh_intel, { VPMC_POLICY_REFERENCE, 0 }, false },
+	{ "amd-reference", &mh_amd, { VPMC_POLICY_REFERENCE, 0 }, true },
+	{ "amd-mediated", &mh_amd, { VPMC_POLICY_MEDIATED, 0 }, true },
+};
+
+START_TEST(test_two_overflows_in_one_segment)
+{
+	const struct mh_vendor *vd = two[_i].vd;
+	const char *name = two[_i].name;
+	const struct vpmc_obs *o0, *o1;
+	const struct vpmc_obs *pmi[2] = { NULL, NULL };
+	uint64_t t0;
+	size_t i, n = 0;
+	struct mh h;
+
+	mh_new_vendor(&h, vd->vendor, &two[_i].p);
+	mh_wrmsr_ok(&h, vd->global_ctrl, 0, name);
+	mh_wrmsr_ok(&h, mh_ctr(vd, 0), MH_W48 - 2, name);
+	mh_wrmsr_ok(&h, mh_ctr(vd, 1), MH_W48 - 4, name);
+	mh_wrmsr_ok(&h, mh_evtsel(vd, 0), EVTSEL_EN | EVTSEL_INT | EVTSEL_OS | vd->ev_br, name);
+	mh_wrmsr_ok(&h, mh_evtsel(vd, 1), EN_INT_OS_INSN, name);
+	mh_wrmsr_ok(&h, vd->global_ctrl, 3, name); /* GP1: 2^48 - 4; GP0: 2^48 - 3 */
+	t0 = h.t;
+	mh_guest(&h, 10, 5);
+	o1 = mh_find(&h, VPMC_OBS_OVERFLOW, 1, 0);
+	o0 = mh_find(&h, VPMC_OBS_OVERFLOW, 0, 0);
+	ck_assert_msg(o1 && o1->time_ns == t0 + 4 && o1->seg_insn == 4 && o1->seg_br == 2,
+		      "%s: GP1 overflow not at instruction 4", name);
+	ck_assert_msg(o0 && o0->time_ns == t0 + 6 && o0->seg_insn == 6 && o0->seg_br == 3,
+		      "%s: GP0 overflow not at instruction 6 (3rd branch)", name);
+	for (i = 0; i < h.nr_obs; i++)
+		if (h.obs[i].kind == VPMC_OBS_PMI && n < 2)
+			pmi[n++] = &h.obs[i];
+	ck_assert_msg(n == 2 && mh_count(&h, VPMC_OBS_PMI, 0) == 2, "%s: PMIs", name);
+	ck_assert_msg(pmi[0]->delivered && pmi[0]->time_ns == t0 + 4 && pmi[0]->global_status == 2,
+		      "%s: first PMI", name);
+	ck_assert_msg(pmi[1]->delivered == two[_i].second_delivered && pmi[1]->time_ns == t0 + 6 &&
+		      pmi[1]->global_status == 3, "%s: second PMI", name);
+	ck_assert_uint_eq(vpmc_vcpu_counter(h.v, 0), 2); /* 2^48 - 3 + 5 */
+	ck_assert_uint_eq(vpmc_vcpu_counter(h.v, 1), 6); /* 2^48 - 4 + 10 */
+	mh_free(&h);
+}
+END_TEST
+
+/*
  * Lazy release (§2.12, b35e5548b411): a sched-in with live perf events sets need_cleanup and
  * raises KVM_REQ_PMU (kvm_arch_vcpu_load()); that drain releases the event of every counter
  * that is not locally enabled and whose MSRs were not written since the last cleanup
@@ -459,6 +518,7 @@ static Suite *timelines_suite(void)
 	tcase_add_loop_test(tc, test_perf_arming_clamp, 0, ARRAY_SIZE(clamp));
 	tcase_add_loop_test(tc, test_write_leaves_perf_count_period_late, 0,
 			    ARRAY_SIZE(write_period));
+	tcase_add_loop_test(tc, test_two_overflows_in_one_segment, 0, ARRAY_SIZE(two));
 	tcase_add_loop_test(tc, test_lazy_release_of_unused_perf_events, 0, ARRAY_SIZE(lazy));
 	suite_add_tcase(s, tc);
 	return s;
