@@ -316,6 +316,21 @@ START_TEST(test_counters_msr_access)
 		       access[_i].nr_gp, 0);
 	rd_wr_counters(&h, name, MSR_CORE_PERF_FIXED_CTR0, 3, nr_fixed, RDPMC_FIXED);
 
+	/* Event selects (not in the selftest): x86.c's quirk covers MSR_P6_EVNTSEL0..1 too. */
+	for (i = 0; i < 8; i++) {
+		uint32_t msr = MSR_P6_EVNTSEL0 + i;
+		bool ok = i < access[_i].nr_gp, gp = !ok && i >= 2;
+		uint64_t val = 1;
+		int rc;
+
+		rc = mh_wrmsr_insn(&h, msr, EVTSEL_OS | EV_BR_INTEL); /* not enabled: counts nothing */
+		ck_assert_msg(rc == (gp ? VPMC_GP : 0), "%s: WRMSR %#x returned %d", name, msr, rc);
+		rc = mh_rdmsr_insn(&h, msr, &val);
+		ck_assert_msg(rc == (gp ? VPMC_GP : 0) && val == (ok ? EVTSEL_OS | EV_BR_INTEL : 0),
+			      "%s: RDMSR %#x returned %d value %#llx", name, msr, rc,
+			      (unsigned long long)val);
+	}
+
 	for (i = 0; i < 3; i++) {
 		uint64_t ctrl = 1ULL << (4 * i); /* FIXED_PMC_CTRL(i, FIXED_PMC_KERNEL) */
 
