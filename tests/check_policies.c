@@ -533,6 +533,72 @@ START_TEST(test_mediated_status_immediate)
 }
 END_TEST
 
+/*
+ * Fixed counter 0 overflowing in hardware: reprogram_counter() translates the nibble's PMI bit
+ * (3) into INT for the perf event (intr), mediated reads it at the wrap (pmc_is_pmi_enabled());
+ * the status bit is 32 either way. Preset M - 1, +1 by the enabling GLOBAL_CTRL WRMSR: M. Perf
+ * arms at least 2 events (overflow at the 2nd native instruction), the guest-owned counter of
+ * the mediated vPMU wraps at the 1st.
+ */
+static const struct {
+	const char *name;
+	const struct vpmc_policy *p;
+	uint64_t nibble;
+	size_t pmis;
+	uint64_t at;
+} fixed0[] = {
+	{ "exact-pmi", &exact, 0x9, 1, 2 },
+	{ "exact-no-pmi", &exact, 0x1, 0, 2 },
+	{ "mediated-pmi", &mediated, 0x9, 1, 1 },
+	{ "mediated-no-pmi", &mediated, 0x1, 0, 1 },
+};
+
+START_TEST(test_fixed0_pmi_bit)
+{
+	const char *name = fixed0[_i].name;
+	const struct vpmc_obs *o;
+	uint64_t t0;
+	struct mh h;
+
+	mh_new_vendor(&h, VPMC_VENDOR_INTEL, fixed0[_i].p);
+	mh_wrmsr_ok(&h, MSR_CORE_PERF_GLOBAL_CTRL, 0, name);
+	mh_wrmsr_ok(&h, MSR_CORE_PERF_FIXED_CTR_CTRL, fixed0[_i].nibble, name);
+	mh_wrmsr_ok(&h, MSR_CORE_PERF_FIXED_CTR0, MH_W48 - 1, name);
+	mh_wrmsr_ok(&h, MSR_CORE_PERF_GLOBAL_CTRL, 1ULL << FIXED_IDX, name);
+	ck_assert_uint_eq(vpmc_vcpu_counter(h.v, FIXED_IDX), MH_W48);
+	t0 = h.t;
+	mh_guest(&h, 3, 0);
+	o = mh_find(&h, VPMC_OBS_OVERFLOW, FIXED_IDX, 0);
+	ck_assert_msg(o && !o->emulated && o->time_ns == t0 + fixed0[_i].at,
+		      "%s: fixed 0 overflow", name);
+	ck_assert_uint_eq(vpmc_vcpu_global_status(h.v), 1ULL << FIXED_IDX);
+	ck_assert_msg(mh_count(&h, VPMC_OBS_PMI, 0) == fixed0[_i].pmis, "%s: PMIs", name);
+	ck_assert_uint_eq(vpmc_vcpu_counter(h.v, FIXED_IDX), 2); /* M + 3 */
+	mh_free(&h);
+}
+END_TEST
+
+/* GLOBAL_CTRL gates the guest-owned counters too: nothing counts while the bit is clear. */
+START_TEST(test_mediated_global_ctrl_gates_counting)
+{
+	struct mh h;
+
+	mh_new_vendor(&h, VD->vendor, &mediated);
+	mh_wrmsr_ok(&h, VD->global_ctrl, 0, VD->name);
+	mh_wrmsr_ok(&h, mh_ctr(VD, 0), 0, VD->name);
+	mh_wrmsr_ok(&h, mh_evtsel(VD, 0), EN_OS_INSN, VD->name);
+	mh_guest(&h, 10, 0);
+	mh_emulated(&h, false);
+	ck_assert_uint_eq(vpmc_vcpu_counter(h.v, 0), 0);
+	/* Enabled: the WRMSR counts itself, then 10 native and a CPUID: 12. */
+	mh_wrmsr_ok(&h, VD->global_ctrl, 1, VD->name);
+	mh_guest(&h, 10, 0);
+	mh_emulated(&h, false);
+	ck_assert_uint_eq(vpmc_vcpu_counter(h.v, 0), 12);
+	mh_free(&h);
+}
+END_TEST
+
 /* ---- PMI delivery ---------------------------------------------------------------------- */
 
 /*
@@ -652,6 +718,8 @@ static Suite *policies_suite(void)
 	tc = tcase_create("mediated");
 	tcase_add_loop_test(tc, test_intr_cached_vs_current, 0, NV * ARRAY_SIZE(intr));
 	tcase_add_loop_test(tc, test_mediated_status_immediate, 0, NV);
+	tcase_add_loop_test(tc, test_fixed0_pmi_bit, 0, ARRAY_SIZE(fixed0));
+	tcase_add_loop_test(tc, test_mediated_global_ctrl_gates_counting, 0, NV);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("api");
