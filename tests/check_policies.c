@@ -63,7 +63,6 @@ END_TEST
 START_TEST(test_tolerance_overflow_at_threshold_drain)
 {
 	const struct vpmc_policy p = { VPMC_POLICY_TOLERANCE, 3 };
-	const struct vpmc_obs *o, *pmi;
 	uint64_t t_entry = 0;
 	size_t mark;
 	struct mh h;
@@ -86,11 +85,8 @@ START_TEST(test_tolerance_overflow_at_threshold_drain)
 			ck_assert_uint_eq(vpmc_vcpu_global_status(h.v), 0);
 		}
 	}
-	o = mh_find(&h, VPMC_OBS_OVERFLOW, 0, mark);
-	ck_assert_msg(o && o->emulated && o->time_ns == t_entry, "%s: overflow at the 4th entry",
-		      VD->name);
-	pmi = mh_find(&h, VPMC_OBS_PMI, -2, mark);
-	ck_assert_msg(pmi && pmi->delivered && pmi->time_ns == t_entry, "%s: PMI", VD->name);
+	mh_expect_overflow(&h, mark, 0, t_entry, 1, VD->name); /* at the 4th entry */
+	mh_expect_pmi(&h, mark, t_entry, true, VD->name);
 	ck_assert_uint_eq(vpmc_vcpu_counter(h.v, 0), 3);
 	mh_free(&h);
 }
@@ -207,7 +203,6 @@ static const struct {
 START_TEST(test_hardware_overflow_late_by_pending)
 {
 	const char *name = late[_i / 2].name;
-	const struct vpmc_obs *o, *pmi;
 	uint64_t t0;
 	struct mh h;
 	int k;
@@ -219,14 +214,8 @@ START_TEST(test_hardware_overflow_late_by_pending)
 		mh_emulated(&h, false);
 	t0 = h.t;
 	mh_guest(&h, 20, 0);
-	o = mh_find(&h, VPMC_OBS_OVERFLOW, 0, 0);
-	ck_assert_msg(o && o->emulated == late[_i / 2].emulated &&
-		      o->time_ns == t0 + late[_i / 2].at,
-		      "%s/%s: overflow at t0+%lld want t0+%llu", VD->name, name,
-		      o ? (long long)(o->time_ns - t0) : -1LL, (unsigned long long)late[_i / 2].at);
-	pmi = mh_find(&h, VPMC_OBS_PMI, -2, 0);
-	ck_assert_msg(pmi && pmi->delivered && pmi->time_ns == t0 + late[_i / 2].at,
-		      "%s/%s: PMI not with the overflow", VD->name, name);
+	mh_expect_overflow(&h, 0, 0, t0 + late[_i / 2].at, late[_i / 2].emulated, name);
+	mh_expect_pmi(&h, 0, t0 + late[_i / 2].at, true, name);
 	ck_assert_uint_eq(mh_count(&h, VPMC_OBS_OVERFLOW, 0), 1);
 	/* 2^48 - 10 + 3 + 20 = 13, exact in every policy. */
 	ck_assert_uint_eq(vpmc_vcpu_counter(h.v, 0), 13);
@@ -237,7 +226,6 @@ END_TEST
 /* The reference counter overflows at the wrapping event itself (trace-format.md). */
 START_TEST(test_reference_overflow_at_wrap)
 {
-	const struct vpmc_obs *o, *pmi;
 	uint64_t t0;
 	struct mh h;
 	int k;
@@ -248,11 +236,8 @@ START_TEST(test_reference_overflow_at_wrap)
 		mh_emulated(&h, false);
 	t0 = h.t;
 	mh_guest(&h, 20, 0);
-	o = mh_find(&h, VPMC_OBS_OVERFLOW, 0, 0);
-	ck_assert_msg(o && o->time_ns == t0 + 7, "%s: reference overflow not at t0+7", VD->name);
-	pmi = mh_find(&h, VPMC_OBS_PMI, -2, 0);
-	ck_assert_msg(pmi && pmi->delivered && pmi->time_ns == t0 + 7, "%s: reference PMI",
-		      VD->name);
+	mh_expect_overflow(&h, 0, 0, t0 + 7, -1, VD->name);
+	mh_expect_pmi(&h, 0, t0 + 7, true, VD->name);
 	ck_assert_uint_eq(vpmc_vcpu_counter(h.v, 0), 13);
 	mh_free(&h);
 }
@@ -302,7 +287,6 @@ static const struct {
 START_TEST(test_tolerance_wrap_requests_at_wrap)
 {
 	const char *name = wrap[_i / 2].name;
-	const struct vpmc_obs *o;
 	uint64_t t_entry;
 	size_t mark;
 	struct mh h;
@@ -318,13 +302,12 @@ START_TEST(test_tolerance_wrap_requests_at_wrap)
 	/* Second: pmc_read_counter() == 0 after the increment: the wrap. */
 	mh_retire(&h, false);
 	t_entry = mh_entry(&h);
-	o = mh_find(&h, VPMC_OBS_OVERFLOW, 0, mark);
 	if (wrap[_i / 2].detected_at_wrap) {
-		ck_assert_msg(o && o->emulated && o->time_ns == t_entry, "%s/%s: not at the wrap",
-			      VD->name, name);
-		ck_assert_msg(mh_find(&h, VPMC_OBS_PMI, -2, mark), "%s/%s: PMI", VD->name, name);
+		mh_expect_overflow(&h, mark, 0, t_entry, 1, name);
+		mh_expect_pmi(&h, mark, t_entry, true, name);
 	} else {
-		ck_assert_msg(!o, "%s/%s: detected without a reprogram", VD->name, name);
+		ck_assert_msg(!mh_find(&h, VPMC_OBS_OVERFLOW, 0, mark),
+			      "%s/%s: detected without a reprogram", VD->name, name);
 	}
 	ck_assert_uint_eq(vpmc_vcpu_counter(h.v, 0), 0);
 	mh_free(&h);
@@ -442,7 +425,6 @@ END_TEST
 START_TEST(test_disabled_hardware_overflow_unchanged)
 {
 	const struct vpmc_policy p = { VPMC_POLICY_DISABLED, 0x12 };
-	const struct vpmc_obs *o, *pmi;
 	uint64_t t0;
 	struct mh h;
 	int k;
@@ -455,10 +437,8 @@ START_TEST(test_disabled_hardware_overflow_unchanged)
 	ck_assert_uint_eq(vpmc_vcpu_counter(h.v, 0), MH_W48 - 4);
 	t0 = h.t;
 	mh_guest(&h, 10, 0); /* wraps in hardware at the 5th */
-	o = mh_find(&h, VPMC_OBS_OVERFLOW, 0, 0);
-	ck_assert_msg(o && !o->emulated && o->time_ns == t0 + 5, "%s: hardware overflow", VD->name);
-	pmi = mh_find(&h, VPMC_OBS_PMI, -2, 0);
-	ck_assert_msg(pmi && pmi->delivered && pmi->time_ns == t0 + 5, "%s: PMI", VD->name);
+	mh_expect_overflow(&h, 0, 0, t0 + 5, 0, VD->name);
+	mh_expect_pmi(&h, 0, t0 + 5, true, VD->name);
 	ck_assert_uint_eq(vpmc_vcpu_counter(h.v, 0), 5);
 	mh_free(&h);
 }
@@ -515,7 +495,6 @@ END_TEST
 /* Mediated: the status bit is set by the retirement itself, before any entry. */
 START_TEST(test_mediated_status_immediate)
 {
-	const struct vpmc_obs *o;
 	uint64_t t;
 	struct mh h;
 
@@ -523,9 +502,7 @@ START_TEST(test_mediated_status_immediate)
 	mh_arm(&h, VD, 0, EN_INT_OS_INSN, MH_W48 - 1); /* M */
 	t = mh_retire(&h, false);
 	ck_assert_uint_eq(vpmc_vcpu_global_status(h.v), 1);
-	o = mh_find(&h, VPMC_OBS_OVERFLOW, 0, 0);
-	ck_assert_msg(o && o->emulated && o->time_ns == t, "%s: overflow at the increment",
-		      VD->name);
+	mh_expect_overflow(&h, 0, 0, t, 1, VD->name); /* at the increment */
 	/* Nothing is deferred: no KVM_REQ_PMU, so the entry has no drain to run. */
 	mh_entry(&h);
 	ck_assert_uint_eq(mh_count(&h, VPMC_OBS_PMI, 0), 1);
@@ -556,7 +533,6 @@ static const struct {
 START_TEST(test_fixed0_pmi_bit)
 {
 	const char *name = fixed0[_i].name;
-	const struct vpmc_obs *o;
 	uint64_t t0;
 	struct mh h;
 
@@ -568,9 +544,7 @@ START_TEST(test_fixed0_pmi_bit)
 	ck_assert_uint_eq(vpmc_vcpu_counter(h.v, FIXED_IDX), MH_W48);
 	t0 = h.t;
 	mh_guest(&h, 3, 0);
-	o = mh_find(&h, VPMC_OBS_OVERFLOW, FIXED_IDX, 0);
-	ck_assert_msg(o && !o->emulated && o->time_ns == t0 + fixed0[_i].at,
-		      "%s: fixed 0 overflow", name);
+	mh_expect_overflow(&h, 0, FIXED_IDX, t0 + fixed0[_i].at, 0, name);
 	ck_assert_uint_eq(vpmc_vcpu_global_status(h.v), 1ULL << FIXED_IDX);
 	ck_assert_msg(mh_count(&h, VPMC_OBS_PMI, 0) == fixed0[_i].pmis, "%s: PMIs", name);
 	ck_assert_uint_eq(vpmc_vcpu_counter(h.v, FIXED_IDX), 2); /* M + 3 */

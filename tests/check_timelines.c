@@ -47,7 +47,7 @@ static void timeline_setup(struct mh *h, const struct mh_vendor *vd)
 START_TEST(test_timeline_a_emulated_overflow_on_cpuid)
 {
 	const struct mh_vendor *vd = vendors[_i];
-	const struct vpmc_obs *o, *pmi, *d;
+	const struct vpmc_obs *pmi, *d;
 	uint64_t t_entry, lvtpc;
 	size_t mark;
 	struct mh h;
@@ -66,8 +66,7 @@ START_TEST(test_timeline_a_emulated_overflow_on_cpuid)
 	ck_assert_uint_eq(mh_count(&h, VPMC_OBS_OVERFLOW, mark), 0);
 	/* Step 3: the drain pauses (c = 2^48 - 1 = prev), adds 1: wraps to 0 < prev. */
 	t_entry = mh_entry(&h);
-	o = mh_find(&h, VPMC_OBS_OVERFLOW, 0, mark);
-	ck_assert_msg(o && o->emulated && o->time_ns == t_entry, "%s: step 3 overflow", vd->name);
+	mh_expect_overflow(&h, mark, 0, t_entry, 1, vd->name);
 	ck_assert_uint_eq(vpmc_vcpu_global_status(h.v), 1);
 	/* Step 4: same config, so the event is resumed (period 2^48), not recreated. */
 	d = mh_find(&h, VPMC_OBS_DRAIN, -2, mark);
@@ -107,7 +106,7 @@ START_TEST(test_timeline_b_hardware_wraps_first)
 {
 	const struct mh_vendor *vd = timeline_b[_i].vd;
 	const char *name = timeline_b[_i].name;
-	const struct vpmc_obs *o, *pmi;
+	const struct vpmc_obs *pmi;
 	struct vpmc_pmu_config cfg;
 	uint64_t t0;
 	size_t mark;
@@ -124,11 +123,9 @@ START_TEST(test_timeline_b_hardware_wraps_first)
 	 * host PMI forces an exit there, and the implicit entry drains (c = 2^48 - 2 + 2 = 0 =
 	 * prev, nothing emulated) and delivers the PMI (trace-format.md model conventions). */
 	mh_guest(&h, 2, 0);
-	o = mh_find(&h, VPMC_OBS_OVERFLOW, 0, mark);
-	ck_assert_msg(o && !o->emulated && o->time_ns == t0 + 2, "%s: hardware overflow", name);
-	pmi = mh_find(&h, VPMC_OBS_PMI, -2, mark);
-	ck_assert_msg(pmi && pmi->delivered && pmi->time_ns == t0 + 2 && pmi->global_status == 1,
-		      "%s: PMI at the overflowing instruction", name);
+	mh_expect_overflow(&h, mark, 0, t0 + 2, 0, name);
+	pmi = mh_expect_pmi(&h, mark, t0 + 2, true, name); /* at the overflowing instruction */
+	ck_assert_uint_eq(pmi->global_status, 1);
 	/* Step 2: CPUID: emulated 1; drain: prev 0, 0 + 1 = 1: no second overflow. */
 	mh_emulated(&h, false);
 	ck_assert_msg(mh_count(&h, VPMC_OBS_OVERFLOW, mark) == 1, "%s: %zu overflows want 1", name,
@@ -253,7 +250,6 @@ static const struct {
 START_TEST(test_drop_rule_hardware_overflow_while_reprogram_pending)
 {
 	const char *name = drop_rule[_i].name;
-	const struct vpmc_obs *o;
 	uint64_t t0;
 	struct mh h;
 
@@ -263,13 +259,12 @@ START_TEST(test_drop_rule_hardware_overflow_while_reprogram_pending)
 	ck_assert_uint_eq(vpmc_vcpu_counter(h.v, 0), MH_W48 - 1);
 	t0 = mh_retire(&h, false); /* CPUID; its entry is missing */
 	mh_guest(&h, 3, 0);
-	o = mh_find(&h, VPMC_OBS_OVERFLOW, 0, 0);
 	if (drop_rule[_i].lost) {
-		ck_assert_msg(!o && vpmc_vcpu_global_status(h.v) == 0 &&
-			      mh_count(&h, VPMC_OBS_PMI, 0) == 0, "%s: overflow not lost", name);
+		ck_assert_msg(!mh_find(&h, VPMC_OBS_OVERFLOW, 0, 0) &&
+			      vpmc_vcpu_global_status(h.v) == 0 && mh_count(&h, VPMC_OBS_PMI, 0) == 0,
+			      "%s: overflow not lost", name);
 	} else {
-		ck_assert_msg(o && !o->emulated && o->time_ns == t0 + 2, "%s: hardware overflow",
-			      name);
+		mh_expect_overflow(&h, 0, 0, t0 + 2, 0, name);
 		ck_assert_uint_eq(mh_count(&h, VPMC_OBS_OVERFLOW, 0), 1);
 	}
 	/* Reads stay exact: 2^48 - 2 + 1 + 3 = 2. */
@@ -299,7 +294,6 @@ static const struct {
 START_TEST(test_perf_arming_clamp)
 {
 	const char *name = clamp[_i].name;
-	const struct vpmc_obs *o;
 	uint64_t t0;
 	struct mh h;
 
@@ -307,10 +301,7 @@ START_TEST(test_perf_arming_clamp)
 	mh_arm(&h, clamp[_i].vd, 0, EN_INT_OS_INSN, MH_W48 - 1); /* M: period 1 */
 	t0 = h.t;
 	mh_guest(&h, 5, 0);
-	o = mh_find(&h, VPMC_OBS_OVERFLOW, 0, 0);
-	ck_assert_msg(o && o->time_ns == t0 + clamp[_i].at, "%s: overflow at t0+%lld want t0+%llu",
-		      name, o ? (long long)(o->time_ns - t0) : -1LL,
-		      (unsigned long long)clamp[_i].at);
+	mh_expect_overflow(&h, 0, 0, t0 + clamp[_i].at, -1, name);
 	ck_assert_uint_eq(mh_count(&h, VPMC_OBS_OVERFLOW, 0), 1);
 	ck_assert_uint_eq(vpmc_vcpu_counter(h.v, 0), 4); /* M + 5 */
 	mh_free(&h);
@@ -348,7 +339,6 @@ START_TEST(test_write_leaves_perf_count_period_late)
 	const struct mh_vendor *vd = write_period[_i].vd;
 	const char *name = write_period[_i].name;
 	uint64_t ev = write_period[_i].branches ? vd->ev_br : EV_INSN;
-	const struct vpmc_obs *o;
 	uint64_t t0;
 	size_t mark;
 	struct mh h;
@@ -360,10 +350,7 @@ START_TEST(test_write_leaves_perf_count_period_late)
 	mh_wrmsr_ok(&h, mh_ctr(vd, 0), MH_W48 - 9, name); /* 2^48 - 10 */
 	t0 = h.t;
 	mh_guest(&h, 30, 30);
-	o = mh_find(&h, VPMC_OBS_OVERFLOW, 0, mark);
-	ck_assert_msg(o && o->time_ns == t0 + write_period[_i].at, "%s: overflow at t0+%lld want "
-		      "t0+%llu", name, o ? (long long)(o->time_ns - t0) : -1LL,
-		      (unsigned long long)write_period[_i].at);
+	mh_expect_overflow(&h, mark, 0, t0 + write_period[_i].at, -1, name);
 	ck_assert_uint_eq(mh_count(&h, VPMC_OBS_OVERFLOW, mark), 1);
 	/* Exact reads: 2^48 - 10 (+ the WRMSR if it counts) + 30. */
 	ck_assert_uint_eq(vpmc_vcpu_counter(h.v, 0), write_period[_i].branches ? 20 : 21);

@@ -210,6 +210,32 @@ const struct vpmc_obs *mh_find(const struct mh *h, enum vpmc_obs_kind kind, int 
 	return NULL;
 }
 
+const struct vpmc_obs *mh_expect_overflow(const struct mh *h, size_t from, int counter,
+					  uint64_t t, int emulated, const char *what)
+{
+	const struct vpmc_obs *o = mh_find(h, VPMC_OBS_OVERFLOW, counter, from);
+
+	ck_assert_msg(o, "%s: no overflow of counter %d", what, counter);
+	ck_assert_msg(o->time_ns == t && (emulated < 0 || o->emulated == !!emulated),
+		      "%s: overflow of counter %d at %llu (emulated %d), want %llu (emulated %d)",
+		      what, counter, (unsigned long long)o->time_ns, o->emulated,
+		      (unsigned long long)t, emulated);
+	return o;
+}
+
+const struct vpmc_obs *mh_expect_pmi(const struct mh *h, size_t from, uint64_t t, bool delivered,
+				     const char *what)
+{
+	const struct vpmc_obs *o = mh_find(h, VPMC_OBS_PMI, -2, from);
+
+	ck_assert_msg(o, "%s: no PMI", what);
+	ck_assert_msg(o->time_ns == t && o->delivered == delivered,
+		      "%s: PMI at %llu (delivered %d), want %llu (delivered %d)", what,
+		      (unsigned long long)o->time_ns, o->delivered, (unsigned long long)t,
+		      delivered);
+	return o;
+}
+
 bool mh_obs_equal(const struct vpmc_obs *a, const struct vpmc_obs *b)
 {
 	return a->kind == b->kind && a->time_ns == b->time_ns && a->vcpu == b->vcpu &&

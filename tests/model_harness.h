@@ -137,6 +137,16 @@ size_t mh_count(const struct mh *h, enum vpmc_obs_kind kind, size_t from);
 const struct vpmc_obs *mh_find(const struct mh *h, enum vpmc_obs_kind kind, int counter,
 			       size_t from);
 
+/*
+ * The first OVERFLOW of @counter at or after observation @from must be at @t and come from the
+ * drain or an increment (@emulated 1), from perf (0), or either (-1); fails naming @what.
+ */
+const struct vpmc_obs *mh_expect_overflow(const struct mh *h, size_t from, int counter,
+					  uint64_t t, int emulated, const char *what);
+/* The first PMI at or after @from must be at @t, delivered (or dropped, @delivered false). */
+const struct vpmc_obs *mh_expect_pmi(const struct mh *h, size_t from, uint64_t t, bool delivered,
+				     const char *what);
+
 /* Every field of two observations equal (field by field: the struct has padding). */
 bool mh_obs_equal(const struct vpmc_obs *a, const struct vpmc_obs *b);
 /* One line describing @o, for failure messages. */
