@@ -738,12 +738,12 @@ void kvm_pmu_request_counter_reprogram(struct vpmc_pmc *pmc)
 }
 
 /**
- * kvm_pmu_request_counters_reprogram() - Mirrors kvm_pmu_request_counters_reprogram() (pmu.h;
- * reprogram_counters() before 6.18): mark @counters for reprogram, one KVM_REQ_PMU; no recalc.
+ * reprogram_counters() - Mirrors reprogram_counters() (pmu.h; kvm_pmu_request_counters_reprogram()
+ * in the mediated-era tree): mark @counters for reprogram, one KVM_REQ_PMU; no recalc.
  * @pmu: vCPU
  * @counters: global-index bitmap; 0 does nothing
  */
-void kvm_pmu_request_counters_reprogram(struct vpmc_pmu *pmu, uint64_t counters)
+void reprogram_counters(struct vpmc_pmu *pmu, uint64_t counters)
 {
 	if (!counters)
 		return;
@@ -960,7 +960,7 @@ static int kvm_pmu_set_global_ctrl(struct vpmc_pmu *pmu, uint64_t data)
 	if (pmu->global_ctrl != data) {
 		diff = pmu->global_ctrl ^ data;
 		pmu->global_ctrl = data;
-		kvm_pmu_request_counters_reprogram(pmu, diff);
+		reprogram_counters(pmu, diff);
 	}
 	return 0;
 }

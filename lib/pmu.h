@@ -319,7 +319,7 @@ void __kvm_perf_overflow(struct vpmc_pmc *pmc, bool in_pmi);
 void kvm_pmu_deliver_pmi(struct vpmc_pmu *pmu);
 void kvm_pmu_recalc_pmc_emulation(struct vpmc_pmu *pmu, struct vpmc_pmc *pmc);
 void kvm_pmu_request_counter_reprogram(struct vpmc_pmc *pmc);
-void kvm_pmu_request_counters_reprogram(struct vpmc_pmu *pmu, uint64_t counters);
+void reprogram_counters(struct vpmc_pmu *pmu, uint64_t counters);
 void kvm_pmu_incr_counter(struct vpmc_pmc *pmc);
 void kvm_pmu_trigger_event(struct vpmc_pmu *pmu, uint64_t event_pmcs, unsigned int perf_hw_id);
 void kvm_pmu_instruction_retired(struct vpmc_pmu *pmu);

@@ -209,7 +209,7 @@ static int intel_pmu_set_msr(struct vpmc_pmu *pmu, struct msr_data *msr_info)
 			uint64_t diff = pmu->pebs_enable ^ data;
 
 			pmu->pebs_enable = data;
-			kvm_pmu_request_counters_reprogram(pmu, diff);
+			reprogram_counters(pmu, diff);
 		}
 		return 0;
 	case MSR_IA32_DS_AREA:

@@ -342,6 +342,10 @@ void vpmc_vcpu_entry(struct vpmc_vcpu *v, uint64_t time_ns);
  * Mediated: the counters count directly as their loaded selectors say; a wrap sets the status
  * bit and, with INT / the fixed PMI bit, exits the same way to deliver the PMI. Reference: as
  * the architecture, with the PMI delivered at the wrapping instruction's time.
+ * The guest only runs after a VM-entry: a segment does not drain pending requests itself, so
+ * a trace (or a generator) must put vpmc_vcpu_entry() between an exit's events and the next
+ * segment, as KVM traces do; otherwise the perf-backed policies count with the perf state of
+ * the last drain while the reference counts with the new MSR values.
  */
 void vpmc_vcpu_guest(struct vpmc_vcpu *v, uint64_t time_ns, uint64_t insn, uint64_t br,
 		     uint8_t cpl);

@@ -89,6 +89,25 @@ static inline struct vpmc_vcpu *vcpu_make(enum vpmc_vendor vendor, enum vpmc_pol
 	return vcpu_make_pebs(vendor, kind, arg, host_kernel, false, r);
 }
 
+/* A guest (or, with @host, host-initiated) WRMSR expected to return @want; if @rb, a host read of
+ * MSR @rb must then give @rb_val. @name labels failures. */
+static inline void msr_write_check(struct vpmc_vcpu *v, const char *name, bool host, uint32_t msr,
+				   uint64_t val, int want, uint32_t rb, uint64_t rb_val)
+{
+	uint64_t got_val = 0xdead;
+	int got;
+
+	if (host)
+		got = vpmc__vcpu_host_wrmsr(v, 0, msr, val);
+	else
+		got = vpmc_vcpu_wrmsr(v, 0, msr, val);
+	ck_assert_msg(got == want, "%s: wrmsr returned %d", name, got);
+	if (!rb)
+		return;
+	ck_assert_int_eq(vpmc__vcpu_host_rdmsr(v, 0, rb, &got_val), 0);
+	ck_assert_msg(got_val == rb_val, "%s: read back %#llx", name, (unsigned long long)got_val);
+}
+
 static inline uint64_t rdmsr_ok(struct vpmc_vcpu *v, uint64_t t, uint32_t msr)
 {
 	uint64_t val = 0xdeadbeef;

@@ -81,19 +81,9 @@ START_TEST(test_msr_writes)
 {
 	struct rec r;
 	struct vpmc_vcpu *v = make(&wr_cases[_i].s, &r);
-	uint64_t val = 0xdead;
-	int got;
 
-	if (wr_cases[_i].host)
-		got = vpmc__vcpu_host_wrmsr(v, 0, wr_cases[_i].msr, wr_cases[_i].val);
-	else
-		got = vpmc_vcpu_wrmsr(v, 0, wr_cases[_i].msr, wr_cases[_i].val);
-	ck_assert_msg(got == wr_cases[_i].want, "%s: wrmsr returned %d", wr_cases[_i].name, got);
-	if (wr_cases[_i].rb) {
-		ck_assert_int_eq(vpmc_vcpu_rdmsr(v, 0, wr_cases[_i].rb, &val), 0);
-		ck_assert_msg(val == wr_cases[_i].rb_val, "%s: read back %#llx", wr_cases[_i].name,
-			      (unsigned long long)val);
-	}
+	msr_write_check(v, wr_cases[_i].name, wr_cases[_i].host, wr_cases[_i].msr,
+			wr_cases[_i].val, wr_cases[_i].want, wr_cases[_i].rb, wr_cases[_i].rb_val);
 	vpmc_vcpu_free(v);
 }
 END_TEST

@@ -845,6 +845,57 @@ START_TEST(test_fix09_status_at_drain)
 }
 END_TEST
 
+/*
+ * Fix 2 (a6da0d77e98e / b35e5548b411, the mechanism whose cost is measured): GP0 enabled, 1000
+ * CPUID exits under exact accounting: every drain pauses, re-arms and re-enables the same perf
+ * event; one creation in total.
+ */
+START_TEST(test_fix02_resume_instead_of_recreate)
+{
+	struct rec r;
+	struct vpmc_vcpu *v = intel(&r);
+	struct vpmc_vcpu_stats st;
+	int i;
+
+	gp0_running(v, SEL_INSN, 0);
+	for (i = 0; i < 1000; i++) {
+		retire(v, 10 + i);
+		vpmc_vcpu_entry(v, 10 + i);
+	}
+	vpmc_vcpu_stats(v, &st);
+	ck_assert_uint_eq(st.drains, 1001);
+	ck_assert_uint_eq(st.perf_creates, 1);
+	ck_assert_uint_eq(st.perf_resumes, 1000);
+	ck_assert_uint_eq(st.perf_pauses, 1000);
+	ck_assert_uint_eq(st.perf_releases, 0);
+	ck_assert_uint_eq(st.increments, 1000);
+	ck_assert_uint_eq(st.triggers, 1000);
+	ck_assert_uint_eq(vpmc_vcpu_counter(v, 0), 1000);
+	vpmc_vcpu_free(v);
+}
+END_TEST
+
+/*
+ * Fix 28, second scenario: a PEBS counter overflowing by emulation. Mediated: the increment
+ * sets the counter's status bit (no PEBS special case) and, with INT, requests a PMI.
+ * Perf-backed: nothing (trap 5).
+ */
+START_TEST(test_fix28_mediated_pebs_emulated_overflow)
+{
+	struct rec r;
+	struct vpmc_vcpu *v = vcpu_make_pebs(VPMC_VENDOR_INTEL, VPMC_POLICY_MEDIATED, 0, LATEST, true,
+					     &r);
+
+	wr(v, 0, 0x3f1, 1);
+	gp0_running(v, SEL_INSN_PMI, M48);
+	retire(v, 1);
+	ck_assert_uint_eq(vpmc_vcpu_global_status(v), 1);
+	vpmc_vcpu_entry(v, 2);
+	ck_assert_uint_eq(rec_count(&r, VPMC_OBS_PMI, -2), 1);
+	vpmc_vcpu_free(v);
+}
+END_TEST
+
 /* ---- the event filter (fixes 10, 11, 25) ---- */
 
 static int set_filter(struct vpmc_vcpu *v, uint32_t action, const uint64_t *ev, uint32_t n)
@@ -1296,7 +1347,7 @@ START_TEST(test_small_helpers)
 	pmu->pmc_exists &= ~(1ULL << 40);
 	ck_assert_ptr_null(get_fixed_pmc(pmu, 0x30c));
 	ck_assert_int_eq(reprogram_counter(pmc), 0); /* disabled: paused */
-	kvm_pmu_request_counters_reprogram(pmu, 0);
+	reprogram_counters(pmu, 0);
 	ck_assert_uint_eq(pmu->requests, 0);
 	kvm_pmu_trigger_event(pmu, 0, PERF_COUNT_HW_INSTRUCTIONS);
 	ck_assert_uint_eq(rec_count(&r, VPMC_OBS_TRIGGER, -2), 0);
@@ -1345,6 +1396,8 @@ static Suite *pmu_suite(void)
 	tcase_add_test(tc, test_global_ctrl_at_reset);
 	tcase_add_test(tc, test_fix16_fixed_ctrl_full_width_compare);
 	tcase_add_test(tc, test_fix09_status_at_drain);
+	tcase_add_test(tc, test_fix02_resume_instead_of_recreate);
+	tcase_add_test(tc, test_fix28_mediated_pebs_emulated_overflow);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("filter");

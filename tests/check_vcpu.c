@@ -5,6 +5,8 @@
  */
 #include "config.h"
 
+#include <stdio.h>
+
 #include "check_model.h"
 
 #define SEL_INSN_PMI (EN | INT | OS | USR | INSN) /* 0x5300c0 */
@@ -657,6 +659,57 @@ START_TEST(test_host_accesses_not_observed)
 }
 END_TEST
 
+/*
+ * The example of trace-format.md: PMC0 <- 0xfffffffe (sign-extended: 2^48-2), its retirement not
+ * counted (not enabled); EVNTSEL0 = 0x5300c0 counts its own retirement (2^48-1); the entry
+ * creates the event (no wrap yet); the CPUID retire wraps to 0; the next entry sets status bit
+ * 0 and delivers one PMI.
+ */
+START_TEST(test_trace_format_example)
+{
+	static const char *const lines[] = {
+		"0 wrmsr 0xc1 0xfffffffe", "0 retire", "10 wrmsr 0x186 0x5300c0", "10 retire",
+		"20 entry", "30 guest 0", "40 exit", "40 retire", "50 entry",
+	};
+	struct rec r;
+	struct vpmc_vcpu *v = vcpu_make(VPMC_VENDOR_INTEL, VPMC_POLICY_EXACT, 0, VPMC_KERNEL_LATEST, &r);
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(lines); i++) {
+		struct vpmc_event ev;
+		char kind[16];
+		unsigned long long t, a = 0, b = 0;
+
+		memset(&ev, 0, sizeof(ev));
+		ck_assert_int_ge(sscanf(lines[i], "%llu %15s %llx %llx", &t, kind, &a, &b), 2);
+		ev.time_ns = t;
+		ev.cpl = VPMC_CPL_KEEP;
+		if (!strcmp(kind, "wrmsr")) {
+			ev.type = VPMC_EV_WRMSR;
+			ev.index = (uint32_t)a;
+			ev.value = b;
+		} else if (!strcmp(kind, "retire")) {
+			ev.type = VPMC_EV_RETIRE;
+		} else if (!strcmp(kind, "entry")) {
+			ev.type = VPMC_EV_ENTRY;
+		} else if (!strcmp(kind, "guest")) {
+			ev.type = VPMC_EV_GUEST;
+			ev.insn = a;
+		} else {
+			ev.type = VPMC_EV_EXIT;
+		}
+		ck_assert_int_eq(vpmc_vcpu_event(v, &ev), 0);
+		if (i == 4)
+			ck_assert_uint_eq(vpmc_vcpu_counter(v, 0), M48);
+	}
+	ck_assert_uint_eq(vpmc_vcpu_counter(v, 0), 0);
+	ck_assert_uint_eq(vpmc_vcpu_global_status(v), 1);
+	ck_assert_uint_eq(rec_count(&r, VPMC_OBS_PMI, -2), 1);
+	ck_assert_uint_eq(rec_nth(&r, VPMC_OBS_PMI, 0)->time_ns, 50);
+	vpmc_vcpu_free(v);
+}
+END_TEST
+
 static Suite *vcpu_suite(void)
 {
 	Suite *s = suite_create("vcpu");
@@ -665,6 +718,7 @@ static Suite *vcpu_suite(void)
 	tcase_add_test(tc, test_timeline_a_emulated_overflow);
 	tcase_add_test(tc, test_timeline_b_hardware_first);
 	tcase_add_test(tc, test_timeline_c_write_drops_pending);
+	tcase_add_test(tc, test_trace_format_example);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("segments");
