@@ -220,23 +220,32 @@ static void quote_token(char *buf, size_t size, const char *at, const char *end)
 	buf[n] = '\0';
 }
 
+int text_error_vset(struct text_error *err, const char *line, const char *at, const char *end,
+		    const char *fmt, va_list ap)
+{
+	char found[48];
+	int n;
+
+	err->col = (unsigned int)(at - line) + 1;
+	n = vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	if (n < 0 || (size_t)n >= sizeof(err->msg))
+		return VPMC_ERR_PARSE;
+	quote_token(found, sizeof(found), at, end);
+	snprintf(err->msg + n, sizeof(err->msg) - n, ", found %s", found);
+	return VPMC_ERR_PARSE;
+}
+
 /* Fail at @at with "MESSAGE, found 'TOKEN'". Return: VPMC_ERR_PARSE. */
 static int __attribute__((format(printf, 3, 4))) fail_at(struct cur *c, const char *at,
 							  const char *fmt, ...)
 {
-	char found[48];
 	va_list ap;
-	int n;
+	int ret;
 
-	c->err->col = (unsigned int)(at - c->line) + 1;
 	va_start(ap, fmt);
-	n = vsnprintf(c->err->msg, sizeof(c->err->msg), fmt, ap);
+	ret = text_error_vset(c->err, c->line, at, c->end, fmt, ap);
 	va_end(ap);
-	if (n < 0 || (size_t)n >= sizeof(c->err->msg))
-		return VPMC_ERR_PARSE;
-	quote_token(found, sizeof(found), at, c->end);
-	snprintf(c->err->msg + n, sizeof(c->err->msg) - n, ", found %s", found);
-	return VPMC_ERR_PARSE;
+	return ret;
 }
 
 /* The token at the cursor is @word (followed by white space or the end). */
@@ -890,11 +899,23 @@ static int parse_inj_virq(struct cur *c, struct kvm_record *rec)
 	return 0;
 }
 
-/* kvm_apic_accept_irq "apicid %x vec %u (%s|%s)" and kvm_eoi "apicid %x vector %d". */
+/* kvm_deliver_mode in include/trace/events/kvm.h, indexed by (dm >> 8) & 7. */
+static const char *const deliver_modes[8] = {
+	"Fixed", "LowPrio", "SMI", "Res3", "NMI", "INIT", "SIPI", "ExtINT",
+};
+
+/*
+ * kvm_apic_accept_irq "apicid %x vec %u (%s|%s)": the target vCPU is the APIC ID (KVM's
+ * default APIC ID is the vcpu_id; the record comes from the sender's thread) and the delivery
+ * mode is the first word in parentheses. kvm_eoi "apicid %x vector %d" comes from the vCPU's own
+ * thread: no vcpu.
+ */
 static int parse_apic_vector(struct cur *c, struct kvm_record *rec, bool eoi)
 {
 	const char *what = eoi ? "kvm_eoi" : "kvm_apic_accept_irq";
-	uint64_t v = 0;
+	uint64_t apicid = 0, v = 0;
+	const char *m;
+	size_t i;
 	int ret;
 
 	if (is_raw_form(c->p, c->end)) {
@@ -904,17 +925,39 @@ static int parse_apic_vector(struct cur *c, struct kvm_record *rec, bool eoi)
 		if (!ret)
 			ret = raw_num(c, &r, eoi ? "vector" : "vec", DEC, 0xff, &v, what);
 		rec->vector = (uint32_t)v;
+		if (ret || eoi)
+			return ret;
+		ret = raw_num(c, &r, "apicid", HEX, VCPU_MAX_, &apicid, what);
+		if (!ret)
+			ret = raw_num(c, &r, "dm", DEC, 0xffff, &v, what);
+		rec->vcpu = (int32_t)apicid;
+		rec->dm = (uint32_t)(v >> 8) & 7;
 		return ret;
 	}
 	ret = expect_word(c, "apicid", what);
 	if (!ret)
-		ret = field_hex(c, &v, U32_MAX_, what);
+		ret = field_hex(c, &apicid, VCPU_MAX_, what);
 	if (!ret)
 		ret = eoi ? expect_word(c, "vector", what) : expect_word(c, "vec", what);
 	if (!ret)
 		ret = field_dec(c, &v, 0xff, what);
 	rec->vector = (uint32_t)v;
-	return ret;
+	if (ret || eoi)
+		return ret;
+	rec->vcpu = (int32_t)apicid;
+	skip_sp(c);
+	m = c->p + 1;
+	for (i = 0; c->p < c->end && *c->p == '(' && i < ARRAY_SIZE(deliver_modes); i++) {
+		size_t n = strlen(deliver_modes[i]);
+
+		if ((size_t)(c->end - m) > n && !memcmp(m, deliver_modes[i], n) &&
+		    (m[n] == '|' || m[n] == ')')) {
+			rec->dm = (uint32_t)i;
+			return 0;
+		}
+	}
+	return fail_at(c, c->p, "%s: expected the delivery mode: (Fixed|..., (LowPrio|..., ...",
+		       what);
 }
 
 /* APIC registers of kvm_trace_symbol_apic (arch/x86/kvm/trace.h, AREG(x) = { APIC_##x,
@@ -1273,11 +1316,25 @@ static bool tid_suffix(const char *p, const char *end, struct kvm_record *rec)
 	return true;
 }
 
+enum { HEAD_CPU = 1, HEAD_FLAGS = 2, HEAD_SPACE_TID = 4 };
+
+/* A thread id at the end of [p, end): HEAD_SPACE_TID if it follows a space (perf's "comm tid"),
+ * 0 for ftrace's "comm-pid" or none. */
+static int head_tid(const char *p, const char *end, struct kvm_record *rec)
+{
+	if (!tid_suffix(p, end, rec))
+		return 0;
+	while (end > p && is_digit(end[-1]))
+		end--;
+	return is_sp(end[-1]) ? HEAD_SPACE_TID : 0;
+}
+
 /*
  * Everything before the time stamp: "comm-pid [cpu] flags", "comm-pid [cpu]", "comm tid [cpu]",
  * "date time comm tid flags [cpu]" (perf-prof), "comm" (perf without tid/cpu) or nothing.
+ * Return: what was there (HEAD_*), for vpmc_reader_source().
  */
-static void parse_head(const char *p, const char *end, struct kvm_record *rec)
+static int parse_head(const char *p, const char *end, struct kvm_record *rec)
 {
 	const char *t;
 
@@ -1285,20 +1342,32 @@ static void parse_head(const char *p, const char *end, struct kvm_record *rec)
 	t = cpu_suffix(p, end, rec);
 	if (!t) {
 		t = flags_suffix(p, end);
-		if (!t) {
-			tid_suffix(p, end, rec); /* no [cpu]: perf without it, or "comm" only */
-			return;
-		}
+		if (!t) /* no [cpu]: perf without it, or "comm" only */
+			return head_tid(p, end, rec);
 		t = cpu_suffix(p, rtrim(p, t), rec);
 		if (!t)
-			return;
+			return 0;
+		return HEAD_CPU | HEAD_FLAGS | head_tid(p, rtrim(p, t), rec);
 	}
 	end = rtrim(p, t);
 	if (tid_suffix(p, end, rec))
-		return;
+		return HEAD_CPU | head_tid(p, end, rec);
 	t = flags_suffix(p, end); /* perf-prof prints the flags before [cpu] */
 	if (t)
-		tid_suffix(p, rtrim(p, t), rec);
+		return HEAD_CPU | HEAD_FLAGS | head_tid(p, rtrim(p, t), rec);
+	return HEAD_CPU;
+}
+
+/* The tool that printed a line, from its prefix: for vpmc_reader_source(). */
+static const char *layout_of(int head, const char *name_tok, const char *end)
+{
+	if ((end - name_tok > 4 && !memcmp(name_tok, "kvm:", 4)) || (head & HEAD_SPACE_TID))
+		return "perf";
+	if (head & HEAD_FLAGS)
+		return "ftrace";
+	if (head & HEAD_CPU)
+		return "trace-cmd";
+	return "text";
 }
 
 /* Known kinds by name, compared with constant-size memcmp() the compiler inlines. */
@@ -1457,7 +1526,7 @@ static void cache_head(struct cur *c, const char *t, const struct kvm_record *re
 static int parse_prefix(struct cur *c, struct kvm_record *rec)
 {
 	const char *first = c->p, *q = c->p, *t, *ts;
-	int ret;
+	int ret, head = 0;
 
 	if (c->tp) {
 		ret = cached_head(c, rec);
@@ -1476,6 +1545,8 @@ static int parse_prefix(struct cur *c, struct kvm_record *rec)
 		;
 	if (t == first && is_name_start(*t) && name_end(t, q) == q) {
 		c->p = q + 1; /* a bare event line */
+		if (c->tp && !c->tp->layout)
+			c->tp->layout = layout_of(0, t, c->end);
 		return set_name(c, t, q, rec);
 	}
 	ts = parse_time(c, t, q, rec);
@@ -1486,13 +1557,21 @@ static int parse_prefix(struct cur *c, struct kvm_record *rec)
 		rec->time_ns = 0;
 	}
 	if (ts == q) {
-		parse_head(first, t, rec);
+		head = parse_head(first, t, rec);
 		if (c->tp)
 			cache_head(c, t, rec);
 	} else if (!(memchr(t, '-', (size_t)(q - t)) && tid_suffix(t, q, rec) && q[-1] != '-'))
 		return fail_at(c, t, "expected 'TIMESTAMP:' or 'COMM-PID:' before the event name");
 	c->p = q + 1;
-	return parse_event_name(c, rec);
+	ret = parse_event_name(c, rec);
+	if (!ret && c->tp && !c->tp->layout) {
+		const char *nt = q + 1;
+
+		while (nt < c->end && is_sp(*nt))
+			nt++;
+		c->tp->layout = layout_of(head, nt, c->end);
+	}
+	return ret;
 }
 
 /* ---------------------------------------------------------------------------------------------

@@ -3,6 +3,7 @@
 #ifndef VPMC_TRACE_TEXT_H
 #define VPMC_TRACE_TEXT_H
 
+#include <stdarg.h>
 #include <stddef.h>
 
 #include "kvm_record.h"
@@ -15,6 +16,11 @@ struct text_error {
 	unsigned int col;
 	char msg[TEXT_MSG_MAX];
 };
+
+/* Set @err: the column of @at in @line, and "MESSAGE, found 'TOKEN'" (the token at @at, quoted,
+ * or "end of line" when @at is @end). Return: VPMC_ERR_PARSE. */
+int text_error_vset(struct text_error *err, const char *line, const char *at, const char *end,
+		    const char *fmt, va_list ap);
 
 /* What a line that is not an event is (trace_text_parse_line() returned 0). */
 enum text_skip {
@@ -46,6 +52,8 @@ struct text_parser {
 		enum kvm_rec_kind kind;
 	} name[TEXT_CACHE_WAYS];
 	unsigned int next_head, next_name; /* round-robin replacement */
+	const char *layout; /* of the first event line: "ftrace" (irq flags), "trace-cmd" ([cpu], no
+			     * flags), "perf" ("kvm:" names, "comm tid"), "text"; NULL before */
 };
 
 /* A parser with an empty cache. */

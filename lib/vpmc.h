@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -372,6 +373,8 @@ struct vpmc_reader_stats {
 	uint64_t lost_markers;      /* number of such markers */
 	uint64_t synthesized_entries; /* entries added because the trace has no kvm_entry */
 	bool truncated_tail;        /* the last line was cut (warning, not error) */
+	uint64_t comment_lines;     /* lines that are no events: comments, headers ("cpus=2"),
+				     * directives, blank and "..." elision lines */
 };
 void vpmc_reader_stats(const struct vpmc_reader *r, struct vpmc_reader_stats *st);
 
@@ -384,8 +387,51 @@ int vpmc_reader_unknown(const struct vpmc_reader *r, size_t i, const char **name
 size_t vpmc_reader_nr_warnings(const struct vpmc_reader *r);
 const char *vpmc_reader_warning(const struct vpmc_reader *r, size_t i);
 
+/**
+ * vpmc_reader_source() - Where the events come from, for a converter's "!source" line.
+ * @r: an open reader
+ * @kind: set to a .vtr's "!source kind=" (NULL if it has none), or the input's layout:
+ *        "trace.dat", "ftrace" (irq-flags column), "trace-cmd" (report), "perf" (perf script),
+ *        "text" (any other text)
+ * @file: set to a .vtr's "!source file=" (NULL if none), else the path given to open ("-")
+ *
+ * Return: 0, or VPMC_ERR_INVAL if @r is not open.
+ */
+int vpmc_reader_source(const struct vpmc_reader *r, const char **kind, const char **file);
+
 /* Close and free. */
 void vpmc_reader_free(struct vpmc_reader *r);
+
+/* ---------------------------------------------------------------------------------------------
+ * Writing .vtr (trace-format.md): the canonical form, one line per event, which the reader
+ * reads back to the same events (and a canonical file is written back byte for byte).
+ */
+
+/**
+ * vpmc_vtr_write_header() - Write "!vpmcsim-trace 1", "!pmu" with every key of the vendor,
+ * "!host kernel=MAJOR.MINOR" and, if @source_kind is not NULL, "!source kind=K [file=F]".
+ * @out: output stream
+ * @pmu: the configuration (host_kernel gives !host)
+ * @source_kind: or NULL; white space, '#' and control bytes are written as '_'
+ * @source_file: or NULL; the same
+ *
+ * Return: 0, VPMC_ERR_INVAL (NULL @out or @pmu), or VPMC_ERR_IO (the stream has an error).
+ */
+int vpmc_vtr_write_header(FILE *out, const struct vpmc_pmu_config *pmu, const char *source_kind,
+			  const char *source_file);
+
+/**
+ * vpmc_vtr_write_event() - Write one event line: "TIME VCPU EVENT ARGS" with MSR indices,
+ * values, ECX and vectors in 0x-hex, counts in decimal, optional arguments only when set
+ * ("br=" when non-zero, "cpl=" unless VPMC_CPL_KEEP, rdmsr/rdpmc VALUE when has_value).
+ * @out: output stream
+ * @ev: the event
+ *
+ * Return: 0, VPMC_ERR_INVAL (an event the format cannot hold: type, vcpu >= 4096, CPL, an exit
+ * reason that is empty, too long or not printable, br > insn, vector > 255, LVTPC > 32 bits),
+ * or VPMC_ERR_IO.
+ */
+int vpmc_vtr_write_event(FILE *out, const struct vpmc_event *ev);
 
 #ifdef __cplusplus
 }
