@@ -11,6 +11,7 @@
 
 /* Subcommands, in the order --help lists them. */
 static const struct vpmcsim_cmd *const commands[] = {
+	&cmd_convert,
 	NULL,
 };
 

@@ -16,6 +16,15 @@ struct vpmcsim_cmd {
 	int (*run)(int argc, char **argv); /* argv[0] is the subcommand name */
 };
 
+/* The subcommands (sim/cmd_<name>.c). */
+extern const struct vpmcsim_cmd cmd_convert;
+
+struct vpmc_reader;
+
+/* After reading @path: records and events read, unused event names with counts, synthesized
+ * VM-entries, lost events, skipped lines, warnings; "vpmcsim: PATH: ..." lines on stderr. */
+void vpmcsim_reader_report(const char *path, const struct vpmc_reader *r);
+
 /* Print "vpmcsim: <msg>" on stderr; return @code. */
 int vpmcsim_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
