@@ -270,9 +270,8 @@ static int parse_source(struct vtr_parser *p, struct vcur *c)
 	return 0;
 }
 
-static int parse_directive(struct vtr_parser *p, struct vcur *c)
+static int parse_directive(struct vtr_parser *p, struct vcur *c, struct tok t)
 {
-	struct tok t = next_tok(c);
 	bool *seen;
 	int (*fn)(struct vtr_parser *, struct vcur *);
 
@@ -548,7 +547,7 @@ int vtr_parse_line(struct vtr_parser *p, const char *line, size_t len, struct vp
 	if (!t.n)
 		return 0;
 	if (*t.p == '!')
-		return parse_directive(p, &c);
+		return parse_directive(p, &c, t);
 	return parse_event(p, &c, t, ev);
 }
 
