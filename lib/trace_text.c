@@ -269,7 +269,7 @@ static int expect_word_n(struct cur *c, const char *word, size_t n, const char *
 #define expect_word(c, word, what) expect_word_n((c), (word), sizeof(word) - 1, (what))
 
 /* Hex digits with an optional "0x", up to 64 bits; stops at the first non-hex byte. */
-static int parse_hex(struct cur *c, uint64_t *out, const char *what)
+static inline int parse_hex(struct cur *c, uint64_t *out, const char *what)
 {
 	const char *p = c->p, *digits;
 	uint64_t v = 0;
@@ -362,7 +362,7 @@ struct raw {
 };
 
 /* The payload starts with "name=". */
-static bool is_raw_form(const char *p, const char *end)
+static inline bool is_raw_form(const char *p, const char *end)
 {
 	const char *q = p;
 
@@ -1231,7 +1231,7 @@ static const uint64_t pow10_frac[10] = {
  * counter: taken as is). Return: where it ends (p itself if there are no digits), or NULL with
  * the error set (too many digits).
  */
-static const char *parse_time(struct cur *c, const char *p, const char *end,
+static inline const char *parse_time(struct cur *c, const char *p, const char *end,
 			      struct kvm_record *rec)
 {
 	const char *start = p;
@@ -1413,21 +1413,23 @@ static int set_name(struct cur *c, const char *p, const char *end, struct kvm_re
 }
 
 /* A cached event token, followed by ':' and white space or the end, is at the cursor. */
-static bool cached_name(struct cur *c, struct kvm_record *rec)
+static inline bool cached_name(struct cur *c, struct kvm_record *rec)
 {
+	struct text_parser *tp = c->tp;
 	size_t avail = (size_t)(c->end - c->p);
-	unsigned int i;
+	unsigned int k;
 
-	for (i = 0; i < TEXT_CACHE_WAYS; i++) {
-		const struct text_name *e = &c->tp->name[i];
+	for (k = 0; k < TEXT_CACHE_WAYS; k++) {
+		unsigned int i = (tp->last_name + k) % TEXT_CACHE_WAYS;
+		const struct text_name *e = &tp->name[i];
 		size_t n = e->len;
 
 		if (!n || avail < n || (n >= 8 && load64(c->p) != load64(e->tok)) ||
 		    !mem_eq(c->p, e->tok, n) || (avail > n && !is_sp(c->p[n])))
 			continue;
-		memcpy(rec->name, e->tok + e->name_off, n - 1 - e->name_off);
-		rec->name[n - 1 - e->name_off] = '\0';
+		memcpy(rec->name, e->name, sizeof(rec->name));
 		rec->kind = e->kind;
+		tp->last_name = i;
 		c->p += n;
 		return true;
 	}
@@ -1439,12 +1441,11 @@ static void cache_name(struct cur *c, const char *tok, size_t n, const struct kv
 	struct text_parser *tp = c->tp;
 	struct text_name *e = &tp->name[tp->next_name++ % TEXT_CACHE_WAYS];
 
-	if (n + 1 > sizeof(e->tok)) /* cannot happen: names are shorter */
-		return;
-	memcpy(e->tok, tok, n + 1);
+	memcpy(e->tok, tok, n + 1); /* n < KVM_REC_NAME_MAX + 4: set_name() checked it */
 	e->len = (unsigned int)n + 1;
-	e->name_off = (unsigned int)(n - strlen(rec->name));
 	e->kind = rec->kind;
+	memset(e->name, 0, sizeof(e->name));
+	strcpy(e->name, rec->name);
 }
 
 /* After the prefix: "NAME:" (or "SYSTEM:NAME:") and white space or the end of the line. */
@@ -1474,13 +1475,15 @@ static int parse_event_name(struct cur *c, struct kvm_record *rec)
  * first one was the time stamp's), so this is what parse_prefix() would find.
  * Return: 1 (found), 0 (not cached) or VPMC_ERR_PARSE.
  */
-static int cached_head(struct cur *c, struct kvm_record *rec)
+static inline int cached_head(struct cur *c, struct kvm_record *rec)
 {
+	struct text_parser *tp = c->tp;
 	size_t avail = (size_t)(c->end - c->line);
-	unsigned int i;
+	unsigned int k;
 
-	for (i = 0; i < TEXT_CACHE_WAYS; i++) {
-		const struct text_head *h = &c->tp->head[i];
+	for (k = 0; k < TEXT_CACHE_WAYS; k++) {
+		unsigned int i = (tp->last_head + k) % TEXT_CACHE_WAYS;
+		const struct text_head *h = &tp->head[i];
 		const char *t = c->line + h->len, *p;
 		size_t n = h->len;
 
@@ -1498,6 +1501,7 @@ static int cached_head(struct cur *c, struct kvm_record *rec)
 		}
 		rec->tid = h->tid;
 		rec->cpu = h->cpu;
+		tp->last_head = i;
 		c->p = p + 1;
 		return 1;
 	}
