@@ -16,6 +16,7 @@
 
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -464,17 +465,6 @@ static int parse_entry(struct cur *c, struct kvm_record *rec)
 	uint64_t v = 0;
 	int ret;
 
-	if (is_raw_form(c->p, c->end)) {
-		struct raw r;
-
-		ret = raw_split(c, &r, what);
-		if (!ret)
-			ret = raw_num(c, &r, "vcpu_id", DEC, VCPU_MAX_, &v, what);
-		rec->vcpu = (int32_t)v;
-		if (!ret && raw_get(&r, "rip"))
-			ret = raw_num(c, &r, "rip", HEX, UINT64_MAX, &rec->rip, what);
-		return ret;
-	}
 	ret = expect_word(c, "vcpu", what);
 	if (!ret)
 		ret = field_num(c, false, &v, VCPU_MAX_, ',', what);
@@ -579,8 +569,6 @@ static int parse_exit(struct cur *c, struct kvm_record *rec)
 	if (c->end - c->p >= 16 && !memcmp(c->p, "CAN'T FIND FIELD", 16))
 		return fail_at(c, c->p, "%s: libtraceevent could not decode this event (read the "
 				  "trace.dat, or trace-cmd report -R)", what);
-	if (is_raw_form(c->p, c->end))
-		return parse_exit_raw(c, rec, what);
 	if (at_word(c, "vcpu")) {
 		c->p += 4;
 		ret = field_dec(c, &v, VCPU_MAX_, what);
@@ -610,8 +598,6 @@ static int parse_vmexit_inject(struct cur *c, struct kvm_record *rec)
 {
 	static const char what[] = "kvm_nested_vmexit_inject";
 
-	if (is_raw_form(c->p, c->end))
-		return parse_exit_raw(c, rec, what);
 	if (at_word(c, "reason:"))
 		c->p += 7;
 	else if (at_word(c, "reason"))
@@ -626,12 +612,6 @@ static int parse_vmenter(struct cur *c, struct kvm_record *rec)
 {
 	const char *what = rec->name;
 
-	if (is_raw_form(c->p, c->end)) {
-		struct raw r;
-		int ret = raw_split(c, &r, what);
-
-		return ret ? ret : raw_num(c, &r, "rip", HEX, UINT64_MAX, &rec->rip, what);
-	}
 	if (!at_word(c, "rip:"))
 		return fail_at(c, c->p, "%s: expected 'rip:'", what);
 	return opt_rip(c, rec, what);
@@ -644,23 +624,6 @@ static int parse_msr(struct cur *c, struct kvm_record *rec)
 	uint64_t v = 0;
 	int ret;
 
-	if (is_raw_form(c->p, c->end)) {
-		struct raw r;
-
-		ret = raw_split(c, &r, what);
-		if (!ret)
-			ret = raw_num(c, &r, "write", DEC, 1, &v, what);
-		rec->write = v;
-		if (!ret)
-			ret = raw_num(c, &r, "ecx", HEX, U32_MAX_, &v, what);
-		rec->msr = (uint32_t)v;
-		if (!ret)
-			ret = raw_num(c, &r, "data", HEX, UINT64_MAX, &rec->data, what);
-		if (!ret)
-			ret = raw_num(c, &r, "exception", DEC, 1, &v, what);
-		rec->gp = v;
-		return ret;
-	}
 	if (at_word(c, "msr_write"))
 		rec->write = true;
 	else if (!at_word(c, "msr_read"))
@@ -763,8 +726,6 @@ static int parse_emulate_insn(struct cur *c, struct kvm_record *rec)
 	size_t i;
 	int ret;
 
-	if (is_raw_form(c->p, c->end))
-		return parse_emulate_insn_raw(c, rec, what);
 	ret = parse_hex(c, &csbase, what);
 	if (!ret && (c->p == c->end || *c->p != ':'))
 		ret = fail_at(c, c->p, "%s: expected ':' after the CS base", what);
@@ -822,19 +783,6 @@ static int parse_inj_exception(struct cur *c, struct kvm_record *rec)
 	size_t i;
 	int ret;
 
-	if (is_raw_form(c->p, c->end)) {
-		struct raw r;
-
-		ret = raw_split(c, &r, what);
-		if (!ret)
-			ret = raw_num(c, &r, "exception", DEC, 0xff, &v, what);
-		rec->vector = (uint32_t)v;
-		if (!ret && raw_get(&r, "reinjected")) {
-			ret = raw_num(c, &r, "reinjected", DEC, 1, &v, what);
-			rec->reinjected = v;
-		}
-		return ret;
-	}
 	for (i = 0; i < ARRAY_SIZE(exception_names); i++) {
 		if (te - c->p == 3 && !memcmp(exception_names[i].name, c->p, 3))
 			break;
@@ -866,21 +814,6 @@ static int parse_inj_virq(struct cur *c, struct kvm_record *rec)
 	uint64_t v = 0;
 	int ret;
 
-	if (is_raw_form(c->p, c->end)) {
-		struct raw r;
-
-		ret = raw_split(c, &r, what);
-		if (!ret && raw_get(&r, "irq"))
-			ret = raw_num(c, &r, "irq", DEC, 0xff, &v, what);
-		else if (!ret)
-			ret = raw_num(c, &r, "vector", HEX, 0xff, &v, what);
-		rec->vector = (uint32_t)v;
-		if (!ret && raw_get(&r, "reinjected")) {
-			ret = raw_num(c, &r, "reinjected", DEC, 1, &v, what);
-			rec->reinjected = v;
-		}
-		return ret;
-	}
 	if (at_word(c, "irq")) {
 		c->p += 3;
 		ret = field_dec(c, &v, 0xff, what);
@@ -918,22 +851,6 @@ static int parse_apic_vector(struct cur *c, struct kvm_record *rec, bool eoi)
 	size_t i;
 	int ret;
 
-	if (is_raw_form(c->p, c->end)) {
-		struct raw r;
-
-		ret = raw_split(c, &r, what);
-		if (!ret)
-			ret = raw_num(c, &r, eoi ? "vector" : "vec", DEC, 0xff, &v, what);
-		rec->vector = (uint32_t)v;
-		if (ret || eoi)
-			return ret;
-		ret = raw_num(c, &r, "apicid", HEX, VCPU_MAX_, &apicid, what);
-		if (!ret)
-			ret = raw_num(c, &r, "dm", DEC, 0xffff, &v, what);
-		rec->vcpu = (int32_t)apicid;
-		rec->dm = (uint32_t)(v >> 8) & 7;
-		return ret;
-	}
 	ret = expect_word(c, "apicid", what);
 	if (!ret)
 		ret = field_hex(c, &apicid, VCPU_MAX_, what);
@@ -987,20 +904,6 @@ static int parse_apic(struct cur *c, struct kvm_record *rec)
 	size_t i;
 	int ret;
 
-	if (is_raw_form(c->p, c->end)) {
-		struct raw r;
-
-		ret = raw_split(c, &r, what);
-		if (!ret)
-			ret = raw_num(c, &r, "rw", DEC, 1, &v, what);
-		rec->write = v;
-		if (!ret)
-			ret = raw_num(c, &r, "reg", DEC, U32_MAX_, &v, what);
-		rec->reg = (uint32_t)v;
-		if (!ret)
-			ret = raw_num(c, &r, "val", HEX, UINT64_MAX, &rec->data, what);
-		return ret;
-	}
 	if (at_word(c, "apic_write"))
 		rec->write = true;
 	else if (!at_word(c, "apic_read"))
@@ -1035,26 +938,6 @@ static int parse_pio(struct cur *c, struct kvm_record *rec)
 	uint64_t v = 0;
 	int ret;
 
-	if (is_raw_form(c->p, c->end)) {
-		struct raw r;
-
-		ret = raw_split(c, &r, what);
-		if (!ret)
-			ret = raw_num(c, &r, "rw", DEC, 1, &v, what);
-		rec->write = v;
-		if (!ret)
-			ret = raw_num(c, &r, "port", HEX, 0xffff, &v, what);
-		rec->port = (uint32_t)v;
-		if (!ret)
-			ret = raw_num(c, &r, "size", DEC, U32_MAX_, &v, what);
-		rec->size = (uint32_t)v;
-		if (!ret)
-			ret = raw_num(c, &r, "count", DEC, U32_MAX_, &v, what);
-		rec->count = (uint32_t)v;
-		if (!ret && raw_get(&r, "val"))
-			ret = raw_num(c, &r, "val", HEX, U32_MAX_, &rec->data, what);
-		return ret;
-	}
 	if (at_word(c, "pio_write"))
 		rec->write = true;
 	else if (!at_word(c, "pio_read"))
@@ -1093,15 +976,6 @@ static int parse_userspace_exit(struct cur *c, struct kvm_record *rec)
 	uint64_t v = 0;
 	int ret;
 
-	if (is_raw_form(c->p, c->end)) {
-		struct raw r;
-
-		ret = raw_split(c, &r, what);
-		if (!ret)
-			ret = raw_num(c, &r, "reason", DEC, U32_MAX_, &v, what);
-		rec->exit_reason = (uint32_t)v;
-		return ret;
-	}
 	ret = expect_word(c, "reason", what);
 	if (ret)
 		return ret;
@@ -1127,25 +1001,163 @@ static int parse_userspace_exit(struct cur *c, struct kvm_record *rec)
 	return 0;
 }
 
-/* kvm_fpu: "load" / "unload" (-R: load=1). */
+/* kvm_fpu: "load" / "unload". */
 static int parse_fpu(struct cur *c, struct kvm_record *rec)
 {
 	static const char what[] = "kvm_fpu";
-	uint64_t v = 0;
 
-	if (is_raw_form(c->p, c->end)) {
-		struct raw r;
-		int ret = raw_split(c, &r, what);
-
-		if (!ret)
-			ret = raw_num(c, &r, "load", DEC, 1, &v, what);
-		rec->write = v;
-		return ret;
-	}
 	if (at_word(c, "load"))
 		rec->write = true;
 	else if (!at_word(c, "unload"))
 		return fail_at(c, c->p, "%s: expected 'load' or 'unload'", what);
+	return 0;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * The -R field form of each kind: which fields, read how, into which record field.
+ */
+enum raw_type { RT_BOOL, RT_U32, RT_I32, RT_U64 };
+
+struct raw_spec {
+	const char *key;
+	uint8_t base;  /* DEC or HEX: how a number without "0x" is read (raw_num()) */
+	uint8_t type;  /* enum raw_type of the record field */
+	bool optional; /* older kernels do not have it */
+	uint16_t off;  /* offsetof(struct kvm_record, field) */
+	uint64_t max;
+};
+
+#define RS(key, base, type, opt, field, max) \
+	{ key, base, type, opt, offsetof(struct kvm_record, field), max }
+
+/* Field names and print conversions of the TRACE_EVENTs in arch/x86/kvm/trace.h and
+ * include/trace/events/kvm.h. */
+static const struct raw_spec raw_entry[] = {
+	RS("vcpu_id", DEC, RT_I32, false, vcpu, VCPU_MAX_),
+	RS("rip", HEX, RT_U64, true, rip, UINT64_MAX),
+};
+static const struct raw_spec raw_msr[] = {
+	RS("write", DEC, RT_BOOL, false, write, 1),
+	RS("ecx", HEX, RT_U32, false, msr, U32_MAX_),
+	RS("data", HEX, RT_U64, false, data, UINT64_MAX),
+	RS("exception", DEC, RT_BOOL, false, gp, 1),
+};
+static const struct raw_spec raw_inj_exception[] = {
+	RS("exception", DEC, RT_U32, false, vector, 0xff),
+	RS("reinjected", DEC, RT_BOOL, true, reinjected, 1),
+};
+/* "irq" before 6.2, "vector" (printed "0x%x") since; one of them is checked for below */
+static const struct raw_spec raw_inj_virq[] = {
+	RS("irq", DEC, RT_U32, true, vector, 0xff),
+	RS("vector", HEX, RT_U32, true, vector, 0xff),
+	RS("reinjected", DEC, RT_BOOL, true, reinjected, 1),
+};
+static const struct raw_spec raw_accept_irq[] = {
+	RS("apicid", HEX, RT_I32, false, vcpu, VCPU_MAX_),
+	RS("dm", DEC, RT_U32, false, dm, 0xffff),
+	RS("vec", DEC, RT_U32, false, vector, 0xff),
+};
+static const struct raw_spec raw_eoi[] = {
+	RS("vector", DEC, RT_U32, false, vector, 0xff),
+};
+static const struct raw_spec raw_apic[] = {
+	RS("rw", DEC, RT_BOOL, false, write, 1),
+	RS("reg", DEC, RT_U32, false, reg, U32_MAX_),
+	RS("val", HEX, RT_U64, false, data, UINT64_MAX),
+};
+static const struct raw_spec raw_pio[] = {
+	RS("rw", DEC, RT_BOOL, false, write, 1),
+	RS("port", HEX, RT_U32, false, port, 0xffff),
+	RS("size", DEC, RT_U32, false, size, U32_MAX_),
+	RS("count", DEC, RT_U32, false, count, U32_MAX_),
+	RS("val", HEX, RT_U64, true, data, U32_MAX_),
+};
+static const struct raw_spec raw_userspace_exit[] = {
+	RS("reason", DEC, RT_U32, false, exit_reason, U32_MAX_),
+};
+static const struct raw_spec raw_fpu[] = {
+	RS("load", DEC, RT_BOOL, false, write, 1),
+};
+static const struct raw_spec raw_vmenter[] = {
+	RS("rip", HEX, RT_U64, false, rip, UINT64_MAX),
+};
+
+static const struct {
+	const struct raw_spec *spec;
+	size_t n;
+} raw_kinds[KVM_REC_NR] = {
+#define RK(kind, spec) [kind] = { spec, ARRAY_SIZE(spec) }
+	RK(KVM_REC_ENTRY, raw_entry),
+	RK(KVM_REC_MSR, raw_msr),
+	RK(KVM_REC_INJ_EXCEPTION, raw_inj_exception),
+	RK(KVM_REC_INJ_VIRQ, raw_inj_virq),
+	RK(KVM_REC_APIC_ACCEPT_IRQ, raw_accept_irq),
+	RK(KVM_REC_EOI, raw_eoi),
+	RK(KVM_REC_APIC, raw_apic),
+	RK(KVM_REC_PIO, raw_pio),
+	RK(KVM_REC_USERSPACE_EXIT, raw_userspace_exit),
+	RK(KVM_REC_FPU, raw_fpu),
+	RK(KVM_REC_NESTED_VMENTER, raw_vmenter),
+#undef RK
+};
+
+static void raw_store(struct kvm_record *rec, const struct raw_spec *sp, uint64_t v)
+{
+	char *f = (char *)rec + sp->off;
+	uint32_t u32 = (uint32_t)v;
+	int32_t i32 = (int32_t)v;
+	bool b = v;
+
+	switch (sp->type) {
+	case RT_BOOL:
+		memcpy(f, &b, sizeof(b));
+		break;
+	case RT_U32:
+		memcpy(f, &u32, sizeof(u32));
+		break;
+	case RT_I32:
+		memcpy(f, &i32, sizeof(i32));
+		break;
+	default:
+		memcpy(f, &v, sizeof(v));
+	}
+}
+
+/* The "name=value" form of any kind (trace-cmd report -R, "[FAILED TO PARSE]"). */
+static int parse_raw(struct cur *c, struct kvm_record *rec)
+{
+	const char *what = rec->name;
+	struct raw r;
+	size_t i;
+	int ret;
+
+	switch (rec->kind) {
+	case KVM_REC_EXIT:
+	case KVM_REC_NESTED_VMEXIT:
+	case KVM_REC_NESTED_VMEXIT_INJECT:
+		return parse_exit_raw(c, rec, what);
+	case KVM_REC_EMULATE_INSN:
+		return parse_emulate_insn_raw(c, rec, what);
+	default:
+		break;
+	}
+	ret = raw_split(c, &r, what);
+	for (i = 0; !ret && i < raw_kinds[rec->kind].n; i++) {
+		const struct raw_spec *sp = &raw_kinds[rec->kind].spec[i];
+		uint64_t v;
+
+		if (sp->optional && !raw_get(&r, sp->key))
+			continue;
+		ret = raw_num(c, &r, sp->key, sp->base, sp->max, &v, what);
+		if (!ret)
+			raw_store(rec, sp, v);
+	}
+	if (ret)
+		return ret;
+	if (rec->kind == KVM_REC_INJ_VIRQ && !raw_get(&r, "irq") && !raw_get(&r, "vector"))
+		return fail_at(c, c->end, "%s: expected field 'vector='", what);
+	if (rec->kind == KVM_REC_APIC_ACCEPT_IRQ)
+		rec->dm = (rec->dm >> 8) & 7; /* as kvm_apic_accept_irq prints it */
 	return 0;
 }
 
@@ -1171,6 +1183,8 @@ static int parse_payload(struct cur *c, struct kvm_record *rec)
 			return fail_at(c, c->p, "%s: expected 'name=value' fields after %s",
 				       rec->name, failed);
 	}
+	if (is_raw_form(c->p, c->end))
+		return parse_raw(c, rec);
 	switch (rec->kind) {
 	case KVM_REC_ENTRY:
 		return parse_entry(c, rec);
