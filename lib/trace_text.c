@@ -1246,12 +1246,25 @@ static const uint64_t pow10_frac[10] = {
  * the error set (too many digits).
  */
 static inline const char *parse_time(struct cur *c, const char *p, const char *end,
-			      struct kvm_record *rec)
+				     struct kvm_record *rec)
 {
 	const char *start = p;
 	uint64_t sec, frac;
 	unsigned int nd;
 
+	/* the usual "SSSSS.UUUUUU": at most 7 + 1 + 8 digits, two SWAR conversions */
+	if (end - p >= 17) {
+		nd = digits8(p, &sec);
+		if (nd && nd < 8 && p[nd] == '.') {
+			unsigned int nf = digits8(p + nd + 1, &frac);
+
+			if (nf && nf < 8) {
+				rec->time_ns = sec * 1000000000ull + frac * pow10_frac[nf];
+				rec->has_time = true;
+				return p + nd + 1 + nf;
+			}
+		}
+	}
 	p = scan_dec(p, end, &sec, &nd);
 	if (!nd)
 		return p;

@@ -613,18 +613,46 @@ static bool reason_ok(const char *r)
 	return true;
 }
 
-/* Number formatting for the writer, which convert calls once per event: no printf. */
+/* Number formatting for the writer, which convert calls once per event: no printf, and two
+ * decimal digits per division. */
+static const char digit_pairs[] = "00010203040506070809101112131415161718192021222324252627282930"
+				  "31323334353637383940414243444546474849505152535455565758596061"
+				  "6263646566676869707172737475767778798081828384858687888990919293"
+				  "949596979899";
+
+/* The digits of @v (below 10^8; exactly 8 with leading zeros if @pad) before @t. */
+static char *put_dec32(char *t, uint32_t v, bool pad)
+{
+	char *stop = t - 8;
+
+	while (v >= 100 || (pad && t - 2 > stop)) {
+		t -= 2;
+		memcpy(t, digit_pairs + 2 * (v % 100), 2);
+		v /= 100;
+	}
+	if (pad || v >= 10) {
+		t -= 2;
+		memcpy(t, digit_pairs + 2 * v, 2);
+	} else {
+		*--t = (char)('0' + v);
+	}
+	return t;
+}
+
 static char *put_dec(char *p, uint64_t v)
 {
-	char tmp[20];
-	int n = 0;
+	char tmp[24], *t = tmp + sizeof(tmp);
+	size_t n;
 
-	do
-		tmp[n++] = (char)('0' + v % 10);
-	while ((v /= 10));
-	while (n)
-		*p++ = tmp[--n];
-	return p;
+	/* 32-bit arithmetic for each group of 8 digits */
+	while (v >= 100000000) {
+		t = put_dec32(t, (uint32_t)(v % 100000000), true);
+		v /= 100000000;
+	}
+	t = put_dec32(t, (uint32_t)v, false);
+	n = (size_t)(tmp + sizeof(tmp) - t);
+	memcpy(p, t, n);
+	return p + n;
 }
 
 static char *put_hex(char *p, uint64_t v)
