@@ -167,7 +167,7 @@ struct cur {
 	struct text_parser *tp; /* or NULL */
 };
 
-static inline void skip_sp(struct cur *c)
+static void skip_sp_run(struct cur *c)
 {
 	/* trace-cmd pads event names with up to 20 spaces: count them 8 at a time */
 	while (c->end - c->p >= 8) {
@@ -181,6 +181,20 @@ static inline void skip_sp(struct cur *c)
 	}
 	while (c->p < c->end && is_sp(*c->p))
 		c->p++;
+}
+
+/* Most separators are none or one space: decided without a loop. */
+static inline void skip_sp(struct cur *c)
+{
+	const char *p = c->p;
+
+	if (p == c->end || !is_sp(*p))
+		return;
+	if (c->end - p >= 2 && !is_sp(p[1])) {
+		c->p = p + 1;
+		return;
+	}
+	skip_sp_run(c);
 }
 
 static inline const char *tok_end(const char *p, const char *end)
