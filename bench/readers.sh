@@ -12,7 +12,8 @@
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-builddir=${top_builddir:-$top/_build/plain}
+# make bench runs it from the build directory; by hand, the build in _build/plain.
+builddir=${top_builddir:-$( [ -x sim/vpmcsim ] && pwd || echo "$top/_build/plain" )}
 case $builddir in /*) ;; *) builddir=$(pwd)/$builddir ;; esac
 vpmcsim=$builddir/sim/vpmcsim
 dir=${BENCH_DIR:-$top/_build/bench}
