@@ -107,6 +107,8 @@ struct trace_dat {
 	int nr_cpus;
 	struct tep_record **next;  /* per CPU: the record to merge next, NULL when exhausted */
 	struct tep_record *held;   /* returned after the KVM_REC_LOST that precedes it */
+	int held_cpu;              /* the CPU index of held */
+	int refill;                /* CPU index whose next record is still to be read, or -1 */
 	struct dat_event *events;  /* indexed by event id */
 	int nr_events;
 };
@@ -375,6 +377,7 @@ int trace_dat_open(struct trace_dat **out, const char *path, struct vpmc__errbuf
 		goto nomem;
 	for (cpu = 0; cpu < d->nr_cpus; cpu++)
 		d->next[cpu] = tracecmd_read_data(d->handle, cpu);
+	d->refill = -1;
 	*out = d;
 	return 0;
 nomem:
@@ -568,33 +571,51 @@ static int oldest_cpu(const struct trace_dat *d)
 	return best;
 }
 
+static void fill_lost(const struct tep_record *r, struct kvm_record *rec)
+{
+	memset(rec, 0, sizeof(*rec));
+	rec->kind = KVM_REC_LOST;
+	snprintf(rec->name, sizeof(rec->name), "LOST EVENTS");
+	rec->time_ns = r->ts;
+	rec->has_time = true;
+	rec->tid = -1;
+	rec->cpu = r->cpu;
+	rec->vcpu = -1;
+	rec->lost = r->missed_events > 0 ? (uint64_t)r->missed_events : 0;
+}
+
+/*
+ * A CPU's next record is read only after its previous one is freed: with compressed (v7) data,
+ * reading ahead while the old record still pins its chunk made libtracecmd decompress chunks
+ * again, three times slower.
+ */
 int trace_dat_next(struct trace_dat *d, struct kvm_record *rec, struct vpmc__errbuf *err)
 {
-	struct tep_record *r = d->held;
+	struct tep_record *r;
 	int cpu, ret;
 
+	if (d->refill >= 0) {
+		d->next[d->refill] = tracecmd_read_data(d->handle, d->refill);
+		d->refill = -1;
+	}
+	cpu = d->held_cpu;
+	r = d->held;
 	d->held = NULL;
 	if (!r) {
 		cpu = oldest_cpu(d);
 		if (cpu < 0)
 			return 0;
 		r = d->next[cpu];
-		d->next[cpu] = tracecmd_read_data(d->handle, cpu);
+		d->next[cpu] = NULL;
 		if (r->missed_events) {
-			memset(rec, 0, sizeof(*rec));
-			rec->kind = KVM_REC_LOST;
-			snprintf(rec->name, sizeof(rec->name), "LOST EVENTS");
-			rec->time_ns = r->ts;
-			rec->has_time = true;
-			rec->tid = -1;
-			rec->cpu = r->cpu;
-			rec->vcpu = -1;
-			rec->lost = r->missed_events > 0 ? (uint64_t)r->missed_events : 0;
+			fill_lost(r, rec);
 			d->held = r;
+			d->held_cpu = cpu;
 			return 1;
 		}
 	}
 	ret = fill_record(d, r, rec, err);
+	d->refill = cpu;
 	tracecmd_free_record(r);
 	return ret;
 }

@@ -157,17 +157,20 @@ static int parse_args(int argc, char **argv, struct convert_args *a)
 	return -1;
 }
 
-/* Header and events; 0 or the exit code, with the message printed. */
+/* Header and events; 0 or the exit code, with the message printed. The header follows the first
+ * event: a .vtr's directives and a text's layout are known once reading has begun. */
 static int convert_events(struct vpmc_reader *r, const char *in, const char *out, FILE *f)
 {
 	const char *kind = NULL, *file = NULL;
 	struct vpmc_event ev;
-	int ret;
+	int ret = vpmc_reader_next(r, &ev);
 
-	vpmc_reader_source(r, &kind, &file);
-	if (vpmc_vtr_write_header(f, vpmc_reader_pmu(r), kind, file))
-		return vpmcsim_fail(EXIT_INPUT, "convert: %s: %s", out, strerror(errno));
-	while ((ret = vpmc_reader_next(r, &ev)) == 1) {
+	if (ret >= 0) {
+		vpmc_reader_source(r, &kind, &file);
+		if (vpmc_vtr_write_header(f, vpmc_reader_pmu(r), kind, file))
+			return vpmcsim_fail(EXIT_INPUT, "convert: %s: %s", out, strerror(errno));
+	}
+	for (; ret == 1; ret = vpmc_reader_next(r, &ev)) {
 		ret = vpmc_vtr_write_event(f, &ev);
 		if (ret == VPMC_ERR_IO)
 			return vpmcsim_fail(EXIT_INPUT, "convert: %s: %s", out, strerror(errno));
