@@ -53,7 +53,8 @@ struct kvm_import {
 	struct kvm_import_opts opts;
 	struct kvm_import_stats stats;
 	struct import_vcpu **vcpus; /* VPMC_MAX_VCPUS slots, allocated at first use */
-	uint32_t next_auto;         /* lowest index that may be free for a thread without vcpu id */
+	uint32_t claimed[VPMC_MAX_VCPUS / 32]; /* vCPUs some thread was seen with */
+	uint32_t next_auto;         /* lowest index that may be unclaimed */
 	struct thread_slot *threads;
 	size_t nr_threads, cap_threads;
 	bool hw_entries;            /* the trace has kvm_entry/kvm_exit: no synthesized entries */
@@ -244,6 +245,7 @@ static int thread_bind(struct kvm_import *im, int64_t tid, int32_t vcpu)
 
 	if (s) {
 		s->vcpu = vcpu;
+		im->claimed[vcpu / 32] |= 1u << (vcpu % 32);
 		return 0;
 	}
 	if (im->nr_threads >= IMPORT_MAX_THREADS)
@@ -260,6 +262,7 @@ static int thread_bind(struct kvm_import *im, int64_t tid, int32_t vcpu)
 		;
 	im->threads[i] = (struct thread_slot){ .tid = tid, .vcpu = vcpu, .used = true };
 	im->nr_threads++;
+	im->claimed[vcpu / 32] |= 1u << (vcpu % 32);
 	return 0;
 }
 
@@ -277,9 +280,10 @@ static int vcpu_get(struct kvm_import *im, int32_t id, struct import_vcpu **out)
 }
 
 /*
- * The record's vcpu field; else the vCPU its thread was last seen with; else the lowest free
- * index, in order of first appearance (a thread becomes a vCPU thread with its first
- * vCPU-context record).
+ * The record's vcpu field; else the vCPU its thread was last seen with; else the lowest index
+ * no thread has been seen with, in order of first appearance (a thread becomes a vCPU thread
+ * with its first vCPU-context record). A vCPU known only from kvm_apic_accept_irq's apicid
+ * (sent from elsewhere) does not take an index from the threads.
  */
 static int vcpu_of(struct kvm_import *im, const struct kvm_record *rec, int32_t *id)
 {
@@ -299,7 +303,8 @@ static int vcpu_of(struct kvm_import *im, const struct kvm_record *rec, int32_t 
 		*id = s->vcpu;
 		return 0;
 	}
-	while (im->next_auto < VPMC_MAX_VCPUS && im->vcpus[im->next_auto])
+	while (im->next_auto < VPMC_MAX_VCPUS &&
+	       im->claimed[im->next_auto / 32] & (1u << (im->next_auto % 32)))
 		im->next_auto++;
 	if (im->next_auto >= VPMC_MAX_VCPUS)
 		return vpmc__set_error(&im->err, VPMC_ERR_LIMIT,

@@ -31,21 +31,57 @@ struct kvm_import_stats {
 	uint64_t ignored_records;     /* known records that produce no event (kvm_fpu, ...) */
 };
 
-/* A new importer. Return: 0 or VPMC_ERR_NOMEM. */
+/**
+ * kvm_import_new() - A new importer with no vCPUs.
+ * @out: set on success only
+ * @opts: copied
+ *
+ * Return: 0 or VPMC_ERR_NOMEM.
+ */
 int kvm_import_new(struct kvm_import **out, const struct kvm_import_opts *opts);
+
+/* Free; NULL is a no-op. */
 void kvm_import_free(struct kvm_import *im);
 
-/* Feed one record (in trace order). Return: 0, or VPMC_ERR_LIMIT (too many vCPUs or threads)
- * with kvm_import_error() set. */
+/**
+ * kvm_import_push() - Feed one record, in trace order.
+ * @im: importer
+ * @rec: the record; KVM_REC_OTHER and KVM_REC_LOST are ignored
+ *
+ * The events it completes are queued; drain them with kvm_import_pop() before the next push
+ * (the queue holds what one record can produce, at most 4 events). Records of one vCPU must
+ * come in time order; a time stamp that goes back is taken as the vCPU's latest.
+ *
+ * Return: 0; VPMC_ERR_LIMIT (a vcpu field >= VPMC_MAX_VCPUS, more than VPMC_MAX_VCPUS vCPU
+ * threads, more than 2 * VPMC_MAX_VCPUS threads, or a queue not drained) with
+ * kvm_import_error() set; or VPMC_ERR_NOMEM.
+ */
 int kvm_import_push(struct kvm_import *im, const struct kvm_record *rec);
 
-/* End of input: flush what is pending. Return: 0. */
+/**
+ * kvm_import_finish() - End of input.
+ * @im: importer
+ *
+ * Each vCPU's pending retirement (an instruction whose settling record never came) is
+ * released to kvm_import_pop(), vCPU by vCPU.
+ *
+ * Return: 0.
+ */
 int kvm_import_finish(struct kvm_import *im);
 
-/* Take the next produced event. Return: 1 (*ev set) or 0 (none queued). */
+/**
+ * kvm_import_pop() - Take the next produced event.
+ * @im: importer
+ * @ev: set when 1 is returned
+ *
+ * Return: 1 (*@ev set) or 0 (nothing queued; after kvm_import_finish(): the end).
+ */
 int kvm_import_pop(struct kvm_import *im, struct vpmc_event *ev);
 
+/* The last error's message ("" if none), owned by @im. */
 const char *kvm_import_error(const struct kvm_import *im);
+
+/* Counters since kvm_import_new(). */
 void kvm_import_get_stats(const struct kvm_import *im, struct kvm_import_stats *st);
 
 #endif /* VPMC_IMPORT_H */

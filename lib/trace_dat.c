@@ -107,6 +107,8 @@ struct trace_dat {
 	int nr_cpus;
 	struct tep_record **next;  /* per CPU: the record to merge next, NULL when exhausted */
 	struct tep_record *held;   /* returned after the KVM_REC_LOST that precedes it */
+	int held_cpu;              /* the CPU index of held */
+	int refill;                /* CPU index whose next record is still to be read, or -1 */
 	struct dat_event *events;  /* indexed by event id */
 	int nr_events;
 };
@@ -236,11 +238,40 @@ static void v6_skip_blocks(struct v6_cursor *c, uint64_t count, int size_bytes)
 		v6_advance(c, v6_num(c, size_bytes));
 }
 
-/* 0, or VPMC_ERR_PARSE if the file is a v6 trace.dat whose CPU data is cut short. */
-static int v6_check_truncated(const char *path, struct vpmc__errbuf *err)
+/*
+ * Every ring-buffer page's commit (data size) fits the page: libtracecmd rejects a bigger one
+ * ("bad page read") in init_cpu() and crashes in the cleanup, or, past the first page, ends
+ * that CPU's records early without an error.
+ */
+static int v6_check_pages(struct v6_cursor *c, uint64_t off, uint64_t size, uint64_t page_size,
+			  int long_size, const char *path, struct vpmc__errbuf *err)
+{
+	off_t table_pos = c->pos;
+	uint64_t p, commit;
+
+	if (!page_size)
+		return 0;
+	for (p = off; p < off + size && !c->bad; p += page_size) {
+		c->pos = (off_t)p + 8; /* after the page's time stamp */
+		commit = v6_num(c, long_size) & ((1ULL << 27) - 1); /* kbuffer COMMIT_MASK */
+		if (!c->bad && commit > page_size)
+			return vpmc__set_error(err, VPMC_ERR_PARSE,
+					       "%s: corrupt trace.dat: the ring-buffer page at byte "
+					       "%llu holds %llu bytes, more than a page (%llu)", path,
+					       (unsigned long long)p, (unsigned long long)commit,
+					       (unsigned long long)page_size);
+	}
+	c->bad = false;
+	c->pos = table_pos;
+	return 0;
+}
+
+/* 0, or VPMC_ERR_PARSE if the file is a v6 trace.dat that libtracecmd must not see. */
+static int v6_check(const char *path, struct vpmc__errbuf *err)
 {
 	struct v6_cursor c = { .pos = 10 };
-	uint64_t systems, cpus, id, off, size;
+	uint64_t systems, cpus, id, off, size, page_size;
+	int long_size, ret;
 	struct stat st;
 	char ver[2];
 
@@ -252,7 +283,10 @@ static int v6_check_truncated(const char *path, struct vpmc__errbuf *err)
 	c.size = st.st_size;
 	c.pos = 12;
 	c.big_endian = v6_num(&c, 1);
-	c.pos += 1 + 4; /* long size, page size */
+	long_size = (int)v6_num(&c, 1);
+	page_size = v6_num(&c, 4);
+	if (long_size != 4 && long_size != 8)
+		goto out;
 	if (!v6_expect(&c, "header_page", 12))
 		goto out;
 	v6_skip_blocks(&c, 1, 8);
@@ -300,6 +334,11 @@ static int v6_check_truncated(const char *path, struct vpmc__errbuf *err)
 					       (unsigned long long)(off + size),
 					       (unsigned long long)c.size);
 		}
+		ret = c.bad ? 0 : v6_check_pages(&c, off, size, page_size, long_size, path, err);
+		if (ret) {
+			close(c.fd);
+			return ret;
+		}
 	}
 out:
 	close(c.fd);
@@ -319,7 +358,7 @@ int trace_dat_open(struct trace_dat **out, const char *path, struct vpmc__errbuf
 	d->path = strdup(path);
 	if (!d->path)
 		goto nomem;
-	ret = v6_check_truncated(path, err);
+	ret = v6_check(path, err);
 	if (ret) {
 		trace_dat_close(d);
 		return ret;
@@ -338,6 +377,7 @@ int trace_dat_open(struct trace_dat **out, const char *path, struct vpmc__errbuf
 		goto nomem;
 	for (cpu = 0; cpu < d->nr_cpus; cpu++)
 		d->next[cpu] = tracecmd_read_data(d->handle, cpu);
+	d->refill = -1;
 	*out = d;
 	return 0;
 nomem:
@@ -531,33 +571,51 @@ static int oldest_cpu(const struct trace_dat *d)
 	return best;
 }
 
+static void fill_lost(const struct tep_record *r, struct kvm_record *rec)
+{
+	memset(rec, 0, sizeof(*rec));
+	rec->kind = KVM_REC_LOST;
+	snprintf(rec->name, sizeof(rec->name), "LOST EVENTS");
+	rec->time_ns = r->ts;
+	rec->has_time = true;
+	rec->tid = -1;
+	rec->cpu = r->cpu;
+	rec->vcpu = -1;
+	rec->lost = r->missed_events > 0 ? (uint64_t)r->missed_events : 0;
+}
+
+/*
+ * A CPU's next record is read only after its previous one is freed: with compressed (v7) data,
+ * reading ahead while the old record still pins its chunk made libtracecmd decompress chunks
+ * again, three times slower.
+ */
 int trace_dat_next(struct trace_dat *d, struct kvm_record *rec, struct vpmc__errbuf *err)
 {
-	struct tep_record *r = d->held;
+	struct tep_record *r;
 	int cpu, ret;
 
+	if (d->refill >= 0) {
+		d->next[d->refill] = tracecmd_read_data(d->handle, d->refill);
+		d->refill = -1;
+	}
+	cpu = d->held_cpu;
+	r = d->held;
 	d->held = NULL;
 	if (!r) {
 		cpu = oldest_cpu(d);
 		if (cpu < 0)
 			return 0;
 		r = d->next[cpu];
-		d->next[cpu] = tracecmd_read_data(d->handle, cpu);
+		d->next[cpu] = NULL;
 		if (r->missed_events) {
-			memset(rec, 0, sizeof(*rec));
-			rec->kind = KVM_REC_LOST;
-			snprintf(rec->name, sizeof(rec->name), "LOST EVENTS");
-			rec->time_ns = r->ts;
-			rec->has_time = true;
-			rec->tid = -1;
-			rec->cpu = r->cpu;
-			rec->vcpu = -1;
-			rec->lost = r->missed_events > 0 ? (uint64_t)r->missed_events : 0;
+			fill_lost(r, rec);
 			d->held = r;
+			d->held_cpu = cpu;
 			return 1;
 		}
 	}
 	ret = fill_record(d, r, rec, err);
+	d->refill = cpu;
 	tracecmd_free_record(r);
 	return ret;
 }

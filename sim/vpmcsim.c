@@ -15,6 +15,7 @@ static const struct vpmcsim_cmd *const commands[] = {
 	&cmd_replay,
 	&cmd_sweep,
 	&cmd_stat,
+	&cmd_convert,
 	NULL,
 };
 

@@ -18,6 +18,13 @@ struct vpmcsim_cmd {
 
 /* The subcommands (sim/cmd_<name>.c). */
 extern const struct vpmcsim_cmd cmd_compare, cmd_replay, cmd_sweep, cmd_stat;
+extern const struct vpmcsim_cmd cmd_convert;
+
+struct vpmc_reader;
+
+/* After reading @path: records and events read, unused event names with counts, synthesized
+ * VM-entries, lost events, skipped lines, warnings; "vpmcsim: PATH: ..." lines on stderr. */
+void vpmcsim_reader_report(const char *path, const struct vpmc_reader *r);
 
 /* Print "vpmcsim: <msg>" on stderr; return @code. */
 int vpmcsim_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -472,6 +472,18 @@ START_TEST(test_thread_learns_vcpu_from_entry)
 }
 END_TEST
 
+/* traces/public/25: kvm_apic_accept_irq (apicid 0) comes first, from no thread; the records
+ * of the one vCPU thread (no pid in that layout) are still vCPU 0. A second thread with no vcpu
+ * field next to a thread known as vCPU 0 from kvm_entry becomes vCPU 1. */
+START_TEST(test_apicid_does_not_take_thread_index)
+{
+	RUN(&no_guest, "1 0 irq 0xb0\n1 0 wrmsr 0x830 0xb0000440b0\n1 0 entry\n"
+		       "5 1 wrmsr 0x10 0x1\n",
+	    accept(-1, 1, 0, 0xb0, 0), msr(-1, 1, true, 0x830, 0xb0000440b0ULL, 0),
+	    entry(0, -1, 1), msr(77, 5, true, 0x10, 1, 0));
+}
+END_TEST
+
 START_TEST(test_vcpu_field_out_of_range)
 {
 	struct kvm_import *im;
@@ -592,6 +604,7 @@ static Suite *import_suite(void)
 	tcase_add_test(pvm, test_pvm_user_msr);
 	tcase_add_test(id, test_threads_in_order_of_appearance);
 	tcase_add_test(id, test_thread_learns_vcpu_from_entry);
+	tcase_add_test(id, test_apicid_does_not_take_thread_index);
 	tcase_add_test(id, test_vcpu_field_out_of_range);
 	tcase_add_test(id, test_too_many_threads);
 	tcase_add_test(irq, test_interrupts_counted_once);

@@ -545,20 +545,29 @@ START_TEST(test_truncated_v6_data)
 }
 END_TEST
 
-/* Found by fuzz/fuzz_dat (a mutated v6 seed): a header block size of 0x3052000043d9 bytes.
- * libtracecmd would malloc() it; refused by the v6 walk instead. */
-START_TEST(test_fuzz_huge_block)
+/* Inputs fuzz/fuzz_dat crashed libtracecmd 1.3.1 with (mutated v6 seeds), refused by the v6
+ * walk in trace_dat.c instead: a header block size libtracecmd would malloc(), and a page
+ * whose commit exceeds the page (init_cpu() fails, tracecmd_close() then dereferences NULL). */
+static const struct {
+	const char *file, *why;
+} fuzz_finds[] = {
+	{ "fuzz-dat-huge-block.dat", "truncated or corrupt trace.dat: a block of 53128745468889 "
+				     "bytes at byte 67067 runs past the end of the file (73687 "
+				     "bytes)" },
+	{ "fuzz-dat-bad-page.dat", "corrupt trace.dat: the ring-buffer page at byte 77824 holds "
+				   "1044480 bytes, more than a page (4096)" },
+};
+
+START_TEST(test_fuzz_finds)
 {
 	const char *dir = getenv("VPMC_TRACES");
 	struct vpmc__errbuf err;
 	struct trace_dat *d = NULL;
 	char path[512], want[768];
 
-	snprintf(path, sizeof(path), "%s/bad/fuzz-dat-huge-block.dat", dir ? dir : "traces");
+	snprintf(path, sizeof(path), "%s/bad/%s", dir ? dir : "traces", fuzz_finds[_i].file);
 	ck_assert_int_eq(trace_dat_open(&d, path, &err), VPMC_ERR_PARSE);
-	snprintf(want, sizeof(want), "%s: truncated or corrupt trace.dat: a block of "
-		 "53128745468889 bytes at byte 67067 runs past the end of the file (73687 bytes)",
-		 path);
+	snprintf(want, sizeof(want), "%s: %s", path, fuzz_finds[_i].why);
 	ck_assert_str_eq(err.msg, want);
 }
 END_TEST
@@ -579,7 +588,7 @@ static Suite *trace_dat_suite(void)
 	tcase_add_test(bad, test_not_a_dat);
 	tcase_add_test(bad, test_truncated_headers);
 	tcase_add_test(bad, test_truncated_v6_data);
-	tcase_add_test(bad, test_fuzz_huge_block);
+	tcase_add_loop_test(bad, test_fuzz_finds, 0, ARRAY_SIZE(fuzz_finds));
 	suite_add_tcase(s, rec);
 	suite_add_tcase(s, bad);
 	return s;

@@ -1,0 +1,233 @@
+/* cmd_convert.c - vpmcsim convert: any trace the readers accept -> the native .vtr. */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "vpmc.h"
+#include "vpmcsim.h"
+
+struct convert_args {
+	const char *in, *out;
+	struct vpmc_reader_opts opts;
+};
+
+static void convert_usage(FILE *f)
+{
+	struct vpmc_reader_opts d;
+
+	vpmc_reader_opts_default(&d);
+	fprintf(f, "Usage: vpmcsim convert [OPTIONS] IN -o OUT.vtr\n\n"
+		   "Write the native events of a trace (trace.dat, kvm tracepoint text, .vtr) as .vtr.\n\n"
+		   "  -o, --output=FILE             the .vtr to write ('-' = standard output)\n"
+		   "      --format=auto|vtr|text|dat  input format (default: by content)\n"
+		   "      --lenient                 skip malformed lines (counted) instead of failing\n"
+		   "      --guest-ips=N             guest instructions per second of guest-mode time\n"
+		   "                                (default %llu; 0: no guest events)\n"
+		   "      --guest-branch-permille=N branches per 1000 of them (default %u)\n"
+		   "      --host-kernel=X.Y         host kernel of the recording (!host)\n"
+		   "      --vendor=intel|amd        guest PMU vendor (!pmu, that vendor's defaults)\n"
+		   "  -h, --help                    this text\n\nSee vpmcsim(1), CONVERT.\n",
+		(unsigned long long)d.guest_ips, d.guest_branch_permille);
+}
+
+static int parse_u64(const char *s, uint64_t max, uint64_t *v)
+{
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	*v = strtoull(s, &end, 10);
+	return errno || *end || *v > max ? -1 : 0;
+}
+
+static int parse_format(const char *s, enum vpmc_format *f)
+{
+	static const char *const names[] = { "auto", "vtr", "text", "dat" };
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (!strcmp(s, names[i])) {
+			*f = (enum vpmc_format)i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static int parse_kernel(const char *s, unsigned int *k)
+{
+	unsigned int major, minor;
+	char extra;
+
+	if (sscanf(s, "%u.%u%c", &major, &minor, &extra) != 2 || major > 0xffff || minor > 0xffff)
+		return -1;
+	*k = VPMC_KERNEL(major, minor);
+	return 0;
+}
+
+/* Return: -1 to go on, else the exit code. */
+static int parse_args(int argc, char **argv, struct convert_args *a)
+{
+	enum { OPT_FORMAT = 256, OPT_LENIENT, OPT_IPS, OPT_PERMILLE, OPT_KERNEL, OPT_VENDOR };
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "lenient", no_argument, NULL, OPT_LENIENT },
+		{ "guest-ips", required_argument, NULL, OPT_IPS },
+		{ "guest-branch-permille", required_argument, NULL, OPT_PERMILLE },
+		{ "host-kernel", required_argument, NULL, OPT_KERNEL },
+		{ "vendor", required_argument, NULL, OPT_VENDOR },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	bool kernel_set = false;
+	unsigned int kernel = VPMC_KERNEL_LATEST;
+	enum vpmc_vendor vendor = VPMC_VENDOR_INTEL;
+	uint64_t v;
+	int c;
+
+	vpmc_reader_opts_default(&a->opts);
+	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			a->out = optarg;
+			break;
+		case OPT_FORMAT:
+			if (parse_format(optarg, &a->opts.format))
+				return vpmcsim_fail(EXIT_USAGE, "convert: --format: '%s' is not auto, "
+						    "vtr, text or dat", optarg);
+			break;
+		case OPT_LENIENT:
+			a->opts.lenient = true;
+			break;
+		case OPT_IPS:
+			if (parse_u64(optarg, UINT64_MAX, &a->opts.guest_ips))
+				return vpmcsim_fail(EXIT_USAGE, "convert: --guest-ips: '%s' is not a "
+						    "decimal number", optarg);
+			break;
+		case OPT_PERMILLE:
+			if (parse_u64(optarg, 1000, &v))
+				return vpmcsim_fail(EXIT_USAGE, "convert: --guest-branch-permille: '%s' "
+						    "is not 0..1000", optarg);
+			a->opts.guest_branch_permille = (unsigned int)v;
+			break;
+		case OPT_KERNEL:
+			if (parse_kernel(optarg, &kernel))
+				return vpmcsim_fail(EXIT_USAGE, "convert: --host-kernel: '%s' is not "
+						    "MAJOR.MINOR", optarg);
+			kernel_set = true;
+			break;
+		case OPT_VENDOR:
+			if (!strcmp(optarg, "intel"))
+				vendor = VPMC_VENDOR_INTEL;
+			else if (!strcmp(optarg, "amd"))
+				vendor = VPMC_VENDOR_AMD;
+			else
+				return vpmcsim_fail(EXIT_USAGE, "convert: --vendor: '%s' is not intel "
+						    "or amd", optarg);
+			a->opts.has_pmu = true;
+			break;
+		case 'h':
+			convert_usage(stdout);
+			return EXIT_OK;
+		default:
+			convert_usage(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind + 1 != argc)
+		return vpmcsim_fail(EXIT_USAGE, "convert: %s (try 'vpmcsim convert --help')",
+				    optind == argc ? "no input trace" : "one input trace only");
+	if (!a->out)
+		return vpmcsim_fail(EXIT_USAGE, "convert: no output: -o OUT.vtr");
+	a->in = argv[optind];
+	/* Either option replaces the input's !pmu/!host with the vendor's defaults. */
+	if (a->opts.has_pmu || kernel_set) {
+		a->opts.has_pmu = true;
+		vpmc_pmu_config_default(&a->opts.pmu, vendor);
+		a->opts.pmu.host_kernel = kernel;
+	}
+	return -1;
+}
+
+/* Header and events; 0 or the exit code, with the message printed. The header follows the first
+ * event: a .vtr's directives and a text's layout are known once reading has begun. */
+static int convert_events(struct vpmc_reader *r, const char *in, const char *out, FILE *f)
+{
+	const char *kind = NULL, *file = NULL;
+	struct vpmc_event ev;
+	int ret = vpmc_reader_next(r, &ev);
+
+	if (ret >= 0) {
+		vpmc_reader_source(r, &kind, &file);
+		if (vpmc_vtr_write_header(f, vpmc_reader_pmu(r), kind, file))
+			return vpmcsim_fail(EXIT_INPUT, "convert: %s: %s", out, strerror(errno));
+	}
+	for (; ret == 1; ret = vpmc_reader_next(r, &ev)) {
+		ret = vpmc_vtr_write_event(f, &ev);
+		if (ret == VPMC_ERR_IO)
+			return vpmcsim_fail(EXIT_INPUT, "convert: %s: %s", out, strerror(errno));
+		if (ret)
+			return vpmcsim_fail(EXIT_INPUT, "convert: %s: event at %" PRIu64
+					    " ns of vCPU %u cannot be written as .vtr", in,
+					    ev.time_ns, ev.vcpu);
+	}
+	if (ret < 0)
+		return vpmcsim_fail(ret == VPMC_ERR_NOSUPPORT ? EXIT_NOSUPPORT : EXIT_INPUT, "%s",
+				    vpmc_reader_error(r));
+	return 0;
+}
+
+static int convert_run(int argc, char **argv)
+{
+	struct convert_args a = { 0 };
+	struct vpmc_reader *r;
+	bool to_stdout;
+	FILE *f;
+	int ret;
+
+	ret = parse_args(argc, argv, &a);
+	if (ret >= 0)
+		return ret;
+	if (vpmc_reader_new(&r, &a.opts))
+		return vpmcsim_fail(EXIT_INPUT, "convert: out of memory");
+	ret = vpmc_reader_open(r, a.in);
+	if (ret) {
+		/* A file the command line names but that cannot be opened is a usage error. */
+		ret = vpmcsim_fail(ret == VPMC_ERR_NOSUPPORT ? EXIT_NOSUPPORT :
+				   ret == VPMC_ERR_IO ? EXIT_USAGE : EXIT_INPUT, "%s",
+				   vpmc_reader_error(r));
+		vpmc_reader_free(r);
+		return ret;
+	}
+	to_stdout = !strcmp(a.out, "-");
+	f = to_stdout ? stdout : fopen(a.out, "w");
+	if (!f) {
+		ret = vpmcsim_fail(EXIT_USAGE, "convert: %s: %s", a.out, strerror(errno));
+		vpmc_reader_free(r);
+		return ret;
+	}
+	ret = convert_events(r, a.in, a.out, f);
+	if (fflush(f) && !ret)
+		ret = vpmcsim_fail(EXIT_INPUT, "convert: %s: %s", a.out, strerror(errno));
+	if (!to_stdout && fclose(f) && !ret)
+		ret = vpmcsim_fail(EXIT_INPUT, "convert: %s: %s", a.out, strerror(errno));
+	if (ret && !to_stdout)
+		unlink(a.out); /* no half-written trace */
+	vpmcsim_reader_report(a.in, r);
+	vpmc_reader_free(r);
+	return ret;
+}
+
+const struct vpmcsim_cmd cmd_convert = {
+	.name = "convert",
+	.summary = "write a trace (trace.dat, kvm text, .vtr) as native .vtr",
+	.run = convert_run,
+};
