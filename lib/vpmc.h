@@ -672,7 +672,12 @@ int vpmc_output_parse(enum vpmc_output *out, const char *s);
  */
 struct vpmc_stat;
 
-/* A statistics object counting every vCPU and all of the trace. Return: 0 or NOMEM. */
+/**
+ * vpmc_stat_new() - Exit statistics counting every vCPU over the whole trace.
+ * @out: set on success only
+ *
+ * Return: 0, or VPMC_ERR_NOMEM.
+ */
 int vpmc_stat_new(struct vpmc_stat **out);
 
 /**
@@ -693,8 +698,14 @@ int vpmc_stat_set_vcpus(struct vpmc_stat *s, const char *list);
  */
 int vpmc_stat_set_time(struct vpmc_stat *s, const char *range);
 
-/* Count one event (EXIT opens, the next ENTRY of that vCPU closes; other types are ignored).
- * Return: 0, or VPMC_ERR_NOMEM. */
+/**
+ * vpmc_stat_event() - Count one event: an EXIT opens a sample, the next ENTRY of the same vCPU
+ * closes it (its time minus the exit's, ns); other event types are ignored.
+ * @s: statistics
+ * @ev: the event
+ *
+ * Return: 0, or VPMC_ERR_NOMEM.
+ */
 int vpmc_stat_event(struct vpmc_stat *s, const struct vpmc_event *ev);
 
 /**
@@ -716,9 +727,18 @@ int vpmc_stat_run(struct vpmc_stat *s, struct vpmc_reader *r);
  */
 int vpmc_stat_report(struct vpmc_stat *s, enum vpmc_output fmt, const char **out);
 
-/* The last error's message, "" if none. */
+/**
+ * vpmc_stat_error() - The last error's message.
+ * @s: statistics
+ *
+ * Return: the message, "" if none; owned by @s.
+ */
 const char *vpmc_stat_error(const struct vpmc_stat *s);
 
+/**
+ * vpmc_stat_free() - Free exit statistics.
+ * @s: statistics, or NULL
+ */
 void vpmc_stat_free(struct vpmc_stat *s);
 
 /*
@@ -751,10 +771,23 @@ struct vpmc_metrics {
 	double host_us_per_exit_p50, host_us_per_exit_p99;
 };
 
-/* An engine with no policy, the default cost model and no overlay. Return: 0 or NOMEM. */
+/**
+ * vpmc_replay_new() - A replay engine with no policy, the default cost model, no overlay.
+ * @out: set on success only
+ *
+ * Return: 0, or VPMC_ERR_NOMEM.
+ */
 int vpmc_replay_new(struct vpmc_replay **out);
 
-/* Add a policy (one row of the report). Return: 0, VPMC_ERR_INVAL, VPMC_ERR_LIMIT. */
+/**
+ * vpmc_replay_add_policy() - Replay one more policy (one row of the report), before
+ * vpmc_replay_begin().
+ * @r: engine
+ * @p: the policy (copied); "reference" is allowed (it then matches the reference exactly)
+ *
+ * Return: 0, VPMC_ERR_INVAL (bad policy, or already begun), VPMC_ERR_LIMIT (more than
+ * VPMC_REPLAY_MAX_POLICIES).
+ */
 int vpmc_replay_add_policy(struct vpmc_replay *r, const struct vpmc_policy *p);
 
 /**
@@ -766,15 +799,29 @@ int vpmc_replay_add_policy(struct vpmc_replay *r, const struct vpmc_policy *p);
  */
 int vpmc_replay_assume(struct vpmc_replay *r, const char *spec);
 
-/* Use cost parameters @c (copied). */
+/**
+ * vpmc_replay_set_cost() - Price exits with these parameters.
+ * @r: engine
+ * @c: parameters (copied)
+ */
 void vpmc_replay_set_cost(struct vpmc_replay *r, const struct vpmc_cost *c);
 
-/* Write the replay log: @fn gets one JSON object per line (no newline) for every read,
- * overflow, PMI, drain and reprogram (trace-format.md, "The replay log"). */
+/**
+ * vpmc_replay_set_log() - Write the replay log (trace-format.md, "The replay log").
+ * @r: engine, before vpmc_replay_begin()
+ * @fn: gets one JSON object per line (no newline) for every read (with the reference's value),
+ *      write, overflow, PMI, drain and reprogram, and each match, miss and spurious PMI
+ * @data: passed to @fn
+ */
 void vpmc_replay_set_log(struct vpmc_replay *r, void (*fn)(void *data, const char *line),
 			 void *data);
 
-/* Call @fn with the number of trace events applied so far, every 2^20 events. */
+/**
+ * vpmc_replay_set_progress() - Report progress.
+ * @r: engine
+ * @fn: called with the number of trace events applied so far, every 2^20 events
+ * @data: passed to @fn
+ */
 void vpmc_replay_set_progress(struct vpmc_replay *r, void (*fn)(void *data, uint64_t events),
 			      void *data);
 
@@ -788,11 +835,24 @@ void vpmc_replay_set_progress(struct vpmc_replay *r, void (*fn)(void *data, uint
  */
 int vpmc_replay_begin(struct vpmc_replay *r, const struct vpmc_pmu_config *cfg);
 
-/* Apply one trace event to every model. Return: 0, VPMC_ERR_INVAL (bad vCPU, type or CPL;
- * message set), VPMC_ERR_NOMEM. */
+/**
+ * vpmc_replay_event() - Apply one trace event to the reference and every policy's model of its
+ * vCPU (the first event of a vCPU creates them, and with an overlay programs its counters).
+ * @r: engine after vpmc_replay_begin()
+ * @ev: the event; times non-decreasing per vCPU
+ *
+ * Return: 0, VPMC_ERR_INVAL (bad vCPU, type or CPL; not begun), VPMC_ERR_NOMEM, VPMC_ERR_LIMIT;
+ * vpmc_replay_error() says why.
+ */
 int vpmc_replay_event(struct vpmc_replay *r, const struct vpmc_event *ev);
 
-/* End of the trace: pending reference overflows become missed. Return: 0 or NOMEM. */
+/**
+ * vpmc_replay_finish() - End of the trace: pending reference overflows become missed, an exit
+ * still open is priced.
+ * @r: engine
+ *
+ * Return: 0, VPMC_ERR_INVAL (not begun, or finished), VPMC_ERR_NOMEM.
+ */
 int vpmc_replay_finish(struct vpmc_replay *r);
 
 /**
@@ -804,7 +864,21 @@ int vpmc_replay_finish(struct vpmc_replay *r);
  */
 int vpmc_replay_run(struct vpmc_replay *r, struct vpmc_reader *rd);
 
+/**
+ * vpmc_replay_nr_policies() - How many policies the engine replays.
+ * @r: engine
+ *
+ * Return: the number added with vpmc_replay_add_policy().
+ */
 size_t vpmc_replay_nr_policies(const struct vpmc_replay *r);
+
+/**
+ * vpmc_replay_policy() - Policy @i, in the order added.
+ * @r: engine
+ * @i: index
+ *
+ * Return: the policy (owned by @r), or NULL if @i is out of range.
+ */
 const struct vpmc_policy *vpmc_replay_policy(const struct vpmc_replay *r, size_t i);
 
 /**
@@ -850,13 +924,27 @@ int vpmc_replay_report(struct vpmc_replay *r, enum vpmc_replay_view view, enum v
  */
 int vpmc_replay_plot(struct vpmc_replay *r, const char *svg_path, const char **out);
 
-/* Describe the trace in the report header: its path and the reader's counts (both optional). */
+/**
+ * vpmc_replay_set_source() - Describe the trace in the report header.
+ * @r: engine
+ * @path: the trace's path as given (copied), or NULL
+ * @st: the reader's counts (copied), or NULL; vpmc_replay_run() fills them itself
+ */
 void vpmc_replay_set_source(struct vpmc_replay *r, const char *path,
 			    const struct vpmc_reader_stats *st);
 
-/* The last error's message, "" if none. */
+/**
+ * vpmc_replay_error() - The last error's message.
+ * @r: engine
+ *
+ * Return: the message, "" if none; owned by @r.
+ */
 const char *vpmc_replay_error(const struct vpmc_replay *r);
 
+/**
+ * vpmc_replay_free() - Free the engine, its models and results.
+ * @r: engine, or NULL
+ */
 void vpmc_replay_free(struct vpmc_replay *r);
 
 #ifdef __cplusplus
