@@ -468,15 +468,19 @@ static void csv_sweep(struct vpmc_replay *rp, const struct row *rows, FILE *f)
 
 /* ---- JSON ---- */
 
-static json_t *json_row(const struct row *r, bool per_counter, int *err)
+/* A JSON object with @key = @val first, then the row's fields. */
+static json_t *json_row(const char *key, json_t *val, const struct row *r, bool per_counter,
+			int *err)
 {
 	json_t *o = json_object();
 	size_t i;
 
 	if (!o) {
+		json_decref(val);
 		*err = VPMC_ERR_NOMEM;
 		return NULL;
 	}
+	out_json_set(o, key, val, err);
 	for (i = 0; i < ARRAY_SIZE(fields); i++) {
 		if (!per_counter || fields[i].per_counter)
 			out_json_set(o, fields[i].key, cell_json(r, &fields[i]), err);
@@ -544,14 +548,13 @@ static int json_report(struct vpmc_replay *rp, const struct row *rows, bool deta
 
 	for (i = 0; !err && pols && i < rp->nr_lanes; i++) {
 		const struct replay_lane *l = &rp->lanes[i];
-		json_t *p = json_row(&rows[i], false, &err), *vcpus;
+		json_t *p = json_row("policy", json_string(l->name), &rows[i], false, &err), *vcpus;
 		uint64_t t;
 
 		if (!p || json_array_append_new(pols, p)) {
 			err = VPMC_ERR_NOMEM;
 			break;
 		}
-		out_json_set(p, "policy", json_string(l->name), &err);
 		if (lane_tolerance(l, &t))
 			out_json_set(p, "tolerance", out_json_u64(t), &err);
 		if (!detail)
@@ -565,12 +568,11 @@ static int json_report(struct vpmc_replay *rp, const struct row *rows, bool deta
 			if (!l->vcpus[v])
 				continue;
 			err = lane_row(rp, l, (int)v, -1, &r);
-			jv = err ? NULL : json_row(&r, false, &err);
+			jv = err ? NULL : json_row("vcpu", json_integer(v), &r, false, &err);
 			if (!jv || json_array_append_new(vcpus, jv)) {
 				err = VPMC_ERR_NOMEM;
 				break;
 			}
-			out_json_set(jv, "vcpu", json_integer(v), &err);
 			ctrs = json_array();
 			out_json_set(jv, "counters", ctrs, &err);
 			for (slot = 0; !err && slot < METRICS_NR_SLOTS; slot++) {
@@ -580,14 +582,14 @@ static int json_report(struct vpmc_replay *rp, const struct row *rows, bool deta
 				if (!slot_active(&l->vcpus[v]->m.ctr[slot]))
 					continue;
 				err = lane_row(rp, l, (int)v, slot, &r);
-				jc = err ? NULL : json_row(&r, true, &err);
+				jc = err ? NULL : json_row("name", json_string(counter_name(slot, name,
+									       sizeof(name))),
+							   &r, true, &err);
 				if (!jc || json_array_append_new(ctrs, jc)) {
 					err = VPMC_ERR_NOMEM;
 					break;
 				}
 				out_json_set(jc, "counter", json_integer(metrics_slot_idx(slot)), &err);
-				out_json_set(jc, "name",
-					     json_string(counter_name(slot, name, sizeof(name))), &err);
 			}
 		}
 	}
