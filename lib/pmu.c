@@ -243,7 +243,7 @@ bool cpl_is_matched(const struct vpmc_pmc *pmc)
  */
 struct vpmc_pmc *kvm_pmc_idx_to_pmc(struct vpmc_pmu *pmu, int idx)
 {
-	if (idx < 0 || idx >= 64 || !(pmu->pmc_exists & BIT_ULL(idx)))
+	if (idx < 0 || idx >= 64 || !(pmu->all_valid_pmc_idx & BIT_ULL(idx)))
 		return NULL;
 	if (idx < KVM_MAX_NR_GP_COUNTERS)
 		return &pmu->gp_counters[idx];
@@ -363,15 +363,12 @@ static void pmc_perf_overflow_handler(struct simperf_event *event, void *ctx)
 void vpmc__pmu_deliver_skid(struct vpmc_pmu *pmu)
 {
 	uint64_t pending = pmu->skid_pending;
+	struct vpmc_pmc *pmc;
 	int bit;
 
 	pmu->skid_pending = 0;
-	for (bit = 0; bit < 64; bit++) {
-		struct vpmc_pmc *pmc = kvm_pmc_idx_to_pmc(pmu, bit);
-
-		if ((pending & BIT_ULL(bit)) && pmc)
-			kvm_perf_overflow(pmc);
-	}
+	kvm_for_each_pmc(pmu, pmc, bit, pending)
+		kvm_perf_overflow(pmc);
 }
 
 /**
@@ -635,6 +632,7 @@ void kvm_pmu_handle_event(struct vpmc_pmu *pmu)
 {
 	struct vpmc_obs o = obs_make(VPMC_OBS_DRAIN, -1);
 	struct drain_tally t = { 0, 0, 0 };
+	struct vpmc_pmc *pmc;
 	uint64_t bitmap;
 	int bit;
 
@@ -644,10 +642,8 @@ void kvm_pmu_handle_event(struct vpmc_pmu *pmu)
 	} else {
 		bitmap = pmu->reprogram_pmi;
 		pmu->reprogram_pmi &= ~bitmap;
-		for (bit = 0; bit < 64; bit++) {
-			struct vpmc_pmc *pmc = kvm_pmc_idx_to_pmc(pmu, bit);
-
-			if ((bitmap & BIT_ULL(bit)) && pmc && reprogram_counter_tally(pmc, &t))
+		kvm_for_each_pmc(pmu, pmc, bit, bitmap) {
+			if (reprogram_counter_tally(pmc, &t))
 				pmu->reprogram_pmi |= BIT_ULL(bit);
 		}
 	}
@@ -655,12 +651,8 @@ void kvm_pmu_handle_event(struct vpmc_pmu *pmu)
 	if (pmu->need_cleanup)
 		kvm_pmu_cleanup(pmu);
 
-	for (bit = 0; bit < 64; bit++) {
-		struct vpmc_pmc *pmc = kvm_pmc_idx_to_pmc(pmu, bit);
-
-		if ((bitmap & BIT_ULL(bit)) && pmc)
-			kvm_pmu_recalc_pmc_emulation(pmu, pmc);
-	}
+	kvm_for_each_pmc(pmu, pmc, bit, bitmap)
+		kvm_pmu_recalc_pmc_emulation(pmu, pmc);
 
 	o.nr_reprogrammed = t.reprogrammed;
 	o.nr_resumed = t.resumed;
@@ -816,6 +808,7 @@ void kvm_pmu_trigger_event(struct vpmc_pmu *pmu, uint64_t event_pmcs, unsigned i
 {
 	struct vpmc_obs o = obs_make(VPMC_OBS_TRIGGER, -1);
 	uint64_t bitmap, incr = 0;
+	struct vpmc_pmc *pmc;
 	int i;
 
 	if (!event_pmcs)
@@ -826,11 +819,7 @@ void kvm_pmu_trigger_event(struct vpmc_pmu *pmu, uint64_t event_pmcs, unsigned i
 		return;
 
 	pmu->stats.triggers++;
-	for (i = 0; i < 64; i++) {
-		struct vpmc_pmc *pmc = kvm_pmc_idx_to_pmc(pmu, i);
-
-		if (!(bitmap & BIT_ULL(i)) || !pmc)
-			continue;
+	kvm_for_each_pmc(pmu, pmc, i, bitmap) {
 		if (!pmc_is_event_allowed(pmc) || !cpl_is_matched(pmc))
 			continue;
 		incr |= BIT_ULL(i);
@@ -839,10 +828,8 @@ void kvm_pmu_trigger_event(struct vpmc_pmu *pmu, uint64_t event_pmcs, unsigned i
 	o.value = incr;
 	vpmc__pmu_observe(pmu, &o);
 
-	for (i = 0; i < 64; i++) {
-		if (incr & BIT_ULL(i))
-			kvm_pmu_incr_counter(kvm_pmc_idx_to_pmc(pmu, i));
-	}
+	kvm_for_each_pmc(pmu, pmc, i, incr)
+		kvm_pmu_incr_counter(pmc);
 }
 
 /* The "disabled=MASK" policy: the hook returns before touching any counter. */
@@ -1154,16 +1141,13 @@ int kvm_pmu_rdpmc(struct vpmc_pmu *pmu, unsigned int idx, uint64_t *data)
  */
 void kvm_pmu_reset(struct vpmc_pmu *pmu)
 {
+	struct vpmc_pmc *pmc;
 	int i;
 
 	pmu->need_cleanup = false;
 	pmu->reprogram_pmi = 0;
 
-	for (i = 0; i < 64; i++) {
-		struct vpmc_pmc *pmc = kvm_pmc_idx_to_pmc(pmu, i);
-
-		if (!pmc)
-			continue;
+	kvm_for_each_pmc(pmu, pmc, i, pmu->all_valid_pmc_idx) {
 		pmc_stop_counter(pmc);
 		pmc->counter = 0;
 		pmc->emulated_counter = 0;
@@ -1201,7 +1185,7 @@ void kvm_pmu_refresh(struct vpmc_pmu *pmu, const struct vpmc_pmu_config *cfg)
 	pmu->global_status_rsvd = ~0ULL;
 	pmu->fixed_ctr_ctrl_rsvd = ~0ULL;
 	pmu->pebs_enable_rsvd = ~0ULL;
-	pmu->pmc_exists = 0;
+	pmu->all_valid_pmc_idx = 0;
 	pmu->pebs = false;
 
 	if (!cfg->version) /* kvm->arch.enable_pmu */
@@ -1224,15 +1208,13 @@ void kvm_pmu_refresh(struct vpmc_pmu *pmu, const struct vpmc_pmu_config *cfg)
  */
 void kvm_pmu_cleanup(struct vpmc_pmu *pmu)
 {
-	uint64_t bitmask = pmu->pmc_exists & ~pmu->pmc_in_use;
+	uint64_t bitmask = pmu->all_valid_pmc_idx & ~pmu->pmc_in_use;
+	struct vpmc_pmc *pmc;
 	int i;
 
 	pmu->need_cleanup = false;
-	for (i = 0; i < 64; i++) {
-		struct vpmc_pmc *pmc = kvm_pmc_idx_to_pmc(pmu, i);
-
-		if ((bitmask & BIT_ULL(i)) && pmc && pmc->perf_event &&
-		    !pmc_is_locally_enabled(pmc))
+	kvm_for_each_pmc(pmu, pmc, i, bitmask) {
+		if (pmc->perf_event && !pmc_is_locally_enabled(pmc))
 			pmc_stop_counter(pmc);
 	}
 	pmu->pmc_in_use = 0;

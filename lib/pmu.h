@@ -185,7 +185,7 @@ struct vpmc_pmu {
 	uint64_t eventsel_rsvd;
 	uint64_t raw_event_mask;
 	uint64_t reprogram_pmi;   /* an atomic64 in KVM: written by the perf overflow handler */
-	uint64_t pmc_exists;      /* all_valid_pmc_idx */
+	uint64_t all_valid_pmc_idx; /* GP 0..nr_gp-1, fixed 32.. */
 	uint64_t pmc_in_use;
 	uint64_t pmc_counting_instructions;
 	uint64_t pmc_counting_branches;
@@ -269,13 +269,13 @@ static inline bool kvm_vcpu_has_mediated_pmu(const struct vpmc_pmu *pmu)
 /* Mirrors kvm_gp_pmc_mask(). */
 static inline uint64_t kvm_gp_pmc_mask(const struct vpmc_pmu *pmu)
 {
-	return pmu->pmc_exists & ((1ULL << KVM_MAX_NR_GP_COUNTERS) - 1);
+	return pmu->all_valid_pmc_idx & ((1ULL << KVM_MAX_NR_GP_COUNTERS) - 1);
 }
 
 /* Mirrors kvm_fixed_pmc_mask(). */
 static inline uint64_t kvm_fixed_pmc_mask(const struct vpmc_pmu *pmu)
 {
-	return (pmu->pmc_exists >> KVM_FIXED_PMC_BASE_IDX) &
+	return (pmu->all_valid_pmc_idx >> KVM_FIXED_PMC_BASE_IDX) &
 	       ((1ULL << KVM_MAX_NR_FIXED_COUNTERS) - 1);
 }
 
@@ -303,6 +303,17 @@ bool pmc_is_pmi_enabled(const struct vpmc_pmc *pmc);
 bool pmc_is_event_match(const struct vpmc_pmc *pmc, uint64_t eventsel);
 bool cpl_is_matched(const struct vpmc_pmc *pmc);
 struct vpmc_pmc *kvm_pmc_idx_to_pmc(struct vpmc_pmu *pmu, int idx);
+
+/*
+ * Mirrors kvm_for_each_pmc() (pmu.h): every counter whose global index is set in @bitmap, in index
+ * order (for_each_set_bit), skipping indices that name no counter.
+ */
+#define kvm_for_each_pmc(pmu, pmc, i, bitmap)                                                 \
+	for (uint64_t __bits = (bitmap); __bits && ((i) = __builtin_ctzll(__bits), 1);        \
+	     __bits &= __bits - 1)                                                            \
+		if (!((pmc) = kvm_pmc_idx_to_pmc((pmu), (i))))                                \
+			continue;                                                             \
+		else
 struct vpmc_pmc *get_gp_pmc(struct vpmc_pmu *pmu, uint32_t msr, uint32_t base);
 struct vpmc_pmc *get_fixed_pmc(struct vpmc_pmu *pmu, uint32_t msr);
 

@@ -61,7 +61,7 @@ static struct vpmc_pmc *get_gp_pmc_amd(struct vpmc_pmu *pmu, uint32_t msr, enum 
 /* Mirrors amd_check_rdpmc_early(): an invalid index #GPs before the RDPMC intercept. */
 static int amd_check_rdpmc_early(struct vpmc_pmu *pmu, unsigned int idx)
 {
-	if (idx >= KVM_MAX_NR_AMD_GP_COUNTERS || !(pmu->pmc_exists & BIT_ULL(idx)))
+	if (idx >= KVM_MAX_NR_AMD_GP_COUNTERS || !(pmu->all_valid_pmc_idx & BIT_ULL(idx)))
 		return -EINVAL;
 	return 0;
 }
@@ -166,10 +166,10 @@ static void amd_pmu_refresh(struct vpmc_pmu *pmu, const struct vpmc_pmu_config *
 	if (nr_gp_counters > KVM_MAX_NR_AMD_GP_COUNTERS) /* kvm_pmu_cap.cntr_mask64 */
 		nr_gp_counters = KVM_MAX_NR_AMD_GP_COUNTERS;
 	pmu->nr_arch_gp_counters = nr_gp_counters;
-	pmu->pmc_exists = BIT_ULL(nr_gp_counters) - 1;
+	pmu->all_valid_pmc_idx = BIT_ULL(nr_gp_counters) - 1;
 
 	if (pmu->version > 1) {
-		pmu->global_ctrl_rsvd = ~pmu->pmc_exists;
+		pmu->global_ctrl_rsvd = ~pmu->all_valid_pmc_idx;
 		pmu->global_status_rsvd = pmu->global_ctrl_rsvd;
 	}
 

@@ -252,7 +252,7 @@ static void intel_pmu_refresh(struct vpmc_pmu *pmu, const struct vpmc_pmu_config
 	width = min_uint(cfg->gp_width, KVM_MAX_COUNTER_WIDTH);
 	pmu->counter_bitmask[KVM_PMC_GP] = BIT_ULL(width) - 1;
 	pmu->nr_arch_gp_counters = min_uint(cfg->nr_gp, KVM_MAX_NR_INTEL_GP_COUNTERS);
-	pmu->pmc_exists = BIT_ULL(pmu->nr_arch_gp_counters) - 1;
+	pmu->all_valid_pmc_idx = BIT_ULL(pmu->nr_arch_gp_counters) - 1;
 
 	pmu->pebs = cfg->pebs;
 	if (cfg->tsx) {
@@ -263,7 +263,7 @@ static void intel_pmu_refresh(struct vpmc_pmu *pmu, const struct vpmc_pmu_config
 		return;
 
 	pmu->nr_arch_fixed_counters = min_uint(cfg->nr_fixed, KVM_MAX_NR_FIXED_COUNTERS);
-	pmu->pmc_exists |= (BIT_ULL(pmu->nr_arch_fixed_counters) - 1) << KVM_FIXED_PMC_BASE_IDX;
+	pmu->all_valid_pmc_idx |= (BIT_ULL(pmu->nr_arch_fixed_counters) - 1) << KVM_FIXED_PMC_BASE_IDX;
 	width = min_uint(cfg->fixed_width, KVM_MAX_COUNTER_WIDTH);
 	pmu->counter_bitmask[KVM_PMC_FIXED] = BIT_ULL(width) - 1;
 

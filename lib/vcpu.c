@@ -137,15 +137,12 @@ static bool direct_pmi_enabled(const struct vpmc_pmc *pmc)
 /* Collect the counters that count in this segment; returns how many. */
 static unsigned int hw_units(struct vpmc_pmu *pmu, struct hw_unit *u)
 {
+	struct vpmc_pmc *pmc;
 	unsigned int n = 0;
+	enum hw_class cls;
 	int i;
 
-	for (i = 0; i < 64; i++) {
-		struct vpmc_pmc *pmc = kvm_pmc_idx_to_pmc(pmu, i);
-		enum hw_class cls;
-
-		if (!pmc)
-			continue;
+	kvm_for_each_pmc(pmu, pmc, i, pmu->all_valid_pmc_idx) {
 		if (kvm_vcpu_has_mediated_pmu(pmu)) {
 			cls = hw_event_class(pmu, pmc->eventsel);
 			if (cls == HW_NONE || !direct_counts(pmc))

@@ -1342,9 +1342,9 @@ START_TEST(test_small_helpers)
 	ck_assert_ptr_null(kvm_pmc_idx_to_pmc(pmu, 4));
 	ck_assert_ptr_null(kvm_pmc_idx_to_pmc(pmu, 35));
 	ck_assert_ptr_eq(kvm_pmc_idx_to_pmc(pmu, 34), &pmu->fixed_counters[2]);
-	pmu->pmc_exists |= 1ULL << 40; /* an index KVM never creates: still no counter */
+	pmu->all_valid_pmc_idx |= 1ULL << 40; /* an index KVM never creates: still no counter */
 	ck_assert_ptr_null(kvm_pmc_idx_to_pmc(pmu, 40));
-	pmu->pmc_exists &= ~(1ULL << 40);
+	pmu->all_valid_pmc_idx &= ~(1ULL << 40);
 	ck_assert_ptr_null(get_fixed_pmc(pmu, 0x30c));
 	ck_assert_int_eq(reprogram_counter(pmc), 0); /* disabled: paused */
 	reprogram_counters(pmu, 0);
