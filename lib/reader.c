@@ -415,6 +415,10 @@ static int open_dat(struct vpmc_reader *r)
 			    "(give its file name)", r->name);
 	if (r->mem)
 		return fail(r, VPMC_ERR_INVAL, "%s: trace.dat cannot be read from memory", r->name);
+	if (r->fd > STDIN_FILENO) { /* libtracecmd opens the file itself */
+		close(r->fd);
+		r->fd = -1;
+	}
 	ret = trace_dat_open(&r->dat, r->path, &r->err);
 	if (ret)
 		r->failed = ret;

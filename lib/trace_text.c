@@ -16,6 +16,7 @@
 
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -166,7 +167,7 @@ struct cur {
 	struct text_parser *tp; /* or NULL */
 };
 
-static inline void skip_sp(struct cur *c)
+static void skip_sp_run(struct cur *c)
 {
 	/* trace-cmd pads event names with up to 20 spaces: count them 8 at a time */
 	while (c->end - c->p >= 8) {
@@ -180,6 +181,20 @@ static inline void skip_sp(struct cur *c)
 	}
 	while (c->p < c->end && is_sp(*c->p))
 		c->p++;
+}
+
+/* Most separators are none or one space: decided without a loop. */
+static inline void skip_sp(struct cur *c)
+{
+	const char *p = c->p;
+
+	if (p == c->end || !is_sp(*p))
+		return;
+	if (c->end - p >= 2 && !is_sp(p[1])) {
+		c->p = p + 1;
+		return;
+	}
+	skip_sp_run(c);
 }
 
 static inline const char *tok_end(const char *p, const char *end)
@@ -269,16 +284,16 @@ static int expect_word_n(struct cur *c, const char *word, size_t n, const char *
 #define expect_word(c, word, what) expect_word_n((c), (word), sizeof(word) - 1, (what))
 
 /* Hex digits with an optional "0x", up to 64 bits; stops at the first non-hex byte. */
-static int parse_hex(struct cur *c, uint64_t *out, const char *what)
+static inline int parse_hex(struct cur *c, uint64_t *out, const char *what)
 {
-	const char *p = c->p, *digits;
+	const char *p = c->p, *end = c->end, *digits;
 	uint64_t v = 0;
 	int d;
 
-	if (c->end - p > 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X') && hex_val(p[2]) >= 0)
+	if (end - p > 2 && p[0] == '0' && p[1] == 'x' && hex_val(p[2]) >= 0)
 		p += 2;
 	digits = p;
-	while (p < c->end && (d = hex_val(*p)) >= 0) {
+	while (p < end && (d = hex_val(*p)) >= 0) {
 		v = v << 4 | (uint64_t)d;
 		p++;
 	}
@@ -362,7 +377,7 @@ struct raw {
 };
 
 /* The payload starts with "name=". */
-static bool is_raw_form(const char *p, const char *end)
+static inline bool is_raw_form(const char *p, const char *end)
 {
 	const char *q = p;
 
@@ -464,17 +479,6 @@ static int parse_entry(struct cur *c, struct kvm_record *rec)
 	uint64_t v = 0;
 	int ret;
 
-	if (is_raw_form(c->p, c->end)) {
-		struct raw r;
-
-		ret = raw_split(c, &r, what);
-		if (!ret)
-			ret = raw_num(c, &r, "vcpu_id", DEC, VCPU_MAX_, &v, what);
-		rec->vcpu = (int32_t)v;
-		if (!ret && raw_get(&r, "rip"))
-			ret = raw_num(c, &r, "rip", HEX, UINT64_MAX, &rec->rip, what);
-		return ret;
-	}
 	ret = expect_word(c, "vcpu", what);
 	if (!ret)
 		ret = field_num(c, false, &v, VCPU_MAX_, ',', what);
@@ -579,8 +583,6 @@ static int parse_exit(struct cur *c, struct kvm_record *rec)
 	if (c->end - c->p >= 16 && !memcmp(c->p, "CAN'T FIND FIELD", 16))
 		return fail_at(c, c->p, "%s: libtraceevent could not decode this event (read the "
 				  "trace.dat, or trace-cmd report -R)", what);
-	if (is_raw_form(c->p, c->end))
-		return parse_exit_raw(c, rec, what);
 	if (at_word(c, "vcpu")) {
 		c->p += 4;
 		ret = field_dec(c, &v, VCPU_MAX_, what);
@@ -610,8 +612,6 @@ static int parse_vmexit_inject(struct cur *c, struct kvm_record *rec)
 {
 	static const char what[] = "kvm_nested_vmexit_inject";
 
-	if (is_raw_form(c->p, c->end))
-		return parse_exit_raw(c, rec, what);
 	if (at_word(c, "reason:"))
 		c->p += 7;
 	else if (at_word(c, "reason"))
@@ -626,12 +626,6 @@ static int parse_vmenter(struct cur *c, struct kvm_record *rec)
 {
 	const char *what = rec->name;
 
-	if (is_raw_form(c->p, c->end)) {
-		struct raw r;
-		int ret = raw_split(c, &r, what);
-
-		return ret ? ret : raw_num(c, &r, "rip", HEX, UINT64_MAX, &rec->rip, what);
-	}
 	if (!at_word(c, "rip:"))
 		return fail_at(c, c->p, "%s: expected 'rip:'", what);
 	return opt_rip(c, rec, what);
@@ -644,23 +638,6 @@ static int parse_msr(struct cur *c, struct kvm_record *rec)
 	uint64_t v = 0;
 	int ret;
 
-	if (is_raw_form(c->p, c->end)) {
-		struct raw r;
-
-		ret = raw_split(c, &r, what);
-		if (!ret)
-			ret = raw_num(c, &r, "write", DEC, 1, &v, what);
-		rec->write = v;
-		if (!ret)
-			ret = raw_num(c, &r, "ecx", HEX, U32_MAX_, &v, what);
-		rec->msr = (uint32_t)v;
-		if (!ret)
-			ret = raw_num(c, &r, "data", HEX, UINT64_MAX, &rec->data, what);
-		if (!ret)
-			ret = raw_num(c, &r, "exception", DEC, 1, &v, what);
-		rec->gp = v;
-		return ret;
-	}
 	if (at_word(c, "msr_write"))
 		rec->write = true;
 	else if (!at_word(c, "msr_read"))
@@ -685,25 +662,33 @@ static int parse_msr(struct cur *c, struct kvm_record *rec)
 /* Instruction bytes: two hex digits each, up to "(mode)", "FAIL"/"failed" or the end. */
 static int parse_insn_bytes(struct cur *c, struct kvm_record *rec, const char *what)
 {
+	const char *p = c->p, *end = c->end;
+	unsigned int n = 0;
+
 	for (;;) {
 		int hi, lo;
 
-		skip_sp(c);
-		if (c->end - c->p >= 2 && (hi = hex_val(c->p[0])) >= 0 &&
-		    (lo = hex_val(c->p[1])) >= 0 && (c->end - c->p == 2 || is_sp(c->p[2]))) {
-			if (rec->insn_len == KVM_INSN_MAX)
-				return fail_at(c, c->p, "%s: more than %d instruction bytes", what,
-					       KVM_INSN_MAX);
-			rec->insn[rec->insn_len++] = (uint8_t)(hi << 4 | lo);
-			c->p += 2;
-			continue;
+		while (p < end && *p == ' ')
+			p++;
+		if (end - p < 2 || (hi = hex_val(p[0])) < 0 || (lo = hex_val(p[1])) < 0 ||
+		    (end - p > 2 && !is_sp(p[2])))
+			break;
+		if (n == KVM_INSN_MAX) {
+			c->p = p;
+			return fail_at(c, p, "%s: more than %d instruction bytes", what,
+				       KVM_INSN_MAX);
 		}
-		if (c->p == c->end || *c->p == '(' || at_word(c, "FAIL") || at_word(c, "failed"))
-			return 0;
-		return fail_at(c, c->p, "%s: expected instruction bytes (two hex digits each; a "
-				  "trace-cmd built with a disassembler prints mnemonics: use "
-				  "trace-cmd report -N or -R)", what);
+		rec->insn[n++] = (uint8_t)(hi << 4 | lo);
+		p += 2;
 	}
+	rec->insn_len = (uint8_t)n;
+	c->p = p;
+	skip_sp(c);
+	if (c->p == c->end || *c->p == '(' || at_word(c, "FAIL") || at_word(c, "failed"))
+		return 0;
+	return fail_at(c, c->p, "%s: expected instruction bytes (two hex digits each; a "
+			  "trace-cmd built with a disassembler prints mnemonics: use "
+			  "trace-cmd report -N or -R)", what);
 }
 
 static int parse_emulate_insn_raw(struct cur *c, struct kvm_record *rec, const char *what)
@@ -763,8 +748,6 @@ static int parse_emulate_insn(struct cur *c, struct kvm_record *rec)
 	size_t i;
 	int ret;
 
-	if (is_raw_form(c->p, c->end))
-		return parse_emulate_insn_raw(c, rec, what);
 	ret = parse_hex(c, &csbase, what);
 	if (!ret && (c->p == c->end || *c->p != ':'))
 		ret = fail_at(c, c->p, "%s: expected ':' after the CS base", what);
@@ -822,19 +805,6 @@ static int parse_inj_exception(struct cur *c, struct kvm_record *rec)
 	size_t i;
 	int ret;
 
-	if (is_raw_form(c->p, c->end)) {
-		struct raw r;
-
-		ret = raw_split(c, &r, what);
-		if (!ret)
-			ret = raw_num(c, &r, "exception", DEC, 0xff, &v, what);
-		rec->vector = (uint32_t)v;
-		if (!ret && raw_get(&r, "reinjected")) {
-			ret = raw_num(c, &r, "reinjected", DEC, 1, &v, what);
-			rec->reinjected = v;
-		}
-		return ret;
-	}
 	for (i = 0; i < ARRAY_SIZE(exception_names); i++) {
 		if (te - c->p == 3 && !memcmp(exception_names[i].name, c->p, 3))
 			break;
@@ -866,21 +836,6 @@ static int parse_inj_virq(struct cur *c, struct kvm_record *rec)
 	uint64_t v = 0;
 	int ret;
 
-	if (is_raw_form(c->p, c->end)) {
-		struct raw r;
-
-		ret = raw_split(c, &r, what);
-		if (!ret && raw_get(&r, "irq"))
-			ret = raw_num(c, &r, "irq", DEC, 0xff, &v, what);
-		else if (!ret)
-			ret = raw_num(c, &r, "vector", HEX, 0xff, &v, what);
-		rec->vector = (uint32_t)v;
-		if (!ret && raw_get(&r, "reinjected")) {
-			ret = raw_num(c, &r, "reinjected", DEC, 1, &v, what);
-			rec->reinjected = v;
-		}
-		return ret;
-	}
 	if (at_word(c, "irq")) {
 		c->p += 3;
 		ret = field_dec(c, &v, 0xff, what);
@@ -918,22 +873,6 @@ static int parse_apic_vector(struct cur *c, struct kvm_record *rec, bool eoi)
 	size_t i;
 	int ret;
 
-	if (is_raw_form(c->p, c->end)) {
-		struct raw r;
-
-		ret = raw_split(c, &r, what);
-		if (!ret)
-			ret = raw_num(c, &r, eoi ? "vector" : "vec", DEC, 0xff, &v, what);
-		rec->vector = (uint32_t)v;
-		if (ret || eoi)
-			return ret;
-		ret = raw_num(c, &r, "apicid", HEX, VCPU_MAX_, &apicid, what);
-		if (!ret)
-			ret = raw_num(c, &r, "dm", DEC, 0xffff, &v, what);
-		rec->vcpu = (int32_t)apicid;
-		rec->dm = (uint32_t)(v >> 8) & 7;
-		return ret;
-	}
 	ret = expect_word(c, "apicid", what);
 	if (!ret)
 		ret = field_hex(c, &apicid, VCPU_MAX_, what);
@@ -987,20 +926,6 @@ static int parse_apic(struct cur *c, struct kvm_record *rec)
 	size_t i;
 	int ret;
 
-	if (is_raw_form(c->p, c->end)) {
-		struct raw r;
-
-		ret = raw_split(c, &r, what);
-		if (!ret)
-			ret = raw_num(c, &r, "rw", DEC, 1, &v, what);
-		rec->write = v;
-		if (!ret)
-			ret = raw_num(c, &r, "reg", DEC, U32_MAX_, &v, what);
-		rec->reg = (uint32_t)v;
-		if (!ret)
-			ret = raw_num(c, &r, "val", HEX, UINT64_MAX, &rec->data, what);
-		return ret;
-	}
 	if (at_word(c, "apic_write"))
 		rec->write = true;
 	else if (!at_word(c, "apic_read"))
@@ -1035,26 +960,6 @@ static int parse_pio(struct cur *c, struct kvm_record *rec)
 	uint64_t v = 0;
 	int ret;
 
-	if (is_raw_form(c->p, c->end)) {
-		struct raw r;
-
-		ret = raw_split(c, &r, what);
-		if (!ret)
-			ret = raw_num(c, &r, "rw", DEC, 1, &v, what);
-		rec->write = v;
-		if (!ret)
-			ret = raw_num(c, &r, "port", HEX, 0xffff, &v, what);
-		rec->port = (uint32_t)v;
-		if (!ret)
-			ret = raw_num(c, &r, "size", DEC, U32_MAX_, &v, what);
-		rec->size = (uint32_t)v;
-		if (!ret)
-			ret = raw_num(c, &r, "count", DEC, U32_MAX_, &v, what);
-		rec->count = (uint32_t)v;
-		if (!ret && raw_get(&r, "val"))
-			ret = raw_num(c, &r, "val", HEX, U32_MAX_, &rec->data, what);
-		return ret;
-	}
 	if (at_word(c, "pio_write"))
 		rec->write = true;
 	else if (!at_word(c, "pio_read"))
@@ -1093,15 +998,6 @@ static int parse_userspace_exit(struct cur *c, struct kvm_record *rec)
 	uint64_t v = 0;
 	int ret;
 
-	if (is_raw_form(c->p, c->end)) {
-		struct raw r;
-
-		ret = raw_split(c, &r, what);
-		if (!ret)
-			ret = raw_num(c, &r, "reason", DEC, U32_MAX_, &v, what);
-		rec->exit_reason = (uint32_t)v;
-		return ret;
-	}
 	ret = expect_word(c, "reason", what);
 	if (ret)
 		return ret;
@@ -1127,25 +1023,163 @@ static int parse_userspace_exit(struct cur *c, struct kvm_record *rec)
 	return 0;
 }
 
-/* kvm_fpu: "load" / "unload" (-R: load=1). */
+/* kvm_fpu: "load" / "unload". */
 static int parse_fpu(struct cur *c, struct kvm_record *rec)
 {
 	static const char what[] = "kvm_fpu";
-	uint64_t v = 0;
 
-	if (is_raw_form(c->p, c->end)) {
-		struct raw r;
-		int ret = raw_split(c, &r, what);
-
-		if (!ret)
-			ret = raw_num(c, &r, "load", DEC, 1, &v, what);
-		rec->write = v;
-		return ret;
-	}
 	if (at_word(c, "load"))
 		rec->write = true;
 	else if (!at_word(c, "unload"))
 		return fail_at(c, c->p, "%s: expected 'load' or 'unload'", what);
+	return 0;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * The -R field form of each kind: which fields, read how, into which record field.
+ */
+enum raw_type { RT_BOOL, RT_U32, RT_I32, RT_U64 };
+
+struct raw_spec {
+	const char *key;
+	uint8_t base;  /* DEC or HEX: how a number without "0x" is read (raw_num()) */
+	uint8_t type;  /* enum raw_type of the record field */
+	bool optional; /* older kernels do not have it */
+	uint16_t off;  /* offsetof(struct kvm_record, field) */
+	uint64_t max;
+};
+
+#define RS(key, base, type, opt, field, max) \
+	{ key, base, type, opt, offsetof(struct kvm_record, field), max }
+
+/* Field names and print conversions of the TRACE_EVENTs in arch/x86/kvm/trace.h and
+ * include/trace/events/kvm.h. */
+static const struct raw_spec raw_entry[] = {
+	RS("vcpu_id", DEC, RT_I32, false, vcpu, VCPU_MAX_),
+	RS("rip", HEX, RT_U64, true, rip, UINT64_MAX),
+};
+static const struct raw_spec raw_msr[] = {
+	RS("write", DEC, RT_BOOL, false, write, 1),
+	RS("ecx", HEX, RT_U32, false, msr, U32_MAX_),
+	RS("data", HEX, RT_U64, false, data, UINT64_MAX),
+	RS("exception", DEC, RT_BOOL, false, gp, 1),
+};
+static const struct raw_spec raw_inj_exception[] = {
+	RS("exception", DEC, RT_U32, false, vector, 0xff),
+	RS("reinjected", DEC, RT_BOOL, true, reinjected, 1),
+};
+/* "irq" before 6.2, "vector" (printed "0x%x") since; one of them is checked for below */
+static const struct raw_spec raw_inj_virq[] = {
+	RS("irq", DEC, RT_U32, true, vector, 0xff),
+	RS("vector", HEX, RT_U32, true, vector, 0xff),
+	RS("reinjected", DEC, RT_BOOL, true, reinjected, 1),
+};
+static const struct raw_spec raw_accept_irq[] = {
+	RS("apicid", HEX, RT_I32, false, vcpu, VCPU_MAX_),
+	RS("dm", DEC, RT_U32, false, dm, 0xffff),
+	RS("vec", DEC, RT_U32, false, vector, 0xff),
+};
+static const struct raw_spec raw_eoi[] = {
+	RS("vector", DEC, RT_U32, false, vector, 0xff),
+};
+static const struct raw_spec raw_apic[] = {
+	RS("rw", DEC, RT_BOOL, false, write, 1),
+	RS("reg", DEC, RT_U32, false, reg, U32_MAX_),
+	RS("val", HEX, RT_U64, false, data, UINT64_MAX),
+};
+static const struct raw_spec raw_pio[] = {
+	RS("rw", DEC, RT_BOOL, false, write, 1),
+	RS("port", HEX, RT_U32, false, port, 0xffff),
+	RS("size", DEC, RT_U32, false, size, U32_MAX_),
+	RS("count", DEC, RT_U32, false, count, U32_MAX_),
+	RS("val", HEX, RT_U64, true, data, U32_MAX_),
+};
+static const struct raw_spec raw_userspace_exit[] = {
+	RS("reason", DEC, RT_U32, false, exit_reason, U32_MAX_),
+};
+static const struct raw_spec raw_fpu[] = {
+	RS("load", DEC, RT_BOOL, false, write, 1),
+};
+static const struct raw_spec raw_vmenter[] = {
+	RS("rip", HEX, RT_U64, false, rip, UINT64_MAX),
+};
+
+static const struct {
+	const struct raw_spec *spec;
+	size_t n;
+} raw_kinds[KVM_REC_NR] = {
+#define RK(kind, spec) [kind] = { spec, ARRAY_SIZE(spec) }
+	RK(KVM_REC_ENTRY, raw_entry),
+	RK(KVM_REC_MSR, raw_msr),
+	RK(KVM_REC_INJ_EXCEPTION, raw_inj_exception),
+	RK(KVM_REC_INJ_VIRQ, raw_inj_virq),
+	RK(KVM_REC_APIC_ACCEPT_IRQ, raw_accept_irq),
+	RK(KVM_REC_EOI, raw_eoi),
+	RK(KVM_REC_APIC, raw_apic),
+	RK(KVM_REC_PIO, raw_pio),
+	RK(KVM_REC_USERSPACE_EXIT, raw_userspace_exit),
+	RK(KVM_REC_FPU, raw_fpu),
+	RK(KVM_REC_NESTED_VMENTER, raw_vmenter),
+#undef RK
+};
+
+static void raw_store(struct kvm_record *rec, const struct raw_spec *sp, uint64_t v)
+{
+	char *f = (char *)rec + sp->off;
+	uint32_t u32 = (uint32_t)v;
+	int32_t i32 = (int32_t)v;
+	bool b = v;
+
+	switch (sp->type) {
+	case RT_BOOL:
+		memcpy(f, &b, sizeof(b));
+		break;
+	case RT_U32:
+		memcpy(f, &u32, sizeof(u32));
+		break;
+	case RT_I32:
+		memcpy(f, &i32, sizeof(i32));
+		break;
+	default:
+		memcpy(f, &v, sizeof(v));
+	}
+}
+
+/* The "name=value" form of any kind (trace-cmd report -R, "[FAILED TO PARSE]"). */
+static int parse_raw(struct cur *c, struct kvm_record *rec)
+{
+	const char *what = rec->name;
+	struct raw r;
+	size_t i;
+	int ret;
+
+	switch (rec->kind) {
+	case KVM_REC_EXIT:
+	case KVM_REC_NESTED_VMEXIT:
+	case KVM_REC_NESTED_VMEXIT_INJECT:
+		return parse_exit_raw(c, rec, what);
+	case KVM_REC_EMULATE_INSN:
+		return parse_emulate_insn_raw(c, rec, what);
+	default:
+		break;
+	}
+	ret = raw_split(c, &r, what);
+	for (i = 0; !ret && i < raw_kinds[rec->kind].n; i++) {
+		const struct raw_spec *sp = &raw_kinds[rec->kind].spec[i];
+		uint64_t v;
+
+		if (sp->optional && !raw_get(&r, sp->key))
+			continue;
+		ret = raw_num(c, &r, sp->key, sp->base, sp->max, &v, what);
+		if (!ret)
+			raw_store(rec, sp, v);
+	}
+	if (ret)
+		return ret;
+	if (rec->kind == KVM_REC_INJ_VIRQ && !raw_get(&r, "irq") && !raw_get(&r, "vector"))
+		return fail_at(c, c->end, "%s: expected field 'vector='", what);
+	if (rec->kind == KVM_REC_APIC_ACCEPT_IRQ)
+		rec->dm = (rec->dm >> 8) & 7; /* as kvm_apic_accept_irq prints it */
 	return 0;
 }
 
@@ -1171,6 +1205,8 @@ static int parse_payload(struct cur *c, struct kvm_record *rec)
 			return fail_at(c, c->p, "%s: expected 'name=value' fields after %s",
 				       rec->name, failed);
 	}
+	if (is_raw_form(c->p, c->end))
+		return parse_raw(c, rec);
 	switch (rec->kind) {
 	case KVM_REC_ENTRY:
 		return parse_entry(c, rec);
@@ -1231,13 +1267,26 @@ static const uint64_t pow10_frac[10] = {
  * counter: taken as is). Return: where it ends (p itself if there are no digits), or NULL with
  * the error set (too many digits).
  */
-static const char *parse_time(struct cur *c, const char *p, const char *end,
-			      struct kvm_record *rec)
+static inline const char *parse_time(struct cur *c, const char *p, const char *end,
+				     struct kvm_record *rec)
 {
 	const char *start = p;
 	uint64_t sec, frac;
 	unsigned int nd;
 
+	/* the usual "SSSSS.UUUUUU": at most 7 + 1 + 8 digits, two SWAR conversions */
+	if (end - p >= 17) {
+		nd = digits8(p, &sec);
+		if (nd && nd < 8 && p[nd] == '.') {
+			unsigned int nf = digits8(p + nd + 1, &frac);
+
+			if (nf && nf < 8) {
+				rec->time_ns = sec * 1000000000ull + frac * pow10_frac[nf];
+				rec->has_time = true;
+				return p + nd + 1 + nf;
+			}
+		}
+	}
 	p = scan_dec(p, end, &sec, &nd);
 	if (!nd)
 		return p;
@@ -1413,21 +1462,23 @@ static int set_name(struct cur *c, const char *p, const char *end, struct kvm_re
 }
 
 /* A cached event token, followed by ':' and white space or the end, is at the cursor. */
-static bool cached_name(struct cur *c, struct kvm_record *rec)
+static inline bool cached_name(struct cur *c, struct kvm_record *rec)
 {
+	struct text_parser *tp = c->tp;
 	size_t avail = (size_t)(c->end - c->p);
-	unsigned int i;
+	unsigned int k;
 
-	for (i = 0; i < TEXT_CACHE_WAYS; i++) {
-		const struct text_name *e = &c->tp->name[i];
+	for (k = 0; k < TEXT_CACHE_WAYS; k++) {
+		unsigned int i = (tp->last_name + k) % TEXT_CACHE_WAYS;
+		const struct text_name *e = &tp->name[i];
 		size_t n = e->len;
 
 		if (!n || avail < n || (n >= 8 && load64(c->p) != load64(e->tok)) ||
 		    !mem_eq(c->p, e->tok, n) || (avail > n && !is_sp(c->p[n])))
 			continue;
-		memcpy(rec->name, e->tok + e->name_off, n - 1 - e->name_off);
-		rec->name[n - 1 - e->name_off] = '\0';
+		memcpy(rec->name, e->name, sizeof(rec->name));
 		rec->kind = e->kind;
+		tp->last_name = i;
 		c->p += n;
 		return true;
 	}
@@ -1439,12 +1490,11 @@ static void cache_name(struct cur *c, const char *tok, size_t n, const struct kv
 	struct text_parser *tp = c->tp;
 	struct text_name *e = &tp->name[tp->next_name++ % TEXT_CACHE_WAYS];
 
-	if (n + 1 > sizeof(e->tok)) /* cannot happen: names are shorter */
-		return;
-	memcpy(e->tok, tok, n + 1);
+	memcpy(e->tok, tok, n + 1); /* n < KVM_REC_NAME_MAX + 4: set_name() checked it */
 	e->len = (unsigned int)n + 1;
-	e->name_off = (unsigned int)(n - strlen(rec->name));
 	e->kind = rec->kind;
+	memset(e->name, 0, sizeof(e->name));
+	strcpy(e->name, rec->name);
 }
 
 /* After the prefix: "NAME:" (or "SYSTEM:NAME:") and white space or the end of the line. */
@@ -1474,13 +1524,15 @@ static int parse_event_name(struct cur *c, struct kvm_record *rec)
  * first one was the time stamp's), so this is what parse_prefix() would find.
  * Return: 1 (found), 0 (not cached) or VPMC_ERR_PARSE.
  */
-static int cached_head(struct cur *c, struct kvm_record *rec)
+static inline int cached_head(struct cur *c, struct kvm_record *rec)
 {
+	struct text_parser *tp = c->tp;
 	size_t avail = (size_t)(c->end - c->line);
-	unsigned int i;
+	unsigned int k;
 
-	for (i = 0; i < TEXT_CACHE_WAYS; i++) {
-		const struct text_head *h = &c->tp->head[i];
+	for (k = 0; k < TEXT_CACHE_WAYS; k++) {
+		unsigned int i = (tp->last_head + k) % TEXT_CACHE_WAYS;
+		const struct text_head *h = &tp->head[i];
 		const char *t = c->line + h->len, *p;
 		size_t n = h->len;
 
@@ -1498,6 +1550,7 @@ static int cached_head(struct cur *c, struct kvm_record *rec)
 		}
 		rec->tid = h->tid;
 		rec->cpu = h->cpu;
+		tp->last_head = i;
 		c->p = p + 1;
 		return 1;
 	}
@@ -1663,6 +1716,226 @@ void trace_text_init(struct text_parser *tp)
 	memset(tp, 0, sizeof(*tp));
 }
 
+/* ---------------------------------------------------------------------------------------------
+ * The fast path: a line whose prefix and event name are cached and whose payload is one of the
+ * frequent plain layouts, read with the cursor in a register. Anything else (and anything
+ * unexpected) returns 0 and the general parser above reads the line; both give the same record
+ * (tests/check_trace_text.c compares them on every trace and on mutated lines).
+ */
+
+/* Hex digits up to @stop (a byte that must follow), at most 16. NULL if not that shape. */
+static inline const char *fast_hex(const char *p, const char *end, char stop, uint64_t *out)
+{
+	const char *d = p;
+	uint64_t v = 0;
+	int x;
+
+	while (p < end && (x = hex_val(*p)) >= 0) {
+		v = v << 4 | (uint64_t)x;
+		p++;
+	}
+	if (p == d || p - d > 16 || (stop && (p == end || *p != stop)))
+		return NULL;
+	*out = v;
+	return p;
+}
+
+static inline bool fast_is(const char *p, const char *end, const char *lit, size_t n)
+{
+	return (size_t)(end - p) >= n && !memcmp(p, lit, n);
+}
+
+#define FAST_IS(p, end, lit) fast_is((p), (end), (lit), sizeof(lit) - 1)
+
+/* "0:3000: 66 01 d8", "0:3000:66 01 d8 (real)", with "FAIL" / " failed". */
+static bool fast_emulate_insn(const char *p, const char *end, struct kvm_record *rec)
+{
+	uint64_t csbase;
+	unsigned int n = 0;
+	size_t i;
+
+	p = fast_hex(p, end, ':', &csbase);
+	if (!p)
+		return false;
+	p = fast_hex(p + 1, end, ':', &rec->rip);
+	if (!p)
+		return false;
+	for (p++;;) {
+		int hi, lo;
+
+		while (p < end && *p == ' ')
+			p++;
+		if (end - p < 2 || (hi = hex_val(p[0])) < 0 || (lo = hex_val(p[1])) < 0 ||
+		    (end - p > 2 && p[2] != ' '))
+			break;
+		if (n == KVM_INSN_MAX)
+			return false;
+		rec->insn[n++] = (uint8_t)(hi << 4 | lo);
+		p += 2;
+	}
+	rec->insn_len = (uint8_t)n;
+	if (p == end)
+		return true;
+	if (*p == '(') {
+		for (i = KVM_MODE_REAL; i < ARRAY_SIZE(insn_mode_names); i++) {
+			size_t m = strlen(insn_mode_names[i]);
+
+			if ((size_t)(end - p) >= m && !memcmp(p, insn_mode_names[i], m) &&
+			    (p + m == end || p[m] == ' ')) {
+				rec->mode = (enum kvm_insn_mode)i;
+				p += m;
+				break;
+			}
+		}
+		if (rec->mode == KVM_MODE_UNKNOWN)
+			return false;
+		if (p == end)
+			return true;
+		if (*p++ != ' ')
+			return false;
+	}
+	if ((end - p == 4 && !memcmp(p, "FAIL", 4)) || (end - p == 6 && !memcmp(p, "failed", 6))) {
+		rec->failed = true;
+		return true;
+	}
+	return false;
+}
+
+/* "msr_write 174 = 0x14", "msr_read 1a6 = 0x0 (#GP)" */
+static bool fast_msr(const char *p, const char *end, struct kvm_record *rec)
+{
+	uint64_t v;
+
+	if (FAST_IS(p, end, "msr_write ")) {
+		rec->write = true;
+		p += 10;
+	} else if (FAST_IS(p, end, "msr_read ")) {
+		p += 9;
+	} else {
+		return false;
+	}
+	p = fast_hex(p, end, ' ', &v);
+	if (!p || v > 0xffffffffull || !FAST_IS(p, end, " = 0x"))
+		return false;
+	rec->msr = (uint32_t)v;
+	p = fast_hex(p + 5, end, 0, &rec->data);
+	if (!p)
+		return false;
+	if (p == end)
+		return true;
+	if (end - p == 6 && !memcmp(p, " (#GP)", 6)) {
+		rec->gp = true;
+		return true;
+	}
+	return false;
+}
+
+/* "vcpu 1" or "vcpu 1, rip 0x22da" */
+static bool fast_entry(const char *p, const char *end, struct kvm_record *rec)
+{
+	uint64_t v = 0;
+	const char *d;
+
+	if (!FAST_IS(p, end, "vcpu "))
+		return false;
+	for (d = p += 5; p < end && is_digit(*p); p++)
+		v = v * 10 + (uint64_t)(*p - '0');
+	if (p == d || p - d > 9)
+		return false;
+	rec->vcpu = (int32_t)v;
+	if (p == end)
+		return true;
+	if (!FAST_IS(p, end, ", rip 0x"))
+		return false;
+	p = fast_hex(p + 8, end, 0, &rec->rip);
+	return p == end;
+}
+
+static bool fast_payload(const char *p, const char *end, struct kvm_record *rec)
+{
+	switch (rec->kind) {
+	case KVM_REC_EMULATE_INSN:
+		return fast_emulate_insn(p, end, rec);
+	case KVM_REC_MSR:
+		return fast_msr(p, end, rec);
+	case KVM_REC_FPU:
+		if (end - p == 4 && !memcmp(p, "load", 4)) {
+			rec->write = true;
+			return true;
+		}
+		return end - p == 6 && !memcmp(p, "unload", 6);
+	case KVM_REC_ENTRY:
+		return fast_entry(p, end, rec);
+	case KVM_REC_OTHER:
+	case KVM_REC_CPUID:
+	case KVM_REC_HYPERCALL:
+	case KVM_REC_NESTED_OTHER:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* The MRU head and a cached name, "SSS.FFFFFF: " between them, a plain payload after. */
+static bool fast_line(struct text_parser *tp, const char *line, const char *end,
+		      struct kvm_record *rec)
+{
+	const struct text_head *h = NULL;
+	const char *t = NULL, *p;
+	uint64_t sec, frac;
+	unsigned int nd, nf, k, hi = 0;
+
+	for (k = 0; k < TEXT_CACHE_WAYS; k++) {
+		hi = (tp->last_head + k) % TEXT_CACHE_WAYS;
+		h = &tp->head[hi];
+		t = line + h->len;
+		if (h->len && end - t >= 17 &&
+		    (h->len < 8 || load64(t - 8) == load64(h->bytes + h->len - 8)) &&
+		    mem_eq(line, h->bytes, h->len))
+			break;
+	}
+	if (k == TEXT_CACHE_WAYS)
+		return false;
+	nd = digits8(t, &sec);
+	if (!nd || nd == 8 || t[nd] != '.')
+		return false;
+	nf = digits8(t + nd + 1, &frac);
+	p = t + nd + 1 + nf;
+	if (!nf || nf == 8 || p[0] != ':' || p[1] != ' ')
+		return false;
+	for (p += 2; p < end && *p == ' ';)
+		p++;
+	for (k = 0; k < TEXT_CACHE_WAYS; k++) {
+		const struct text_name *e = &tp->name[(tp->last_name + k) % TEXT_CACHE_WAYS];
+		size_t n = e->len;
+
+		if (n && (size_t)(end - p) >= n && (n < 8 || load64(p) == load64(e->tok)) &&
+		    mem_eq(p, e->tok, n) && ((size_t)(end - p) == n || is_sp(p[n]))) {
+			memset(rec, 0, sizeof(*rec));
+			memcpy(rec->name, e->name, sizeof(rec->name));
+			rec->kind = e->kind;
+			p += n;
+			break;
+		}
+	}
+	if (k == TEXT_CACHE_WAYS)
+		return false;
+	rec->vcpu = -1;
+	while (end - p >= 8 && load64(p) == ALL_BYTES(' '))
+		p += 8;
+	while (p < end && *p == ' ')
+		p++;
+	if (!fast_payload(p, end, rec))
+		return false;
+	rec->time_ns = sec * 1000000000ull + frac * pow10_frac[nf];
+	rec->has_time = true;
+	rec->tid = h->tid;
+	rec->cpu = h->cpu;
+	tp->last_name = (tp->last_name + k) % TEXT_CACHE_WAYS;
+	tp->last_head = hi;
+	return true;
+}
+
 int trace_text_parse_line(struct text_parser *tp, const char *line, size_t len,
 			  struct kvm_record *rec, enum text_skip *skip, struct text_error *err)
 {
@@ -1689,6 +1962,8 @@ int trace_text_parse_line(struct text_parser *tp, const char *line, size_t len,
 		*skip = TEXT_SKIP_ELISION;
 		return 0;
 	}
+	if (tp && fast_line(tp, line, c.end, rec))
+		return 1;
 	memset(rec, 0, sizeof(*rec));
 	rec->tid = -1;
 	rec->cpu = -1;

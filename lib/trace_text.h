@@ -48,10 +48,11 @@ struct text_parser {
 	struct text_name {
 		char tok[KVM_REC_NAME_MAX + 8]; /* the event token as written, with its ':' */
 		unsigned int len;               /* of tok, with the ':'; 0: empty */
-		unsigned int name_off;          /* where the name starts in tok (after "kvm:") */
 		enum kvm_rec_kind kind;
+		char name[KVM_REC_NAME_MAX];    /* the record's name, NUL-padded */
 	} name[TEXT_CACHE_WAYS];
 	unsigned int next_head, next_name; /* round-robin replacement */
+	unsigned int last_head, last_name; /* the way that matched last: probed first */
 	const char *layout; /* of the first event line: "ftrace" (irq flags), "trace-cmd" ([cpu], no
 			     * flags), "perf" ("kvm:" names, "comm tid"), "text"; NULL before */
 };

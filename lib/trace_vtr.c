@@ -613,8 +613,75 @@ static bool reason_ok(const char *r)
 	return true;
 }
 
+/* Number formatting for the writer, which convert calls once per event: no printf, and two
+ * decimal digits per division. */
+static const char digit_pairs[] = "00010203040506070809101112131415161718192021222324252627282930"
+				  "31323334353637383940414243444546474849505152535455565758596061"
+				  "6263646566676869707172737475767778798081828384858687888990919293"
+				  "949596979899";
+
+/* The digits of @v (below 10^8; exactly 8 with leading zeros if @pad) before @t. */
+static char *put_dec32(char *t, uint32_t v, bool pad)
+{
+	char *stop = t - 8;
+
+	while (v >= 100 || (pad && t - 2 > stop)) {
+		t -= 2;
+		memcpy(t, digit_pairs + 2 * (v % 100), 2);
+		v /= 100;
+	}
+	if (pad || v >= 10) {
+		t -= 2;
+		memcpy(t, digit_pairs + 2 * v, 2);
+	} else {
+		*--t = (char)('0' + v);
+	}
+	return t;
+}
+
+static char *put_dec(char *p, uint64_t v)
+{
+	char tmp[24], *t = tmp + sizeof(tmp);
+	size_t n;
+
+	/* 32-bit arithmetic for each group of 8 digits */
+	while (v >= 100000000) {
+		t = put_dec32(t, (uint32_t)(v % 100000000), true);
+		v /= 100000000;
+	}
+	t = put_dec32(t, (uint32_t)v, false);
+	n = (size_t)(tmp + sizeof(tmp) - t);
+	memcpy(p, t, n);
+	return p + n;
+}
+
+static char *put_hex(char *p, uint64_t v)
+{
+	static const char digits[] = "0123456789abcdef";
+	char tmp[16];
+	int n = 0;
+
+	*p++ = '0';
+	*p++ = 'x';
+	do
+		tmp[n++] = digits[v & 15];
+	while ((v >>= 4));
+	while (n)
+		*p++ = tmp[--n];
+	return p;
+}
+
+static char *put_str(char *p, const char *s)
+{
+	size_t n = strlen(s);
+
+	memcpy(p, s, n);
+	return p + n;
+}
+
 int vpmc_vtr_write_event(FILE *out, const struct vpmc_event *ev)
 {
+	char line[64 + VPMC_REASON_MAX], *p = line;
 	const char *name;
 
 	if (!out || !ev)
@@ -627,46 +694,62 @@ int vpmc_vtr_write_event(FILE *out, const struct vpmc_event *ev)
 	    ((ev->type == VPMC_EV_IRQ || ev->type == VPMC_EV_EOI) && ev->index > 0xff) ||
 	    (ev->type == VPMC_EV_LVTPC && ev->value > 0xffffffffull))
 		return VPMC_ERR_INVAL;
-	fprintf(out, "%llu %u %s", (unsigned long long)ev->time_ns, ev->vcpu, name);
+	p = put_dec(p, ev->time_ns);
+	*p++ = ' ';
+	p = put_dec(p, ev->vcpu);
+	*p++ = ' ';
+	p = put_str(p, name);
 	switch (ev->type) {
 	case VPMC_EV_EXIT:
-		fprintf(out, " %s", ev->reason);
+		*p++ = ' ';
+		p = put_str(p, ev->reason);
 		break;
 	case VPMC_EV_GUEST:
-		fprintf(out, " insn=%llu", (unsigned long long)ev->insn);
+		p = put_dec(put_str(p, " insn="), ev->insn);
 		if (ev->br)
-			fprintf(out, " br=%llu", (unsigned long long)ev->br);
+			p = put_dec(put_str(p, " br="), ev->br);
 		if (ev->cpl != VPMC_CPL_KEEP)
-			fprintf(out, " cpl=%u", ev->cpl);
+			p = put_dec(put_str(p, " cpl="), ev->cpl);
 		break;
 	case VPMC_EV_RETIRE:
 		if (ev->branch)
-			fputs(" branch", out);
+			p = put_str(p, " branch");
 		if (ev->cpl != VPMC_CPL_KEEP)
-			fprintf(out, " cpl=%u", ev->cpl);
+			p = put_dec(put_str(p, " cpl="), ev->cpl);
 		break;
 	case VPMC_EV_WRMSR:
-		fprintf(out, " 0x%x 0x%llx", ev->index, (unsigned long long)ev->value);
+		*p++ = ' ';
+		p = put_hex(p, ev->index);
+		*p++ = ' ';
+		p = put_hex(p, ev->value);
 		break;
 	case VPMC_EV_RDMSR:
 	case VPMC_EV_RDPMC:
-		fprintf(out, " 0x%x", ev->index);
-		if (ev->has_value)
-			fprintf(out, " 0x%llx", (unsigned long long)ev->value);
+		*p++ = ' ';
+		p = put_hex(p, ev->index);
+		if (ev->has_value) {
+			*p++ = ' ';
+			p = put_hex(p, ev->value);
+		}
 		break;
 	case VPMC_EV_CPL:
-		fprintf(out, " %u", ev->cpl);
+		*p++ = ' ';
+		p = put_dec(p, ev->cpl);
 		break;
 	case VPMC_EV_LVTPC:
-		fprintf(out, " 0x%llx", (unsigned long long)ev->value);
+		*p++ = ' ';
+		p = put_hex(p, ev->value);
 		break;
 	case VPMC_EV_IRQ:
 	case VPMC_EV_EOI:
-		fprintf(out, " 0x%x", ev->index);
+		*p++ = ' ';
+		p = put_hex(p, ev->index);
 		break;
 	default:
 		break;
 	}
-	putc('\n', out);
-	return ferror(out) ? VPMC_ERR_IO : 0;
+	*p++ = '\n';
+	if (fwrite(line, 1, (size_t)(p - line), out) != (size_t)(p - line))
+		return VPMC_ERR_IO;
+	return 0;
 }
