@@ -286,14 +286,14 @@ static int expect_word_n(struct cur *c, const char *word, size_t n, const char *
 /* Hex digits with an optional "0x", up to 64 bits; stops at the first non-hex byte. */
 static inline int parse_hex(struct cur *c, uint64_t *out, const char *what)
 {
-	const char *p = c->p, *digits;
+	const char *p = c->p, *end = c->end, *digits;
 	uint64_t v = 0;
 	int d;
 
-	if (c->end - p > 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X') && hex_val(p[2]) >= 0)
+	if (end - p > 2 && p[0] == '0' && p[1] == 'x' && hex_val(p[2]) >= 0)
 		p += 2;
 	digits = p;
-	while (p < c->end && (d = hex_val(*p)) >= 0) {
+	while (p < end && (d = hex_val(*p)) >= 0) {
 		v = v << 4 | (uint64_t)d;
 		p++;
 	}
@@ -662,25 +662,33 @@ static int parse_msr(struct cur *c, struct kvm_record *rec)
 /* Instruction bytes: two hex digits each, up to "(mode)", "FAIL"/"failed" or the end. */
 static int parse_insn_bytes(struct cur *c, struct kvm_record *rec, const char *what)
 {
+	const char *p = c->p, *end = c->end;
+	unsigned int n = 0;
+
 	for (;;) {
 		int hi, lo;
 
-		skip_sp(c);
-		if (c->end - c->p >= 2 && (hi = hex_val(c->p[0])) >= 0 &&
-		    (lo = hex_val(c->p[1])) >= 0 && (c->end - c->p == 2 || is_sp(c->p[2]))) {
-			if (rec->insn_len == KVM_INSN_MAX)
-				return fail_at(c, c->p, "%s: more than %d instruction bytes", what,
-					       KVM_INSN_MAX);
-			rec->insn[rec->insn_len++] = (uint8_t)(hi << 4 | lo);
-			c->p += 2;
-			continue;
+		while (p < end && *p == ' ')
+			p++;
+		if (end - p < 2 || (hi = hex_val(p[0])) < 0 || (lo = hex_val(p[1])) < 0 ||
+		    (end - p > 2 && !is_sp(p[2])))
+			break;
+		if (n == KVM_INSN_MAX) {
+			c->p = p;
+			return fail_at(c, p, "%s: more than %d instruction bytes", what,
+				       KVM_INSN_MAX);
 		}
-		if (c->p == c->end || *c->p == '(' || at_word(c, "FAIL") || at_word(c, "failed"))
-			return 0;
-		return fail_at(c, c->p, "%s: expected instruction bytes (two hex digits each; a "
-				  "trace-cmd built with a disassembler prints mnemonics: use "
-				  "trace-cmd report -N or -R)", what);
+		rec->insn[n++] = (uint8_t)(hi << 4 | lo);
+		p += 2;
 	}
+	rec->insn_len = (uint8_t)n;
+	c->p = p;
+	skip_sp(c);
+	if (c->p == c->end || *c->p == '(' || at_word(c, "FAIL") || at_word(c, "failed"))
+		return 0;
+	return fail_at(c, c->p, "%s: expected instruction bytes (two hex digits each; a "
+			  "trace-cmd built with a disassembler prints mnemonics: use "
+			  "trace-cmd report -N or -R)", what);
 }
 
 static int parse_emulate_insn_raw(struct cur *c, struct kvm_record *rec, const char *what)
@@ -1708,6 +1716,226 @@ void trace_text_init(struct text_parser *tp)
 	memset(tp, 0, sizeof(*tp));
 }
 
+/* ---------------------------------------------------------------------------------------------
+ * The fast path: a line whose prefix and event name are cached and whose payload is one of the
+ * frequent plain layouts, read with the cursor in a register. Anything else (and anything
+ * unexpected) returns 0 and the general parser above reads the line; both give the same record
+ * (tests/check_trace_text.c compares them on every trace and on mutated lines).
+ */
+
+/* Hex digits up to @stop (a byte that must follow), at most 16. NULL if not that shape. */
+static inline const char *fast_hex(const char *p, const char *end, char stop, uint64_t *out)
+{
+	const char *d = p;
+	uint64_t v = 0;
+	int x;
+
+	while (p < end && (x = hex_val(*p)) >= 0) {
+		v = v << 4 | (uint64_t)x;
+		p++;
+	}
+	if (p == d || p - d > 16 || (stop && (p == end || *p != stop)))
+		return NULL;
+	*out = v;
+	return p;
+}
+
+static inline bool fast_is(const char *p, const char *end, const char *lit, size_t n)
+{
+	return (size_t)(end - p) >= n && !memcmp(p, lit, n);
+}
+
+#define FAST_IS(p, end, lit) fast_is((p), (end), (lit), sizeof(lit) - 1)
+
+/* "0:3000: 66 01 d8", "0:3000:66 01 d8 (real)", with "FAIL" / " failed". */
+static bool fast_emulate_insn(const char *p, const char *end, struct kvm_record *rec)
+{
+	uint64_t csbase;
+	unsigned int n = 0;
+	size_t i;
+
+	p = fast_hex(p, end, ':', &csbase);
+	if (!p)
+		return false;
+	p = fast_hex(p + 1, end, ':', &rec->rip);
+	if (!p)
+		return false;
+	for (p++;;) {
+		int hi, lo;
+
+		while (p < end && *p == ' ')
+			p++;
+		if (end - p < 2 || (hi = hex_val(p[0])) < 0 || (lo = hex_val(p[1])) < 0 ||
+		    (end - p > 2 && p[2] != ' '))
+			break;
+		if (n == KVM_INSN_MAX)
+			return false;
+		rec->insn[n++] = (uint8_t)(hi << 4 | lo);
+		p += 2;
+	}
+	rec->insn_len = (uint8_t)n;
+	if (p == end)
+		return true;
+	if (*p == '(') {
+		for (i = KVM_MODE_REAL; i < ARRAY_SIZE(insn_mode_names); i++) {
+			size_t m = strlen(insn_mode_names[i]);
+
+			if ((size_t)(end - p) >= m && !memcmp(p, insn_mode_names[i], m) &&
+			    (p + m == end || p[m] == ' ')) {
+				rec->mode = (enum kvm_insn_mode)i;
+				p += m;
+				break;
+			}
+		}
+		if (rec->mode == KVM_MODE_UNKNOWN)
+			return false;
+		if (p == end)
+			return true;
+		if (*p++ != ' ')
+			return false;
+	}
+	if ((end - p == 4 && !memcmp(p, "FAIL", 4)) || (end - p == 6 && !memcmp(p, "failed", 6))) {
+		rec->failed = true;
+		return true;
+	}
+	return false;
+}
+
+/* "msr_write 174 = 0x14", "msr_read 1a6 = 0x0 (#GP)" */
+static bool fast_msr(const char *p, const char *end, struct kvm_record *rec)
+{
+	uint64_t v;
+
+	if (FAST_IS(p, end, "msr_write ")) {
+		rec->write = true;
+		p += 10;
+	} else if (FAST_IS(p, end, "msr_read ")) {
+		p += 9;
+	} else {
+		return false;
+	}
+	p = fast_hex(p, end, ' ', &v);
+	if (!p || v > 0xffffffffull || !FAST_IS(p, end, " = 0x"))
+		return false;
+	rec->msr = (uint32_t)v;
+	p = fast_hex(p + 5, end, 0, &rec->data);
+	if (!p)
+		return false;
+	if (p == end)
+		return true;
+	if (end - p == 6 && !memcmp(p, " (#GP)", 6)) {
+		rec->gp = true;
+		return true;
+	}
+	return false;
+}
+
+/* "vcpu 1" or "vcpu 1, rip 0x22da" */
+static bool fast_entry(const char *p, const char *end, struct kvm_record *rec)
+{
+	uint64_t v = 0;
+	const char *d;
+
+	if (!FAST_IS(p, end, "vcpu "))
+		return false;
+	for (d = p += 5; p < end && is_digit(*p); p++)
+		v = v * 10 + (uint64_t)(*p - '0');
+	if (p == d || p - d > 9)
+		return false;
+	rec->vcpu = (int32_t)v;
+	if (p == end)
+		return true;
+	if (!FAST_IS(p, end, ", rip 0x"))
+		return false;
+	p = fast_hex(p + 8, end, 0, &rec->rip);
+	return p == end;
+}
+
+static bool fast_payload(const char *p, const char *end, struct kvm_record *rec)
+{
+	switch (rec->kind) {
+	case KVM_REC_EMULATE_INSN:
+		return fast_emulate_insn(p, end, rec);
+	case KVM_REC_MSR:
+		return fast_msr(p, end, rec);
+	case KVM_REC_FPU:
+		if (end - p == 4 && !memcmp(p, "load", 4)) {
+			rec->write = true;
+			return true;
+		}
+		return end - p == 6 && !memcmp(p, "unload", 6);
+	case KVM_REC_ENTRY:
+		return fast_entry(p, end, rec);
+	case KVM_REC_OTHER:
+	case KVM_REC_CPUID:
+	case KVM_REC_HYPERCALL:
+	case KVM_REC_NESTED_OTHER:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* The MRU head and a cached name, "SSS.FFFFFF: " between them, a plain payload after. */
+static bool fast_line(struct text_parser *tp, const char *line, const char *end,
+		      struct kvm_record *rec)
+{
+	const struct text_head *h = NULL;
+	const char *t = NULL, *p;
+	uint64_t sec, frac;
+	unsigned int nd, nf, k, hi = 0;
+
+	for (k = 0; k < TEXT_CACHE_WAYS; k++) {
+		hi = (tp->last_head + k) % TEXT_CACHE_WAYS;
+		h = &tp->head[hi];
+		t = line + h->len;
+		if (h->len && end - t >= 17 &&
+		    (h->len < 8 || load64(t - 8) == load64(h->bytes + h->len - 8)) &&
+		    mem_eq(line, h->bytes, h->len))
+			break;
+	}
+	if (k == TEXT_CACHE_WAYS)
+		return false;
+	nd = digits8(t, &sec);
+	if (!nd || nd == 8 || t[nd] != '.')
+		return false;
+	nf = digits8(t + nd + 1, &frac);
+	p = t + nd + 1 + nf;
+	if (!nf || nf == 8 || p[0] != ':' || p[1] != ' ')
+		return false;
+	for (p += 2; p < end && *p == ' ';)
+		p++;
+	for (k = 0; k < TEXT_CACHE_WAYS; k++) {
+		const struct text_name *e = &tp->name[(tp->last_name + k) % TEXT_CACHE_WAYS];
+		size_t n = e->len;
+
+		if (n && (size_t)(end - p) >= n && (n < 8 || load64(p) == load64(e->tok)) &&
+		    mem_eq(p, e->tok, n) && ((size_t)(end - p) == n || is_sp(p[n]))) {
+			memset(rec, 0, sizeof(*rec));
+			memcpy(rec->name, e->name, sizeof(rec->name));
+			rec->kind = e->kind;
+			p += n;
+			break;
+		}
+	}
+	if (k == TEXT_CACHE_WAYS)
+		return false;
+	rec->vcpu = -1;
+	while (end - p >= 8 && load64(p) == ALL_BYTES(' '))
+		p += 8;
+	while (p < end && *p == ' ')
+		p++;
+	if (!fast_payload(p, end, rec))
+		return false;
+	rec->time_ns = sec * 1000000000ull + frac * pow10_frac[nf];
+	rec->has_time = true;
+	rec->tid = h->tid;
+	rec->cpu = h->cpu;
+	tp->last_name = (tp->last_name + k) % TEXT_CACHE_WAYS;
+	tp->last_head = hi;
+	return true;
+}
+
 int trace_text_parse_line(struct text_parser *tp, const char *line, size_t len,
 			  struct kvm_record *rec, enum text_skip *skip, struct text_error *err)
 {
@@ -1734,6 +1962,8 @@ int trace_text_parse_line(struct text_parser *tp, const char *line, size_t len,
 		*skip = TEXT_SKIP_ELISION;
 		return 0;
 	}
+	if (tp && fast_line(tp, line, c.end, rec))
+		return 1;
 	memset(rec, 0, sizeof(*rec));
 	rec->tid = -1;
 	rec->cpu = -1;

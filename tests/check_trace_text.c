@@ -885,6 +885,86 @@ START_TEST(test_renderings_agree)
 }
 END_TEST
 
+/*
+ * The cache and the fast path must never change what a line gives: lines of every frequent
+ * shape, mutated byte by byte (a deterministic pseudo-random walk), are parsed after their
+ * original warmed the cache and without any cache; return value, record and message agree.
+ */
+static const char *const fast_lines[] = {
+	" kvm-guest-harne-17532 [000]   878.819093: kvm_emulate_insn:     0:3000: 66 01 d8",
+	" kvm-guest-harne-17532 [000]   878.819093: kvm_emulate_insn:     0:2009: 48 cf FAIL",
+	" kvm-guest-harne-17386   [000] .....   877.504656: kvm_emulate_insn: 0:3000:66 01 d8 (real)",
+	" kvm-guest-harne-17492   [000] .....   878.653416: kvm_emulate_insn: 0:2009:48 cf (prot64) "
+	"failed",
+	" kvm-guest-harne-17369 [000]   876.825154: kvm_msr:              msr_write 174 = 0x14",
+	" kvm-guest-harne-17369 [000]   876.827015: kvm_msr:              msr_write 38d = 0xb (#GP)",
+	" kvm-guest-harne-17369 [000]   876.825040: kvm_fpu:              load",
+	" kvm-guest-harne-17369 [000]   876.825103: kvm_fpu:              unload",
+	"qemu-system-x86-5665  [000] d..1   280.971122: kvm_entry: vcpu 0, rip 0x22da",
+	"    kvm-5664  [000] 11906.220178: kvm_entry: vcpu 0",
+	" kvm-guest-harne-17532 [000]   878.819093: kvm_update_master_clock: masterclock 0",
+	" kvm-guest-harne-17369 [000]   876.825149: kvm_cpuid:            func 0 idx 0 rax 1c",
+	"       CPU 0/KVM 1821753 [015] 4831258.258053: kvm:kvm_msr: msr_write 6e0 = 0x10e8aebe830c",
+	" kvm-guest-harne-17369 [000]   876.825092: kvm_emulate_insn:     rip=3000 csbase=0 len=1 "
+	"insn=ARRAY[f4, 00, 00, 00, 00, 00, 00, 00, 00, 00, 00, 00, 00, 00, 00] flags=0 failed=0",
+};
+
+START_TEST(test_fast_path_changes_nothing)
+{
+	static const char bytes[] = " :.0123456789abcdefx()#-[]=FAILfailedmsr_\t";
+	const char *orig = fast_lines[_i];
+	size_t olen = strlen(orig);
+	uint32_t rnd = 12345u + (uint32_t)_i;
+	unsigned int m;
+
+	for (m = 0; m < 3000; m++) {
+		char line[256];
+		size_t len = olen, at;
+		struct text_parser tp;
+		struct kvm_record a, b;
+		struct text_error ea, eb;
+		int ra, rb, k;
+
+		memcpy(line, orig, olen);
+		for (k = 0; k < 1 + (int)(m % 3) && len; k++) {
+			rnd = rnd * 1103515245u + 12345u;
+			at = (rnd >> 8) % len;
+			switch ((rnd >> 4) % 4) {
+			case 0: /* replace */
+				line[at] = bytes[(rnd >> 16) % (sizeof(bytes) - 1)];
+				break;
+			case 1: /* delete */
+				memmove(line + at, line + at + 1, len - at - 1);
+				len--;
+				break;
+			case 2: /* insert */
+				memmove(line + at + 1, line + at, len - at);
+				line[at] = bytes[(rnd >> 16) % (sizeof(bytes) - 1)];
+				len++;
+				break;
+			default: /* cut */
+				len = at + 1;
+			}
+		}
+		trace_text_init(&tp);
+		ck_assert_int_eq(trace_text_parse_line(&tp, orig, olen, &a, NULL, &ea), 1);
+		memset(&a, 0x5a, sizeof(a));
+		memset(&b, 0x5a, sizeof(b));
+		ra = trace_text_parse_line(&tp, line, len, &a, NULL, &ea);
+		rb = trace_text_parse_line(NULL, line, len, &b, NULL, &eb);
+		ck_assert_msg(ra == rb, "'%.*s': %d with the cache, %d without", (int)len, line, ra,
+			      rb);
+		if (ra == 1) {
+			check_record(line, &a, &b);
+		} else if (ra < 0) {
+			ck_assert_msg(ea.col == eb.col && !strcmp(ea.msg, eb.msg),
+				      "'%.*s': %u %s / %u %s", (int)len, line, ea.col, ea.msg, eb.col,
+				      eb.msg);
+		}
+	}
+}
+END_TEST
+
 START_TEST(test_layout_of_first_line)
 {
 	static const struct {
@@ -922,6 +1002,7 @@ static Suite *trace_text_suite(void)
 	tcase_add_loop_test(tc, test_skip_lines, 0, ARRAY_SIZE(skips));
 	tcase_add_loop_test(tc, test_malformed_lines, 0, ARRAY_SIZE(errors));
 	tcase_add_test(tc, test_layout_of_first_line);
+	tcase_add_loop_test(tc, test_fast_path_changes_nothing, 0, ARRAY_SIZE(fast_lines));
 	suite_add_tcase(s, tc);
 	tcase_add_loop_test(tf, test_public_file_counts, 0, ARRAY_SIZE(public_files));
 	tcase_add_loop_test(tf, test_local_file_counts, 0, ARRAY_SIZE(local_files));
