@@ -465,11 +465,13 @@ static int raw_num(struct cur *c, const struct raw *r, const char *key, int base
 static int opt_rip(struct cur *c, struct kvm_record *rec, const char *what)
 {
 	skip_sp(c);
-	if (at_word(c, "rip") || at_word(c, "rip:")) {
-		c->p += c->p[3] == ':' ? 4 : 3;
-		return field_hex(c, &rec->rip, UINT64_MAX, what);
-	}
-	return 0;
+	if (at_word(c, "rip"))
+		c->p += 3;
+	else if (at_word(c, "rip:"))
+		c->p += 4;
+	else
+		return 0;
+	return field_hex(c, &rec->rip, UINT64_MAX, what);
 }
 
 /* kvm_entry: "vcpu %u", "vcpu %u, rip 0x%lx", "vcpu %u rip 0x%lx", "...[immediate exit]". */
@@ -1522,7 +1524,7 @@ static int parse_event_name(struct cur *c, struct kvm_record *rec)
  * The line starts with a cached head, then a time stamp token ending in ": ": the prefix is the
  * same shape with the same comm, pid and cpu. A head holds no ':' followed by white space (its
  * first one was the time stamp's), so this is what parse_prefix() would find.
- * Return: 1 (found), 0 (not cached) or VPMC_ERR_PARSE.
+ * Return: 1 (found) or 0 (not cached).
  */
 static inline int cached_head(struct cur *c, struct kvm_record *rec)
 {
@@ -1541,9 +1543,8 @@ static inline int cached_head(struct cur *c, struct kvm_record *rec)
 		    !mem_eq(c->line, h->bytes, n))
 			continue;
 		p = parse_time(c, t, c->end, rec);
-		if (!p)
-			return VPMC_ERR_PARSE;
-		if (p == c->end || *p != ':' || (p + 1 < c->end && !is_sp(p[1]))) {
+		/* not "TIMESTAMP: ": the general parser decides (and words the error) */
+		if (!p || p == c->end || *p != ':' || (p + 1 < c->end && !is_sp(p[1]))) {
 			rec->has_time = false;
 			rec->time_ns = 0;
 			return 0;
@@ -1581,11 +1582,8 @@ static int parse_prefix(struct cur *c, struct kvm_record *rec)
 	const char *first = c->p, *q = c->p, *t, *ts;
 	int ret, head = 0;
 
-	if (c->tp) {
-		ret = cached_head(c, rec);
-		if (ret)
-			return ret < 0 ? ret : parse_event_name(c, rec);
-	}
+	if (c->tp && cached_head(c, rec))
+		return parse_event_name(c, rec);
 	for (;;) {
 		q = memchr(q, ':', (size_t)(c->end - q));
 		if (!q)
