@@ -924,6 +924,17 @@ static const char *const fast_lines[] = {
 	"       CPU 0/KVM 1821753 [015] 4831258.258053: kvm:kvm_msr: msr_write 6e0 = 0x10e8aebe830c",
 	" kvm-guest-harne-17369 [000]   876.825092: kvm_emulate_insn:     rip=3000 csbase=0 len=1 "
 	"insn=ARRAY[f4, 00, 00, 00, 00, 00, 00, 00, 00, 00, 00, 00, 00, 00, 00] flags=0 failed=0",
+	" kvm-guest-harne-17369 [000]   876.825101: kvm_pio:              pio_write at 0xe9 size 1 "
+	"count 1 val 0x14 ",
+	" kvm-guest-harne-17369 [000]   876.825134: kvm_pio:              pio_read at 0xe9 size 4 "
+	"count 3 val 0x5a (...)",
+	" kvm-guest-harne-17369 [000]   876.825104: kvm_userspace_exit:   reason KVM_EXIT_IO (2)",
+	" kvm-guest-harne-17369 [000]   876.825104: kvm_userspace_exit:   reason restart (4)",
+	" kvm-guest-harne-17369 [000]   876.827017: kvm_inj_exception:    [FAILED TO PARSE] "
+	"exception=13 has_error=0 error_code=0 reinjected=0",
+	" kvm-guest-harne-17533 [000]   878.821437: kvm_inj_exception:     exception=13 has_error=1 "
+	"error_code=0 reinjected=1",
+	" kvm-guest-harne-17386   [000] .....   877.504723: kvm_inj_exception: #GP (0x0)",
 };
 
 START_TEST(test_fast_path_changes_nothing)
