@@ -112,6 +112,7 @@ for n in "$small" "$large"; do
 	echo "== x$n"
 	lines=$(wc -l <"$dir/text-$n.txt")
 	run "read_events text" "$reader" "$dir/text-$n.txt"
+	echo "    at the end: $("$reader" "$dir/text-$n.txt" | tr -s '\t ' ' ')"
 	echo "    text reader: $(per_s "$lines" "$secs") M lines/s (target 10)"
 	run "vpmcsim convert text" "$vpmcsim" convert "$dir/text-$n.txt" -o /dev/null
 	echo "    text convert: $(per_s "$lines" "$secs") M lines/s"
@@ -119,6 +120,8 @@ for n in "$small" "$large"; do
 		f=$dir/dat$v-$n.dat
 		run "read_events trace.dat v$v" "$reader" "$f"
 		t_read=$secs
+		# libtracecmd maps v6 CPU data (file-backed) and inflates v7 data (anonymous) whole
+		echo "    at the end: $("$reader" "$f" | tr -s '\t ' ' ')"
 		run "vpmcsim convert trace.dat v$v" "$vpmcsim" convert "$f" -o /dev/null
 		t_conv=$secs
 		run "trace-cmd report v$v" trace-cmd report -i "$f"

@@ -57,6 +57,7 @@ struct kvm_import {
 	uint32_t next_auto;         /* lowest index that may be unclaimed */
 	struct thread_slot *threads;
 	size_t nr_threads, cap_threads;
+	struct thread_slot last;    /* the latest thread looked up (consecutive records share it) */
 	bool hw_entries;            /* the trace has kvm_entry/kvm_exit: no synthesized entries */
 	struct vpmc_event queue[IMPORT_QUEUE];
 	unsigned int head, count;
@@ -243,6 +244,7 @@ static int thread_bind(struct kvm_import *im, int64_t tid, int32_t vcpu)
 	size_t i;
 	int ret;
 
+	im->last.used = false;
 	if (s) {
 		s->vcpu = vcpu;
 		im->claimed[vcpu / 32] |= 1u << (vcpu % 32);
@@ -298,8 +300,13 @@ static int vcpu_of(struct kvm_import *im, const struct kvm_record *rec, int32_t 
 		*id = rec->vcpu;
 		return rec->kind == KVM_REC_APIC_ACCEPT_IRQ ? 0 : thread_bind(im, rec->tid, *id);
 	}
+	if (im->last.used && im->last.tid == rec->tid) {
+		*id = im->last.vcpu;
+		return 0;
+	}
 	s = thread_find(im, rec->tid);
 	if (s) {
+		im->last = *s;
 		*id = s->vcpu;
 		return 0;
 	}
