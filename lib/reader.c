@@ -50,6 +50,7 @@ struct vpmc_reader {
 	size_t mem_len, mem_pos;
 	char *buf;
 	size_t start, end;            /* unparsed bytes are buf[start, end) */
+	size_t clean;                 /* buf[start, clean) has no NUL byte; buf[clean] is one */
 	bool eof;
 	uint64_t line;                /* number of the last line returned */
 
@@ -126,6 +127,14 @@ static void __attribute__((format(printf, 2, 3))) warn(struct vpmc_reader *r, co
  * Lines.
  */
 
+/* NUL bytes are looked for once per block read, not once per line. */
+static void find_nul(struct vpmc_reader *r, size_t from, size_t to)
+{
+	const char *nul = memchr(r->buf + from, '\0', to - from);
+
+	r->clean = nul ? (size_t)(nul - r->buf) : to;
+}
+
 /* More bytes into buf[end, READER_BUF_SIZE). Return: how many (0 at the end), or -errno. */
 static ssize_t fill(struct vpmc_reader *r)
 {
@@ -143,6 +152,8 @@ static ssize_t fill(struct vpmc_reader *r)
 		if (n < 0)
 			return -errno;
 	}
+	if (r->clean == r->end)
+		find_nul(r, r->end, r->end + (size_t)n);
 	r->end += (size_t)n;
 	return n;
 }
@@ -155,6 +166,7 @@ static int refill(struct vpmc_reader *r)
 	if (r->start) {
 		memmove(r->buf, r->buf + r->start, r->end - r->start);
 		r->end -= r->start;
+		r->clean -= r->start;
 		r->start = 0;
 	}
 	n = fill(r);
@@ -187,9 +199,11 @@ static int skip_rest_of_line(struct vpmc_reader *r)
 
 		if (nl) {
 			r->start = (size_t)(nl - r->buf) + 1;
+			if (r->clean < r->start)
+				find_nul(r, r->start, r->end);
 			return 0;
 		}
-		r->start = r->end = 0;
+		r->start = r->end = r->clean = 0;
 		if (r->eof)
 			return 0;
 		if (refill(r))
@@ -211,7 +225,7 @@ struct line {
 /* The next line, without its '\n'. Return: 1, 0 at the end, or an error (I/O). */
 static int next_line(struct vpmc_reader *r, struct line *l)
 {
-	const char *nl, *nul;
+	const char *nl;
 	size_t avail;
 
 	nl = find_newline(r);
@@ -230,12 +244,13 @@ static int next_line(struct vpmc_reader *r, struct line *l)
 		l->bad = "line longer than " STR(READER_LINE_MAX) " bytes";
 		return skip_rest_of_line(r) ? r->failed : 1;
 	}
-	r->start += l->len + !!nl;
-	nul = memchr(l->p, '\0', l->len);
-	if (nul) {
+	if (r->clean < r->start + l->len) {
 		l->bad = "NUL byte in the line (binary data?)";
-		l->col = (unsigned int)(nul - l->p) + 1;
+		l->col = (unsigned int)(r->clean - r->start) + 1;
 	}
+	r->start += l->len + !!nl;
+	if (r->clean < r->start)
+		find_nul(r, r->start, r->end);
 	return 1;
 }
 

@@ -10,7 +10,9 @@
  * "name=value" form of trace-cmd report -R and of libtraceevent's "[FAILED TO PARSE]" fallback.
  *
  * Hand-written scanning with byte-class tables, no allocation: this runs once per line of
- * multi-GB reports.
+ * multi-GB reports. Lines of one trace repeat their prefix and event names, so struct
+ * text_parser remembers the last few and compares bytes (8 at a time) instead of parsing them;
+ * the frequent plain payloads then take a fast path (fast_line()). Neither changes a result.
  */
 #include "config.h"
 
@@ -465,11 +467,13 @@ static int raw_num(struct cur *c, const struct raw *r, const char *key, int base
 static int opt_rip(struct cur *c, struct kvm_record *rec, const char *what)
 {
 	skip_sp(c);
-	if (at_word(c, "rip") || at_word(c, "rip:")) {
-		c->p += c->p[3] == ':' ? 4 : 3;
-		return field_hex(c, &rec->rip, UINT64_MAX, what);
-	}
-	return 0;
+	if (at_word(c, "rip"))
+		c->p += 3;
+	else if (at_word(c, "rip:"))
+		c->p += 4;
+	else
+		return 0;
+	return field_hex(c, &rec->rip, UINT64_MAX, what);
 }
 
 /* kvm_entry: "vcpu %u", "vcpu %u, rip 0x%lx", "vcpu %u rip 0x%lx", "...[immediate exit]". */
@@ -1522,7 +1526,7 @@ static int parse_event_name(struct cur *c, struct kvm_record *rec)
  * The line starts with a cached head, then a time stamp token ending in ": ": the prefix is the
  * same shape with the same comm, pid and cpu. A head holds no ':' followed by white space (its
  * first one was the time stamp's), so this is what parse_prefix() would find.
- * Return: 1 (found), 0 (not cached) or VPMC_ERR_PARSE.
+ * Return: 1 (found) or 0 (not cached).
  */
 static inline int cached_head(struct cur *c, struct kvm_record *rec)
 {
@@ -1541,9 +1545,8 @@ static inline int cached_head(struct cur *c, struct kvm_record *rec)
 		    !mem_eq(c->line, h->bytes, n))
 			continue;
 		p = parse_time(c, t, c->end, rec);
-		if (!p)
-			return VPMC_ERR_PARSE;
-		if (p == c->end || *p != ':' || (p + 1 < c->end && !is_sp(p[1]))) {
+		/* not "TIMESTAMP: ": the general parser decides (and words the error) */
+		if (!p || p == c->end || *p != ':' || (p + 1 < c->end && !is_sp(p[1]))) {
 			rec->has_time = false;
 			rec->time_ns = 0;
 			return 0;
@@ -1581,11 +1584,8 @@ static int parse_prefix(struct cur *c, struct kvm_record *rec)
 	const char *first = c->p, *q = c->p, *t, *ts;
 	int ret, head = 0;
 
-	if (c->tp) {
-		ret = cached_head(c, rec);
-		if (ret)
-			return ret < 0 ? ret : parse_event_name(c, rec);
-	}
+	if (c->tp && cached_head(c, rec))
+		return parse_event_name(c, rec);
 	for (;;) {
 		q = memchr(q, ':', (size_t)(c->end - q));
 		if (!q)
@@ -1754,24 +1754,28 @@ static bool fast_emulate_insn(const char *p, const char *end, struct kvm_record 
 	unsigned int n = 0;
 	size_t i;
 
-	p = fast_hex(p, end, ':', &csbase);
-	if (!p)
+	if (end - p > 2 && p[0] == '0' && p[1] == ':') /* CS base 0, the usual */
+		p++;
+	else if (!(p = fast_hex(p, end, ':', &csbase)))
 		return false;
 	p = fast_hex(p + 1, end, ':', &rec->rip);
 	if (!p)
 		return false;
-	for (p++;;) {
-		int hi, lo;
+	p++;
+	if (p < end && *p == ' ') /* the plugin's ": " */
+		p++;
+	/* bytes "XX" separated by one space; anything else goes to the general parser */
+	while (end - p >= 2) {
+		int hi = hex_val(p[0]), lo = hex_val(p[1]);
 
-		while (p < end && *p == ' ')
-			p++;
-		if (end - p < 2 || (hi = hex_val(p[0])) < 0 || (lo = hex_val(p[1])) < 0 ||
-		    (end - p > 2 && p[2] != ' '))
+		if ((hi | lo) < 0 || (end - p > 2 && p[2] != ' '))
 			break;
 		if (n == KVM_INSN_MAX)
 			return false;
 		rec->insn[n++] = (uint8_t)(hi << 4 | lo);
 		p += 2;
+		if (p < end)
+			p++;
 	}
 	rec->insn_len = (uint8_t)n;
 	if (p == end)
@@ -1799,6 +1803,96 @@ static bool fast_emulate_insn(const char *p, const char *end, struct kvm_record 
 		return true;
 	}
 	return false;
+}
+
+/* Decimal digits up to @stop (or the end if 0), at most 9 (no overflow). NULL if not that. */
+static inline const char *fast_dec(const char *p, const char *end, char stop, uint64_t *out)
+{
+	const char *d = p;
+	uint64_t v = 0;
+
+	while (p < end && is_digit(*p))
+		v = v * 10 + (uint64_t)(*p++ - '0');
+	if (p == d || p - d > 9 || (stop && (p == end || *p != stop)) || (!stop && p != end))
+		return NULL;
+	*out = v;
+	return p;
+}
+
+/* "pio_write at 0x3f8 size 1 count 1 val 0x34" (the trailing space trimmed) */
+static bool fast_pio(const char *p, const char *end, struct kvm_record *rec)
+{
+	uint64_t v;
+
+	if (FAST_IS(p, end, "pio_write at 0x")) {
+		rec->write = true;
+		p += 15;
+	} else if (FAST_IS(p, end, "pio_read at 0x")) {
+		p += 14;
+	} else {
+		return false;
+	}
+	p = fast_hex(p, end, ' ', &v);
+	if (!p || v > 0xffff || !FAST_IS(p, end, " size "))
+		return false;
+	rec->port = (uint32_t)v;
+	p = fast_dec(p + 6, end, ' ', &v);
+	if (!p || !FAST_IS(p, end, " count "))
+		return false;
+	rec->size = (uint32_t)v;
+	p = fast_dec(p + 7, end, ' ', &v);
+	if (!p || !FAST_IS(p, end, " val 0x"))
+		return false;
+	rec->count = (uint32_t)v;
+	p = fast_hex(p + 7, end, 0, &rec->data);
+	return p == end && rec->data <= 0xffffffffull;
+}
+
+/* "reason KVM_EXIT_IO (2)"; "restart"/"error" carry an errno, not the reason. */
+static bool fast_userspace_exit(const char *p, const char *end, struct kvm_record *rec)
+{
+	const char *name, *q;
+	uint64_t v;
+
+	if (!FAST_IS(p, end, "reason "))
+		return false;
+	name = p += 7;
+	while (p < end && !is_sp(*p))
+		p++;
+	if (p == name || !FAST_IS(p, end, " ("))
+		return false;
+	q = fast_dec(p + 2, end, ')', &v);
+	if (!q || q + 1 != end)
+		return false;
+	if ((p - name == 7 && !memcmp(name, "restart", 7)) ||
+	    (p - name == 5 && !memcmp(name, "error", 5)))
+		v = 0;
+	rec->exit_reason = (uint32_t)v;
+	return true;
+}
+
+/* "[FAILED TO PARSE] exception=13 has_error=0 error_code=0 reinjected=0" (trace-cmd report on
+ * 6.x kernels) and the same fields from report -R. */
+static bool fast_inj_exception(const char *p, const char *end, struct kvm_record *rec)
+{
+	uint64_t v;
+
+	if (FAST_IS(p, end, "[FAILED TO PARSE] "))
+		p += 18;
+	if (!FAST_IS(p, end, "exception="))
+		return false;
+	p = fast_dec(p + 10, end, ' ', &v);
+	if (!p || v > 0xff || !FAST_IS(p, end, " has_error="))
+		return false;
+	rec->vector = (uint32_t)v;
+	p = fast_dec(p + 11, end, ' ', &v);
+	if (!p || !FAST_IS(p, end, " error_code="))
+		return false;
+	p = fast_dec(p + 12, end, ' ', &v);
+	if (!p || end - p != 13 || memcmp(p, " reinjected=", 12) || (p[12] != '0' && p[12] != '1'))
+		return false;
+	rec->reinjected = p[12] == '1';
+	return true;
 }
 
 /* "msr_write 174 = 0x14", "msr_read 1a6 = 0x0 (#GP)" */
@@ -1866,6 +1960,12 @@ static bool fast_payload(const char *p, const char *end, struct kvm_record *rec)
 		return end - p == 6 && !memcmp(p, "unload", 6);
 	case KVM_REC_ENTRY:
 		return fast_entry(p, end, rec);
+	case KVM_REC_PIO:
+		return fast_pio(p, end, rec);
+	case KVM_REC_USERSPACE_EXIT:
+		return fast_userspace_exit(p, end, rec);
+	case KVM_REC_INJ_EXCEPTION:
+		return fast_inj_exception(p, end, rec);
 	case KVM_REC_OTHER:
 	case KVM_REC_CPUID:
 	case KVM_REC_HYPERCALL:

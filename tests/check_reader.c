@@ -408,6 +408,39 @@ START_TEST(test_lenient_keeps_first_warnings)
 }
 END_TEST
 
+/* NUL bytes are found once per block read: lines after one, and one past the first 64 kB
+ * block (line 3001, byte 7), are still found at their line and column. */
+START_TEST(test_nul_bytes_in_many_lines)
+{
+	size_t size = 3100 * 40, len = 0; /* lines of 23 bytes */
+	char *data = malloc(size);
+	struct vpmc_reader *r = new_reader(VPMC_FORMAT_TEXT, true);
+	struct vpmc_reader_stats st;
+	int i;
+
+	ck_assert(data);
+	for (i = 1; i <= 3100; i++) {
+		int n = snprintf(data + len, size - len, "kvm_fpu: load %08d\n", i);
+
+		if (i == 2 || i == 5 || i == 3001)
+			data[len + 6] = '\0'; /* "kvm_fp\0: load" */
+		len += (size_t)n;
+	}
+	ck_assert_int_gt(len, 65536);
+	ck_assert_int_eq(vpmc_reader_open_mem(r, "t.txt", data, len), 0);
+	ck_assert_int_eq(drain(r, NULL), 0);
+	vpmc_reader_stats(r, &st);
+	ck_assert_uint_eq(st.skipped_lines, 3);
+	ck_assert_uint_eq(st.records, 3097);
+	ck_assert_str_eq(vpmc_reader_warning(r, 0), "t.txt:2:7: NUL byte in the line (binary data?)");
+	ck_assert_str_eq(vpmc_reader_warning(r, 1), "t.txt:5:7: NUL byte in the line (binary data?)");
+	ck_assert_str_eq(vpmc_reader_warning(r, 2),
+			 "t.txt:3001:7: NUL byte in the line (binary data?)");
+	free(data);
+	vpmc_reader_free(r);
+}
+END_TEST
+
 /* ---------------------------------------------------------------------------------------------
  * Counters: lost events, unknown names, lines.
  */
@@ -857,6 +890,7 @@ static Suite *reader_suite(void)
 	tcase_add_test(tw, test_lenient_hand_edited_file);
 	tcase_add_loop_test(tw, test_lenient_ctrl_c_and_overlong, 0, 2);
 	tcase_add_test(tw, test_lenient_keeps_first_warnings);
+	tcase_add_test(tw, test_nul_bytes_in_many_lines);
 	tcase_add_test(tw, test_lost_markers_counted);
 	tcase_add_test(tw, test_unknown_names_first_seen);
 	tcase_add_test(tw, test_unknown_names_bounded);

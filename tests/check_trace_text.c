@@ -384,8 +384,20 @@ static void check_record(const char *row, const struct kvm_record *got,
 #undef EQ
 }
 
+/* A heap copy of exactly @len bytes, so that ASan sees a read past the line. */
+static char *exact_copy(const char *s, size_t len)
+{
+	char *p = malloc(len ? len : 1);
+
+	ck_assert(p);
+	memcpy(p, s, len);
+	return p;
+}
+
 START_TEST(test_layout_table)
 {
+	size_t len = strlen(layouts[_i].line);
+	char *line = exact_copy(layouts[_i].line, len);
 	struct text_parser tp;
 	struct kvm_record rec;
 	struct text_error err;
@@ -395,12 +407,12 @@ START_TEST(test_layout_table)
 	trace_text_init(&tp);
 	for (pass = 0; pass < 3; pass++) {
 		memset(&rec, 0x5a, sizeof(rec)); /* every field must be written */
-		ret = trace_text_parse_line(pass ? &tp : NULL, layouts[_i].line,
-					    strlen(layouts[_i].line), &rec, NULL, &err);
+		ret = trace_text_parse_line(pass ? &tp : NULL, line, len, &rec, NULL, &err);
 		ck_assert_msg(ret == 1, "%s: ret %d: %u: %s", layouts[_i].name, ret, err.col,
 			      err.msg);
 		check_record(layouts[_i].name, &rec, &layouts[_i].want);
 	}
+	free(line);
 }
 END_TEST
 
@@ -489,6 +501,9 @@ static const struct {
 	{ "event name too long", "kvm_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa: x", 1,
 	  "event name longer than 63 characters, found "
 	  "'kvm_aaaaaaaaaaaaaaaaaaaaaaaaaaaa...'" },
+	/* fuzz find: "rip" as the last word was followed by a read one byte past the line */
+	{ "kvm_exit ending in 'rip'", "kvm_exit: vcpu 0 reason HLT rip", 32,
+	  "kvm_exit: expected a hex number, found end of line" },
 	{ "exit reason too long", "kvm_exit: reason AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", 18,
 	  "kvm_exit: exit reason longer than 47 characters, found "
 	  "'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA...'" },
@@ -496,12 +511,14 @@ static const struct {
 
 START_TEST(test_malformed_lines)
 {
+	size_t len = strlen(errors[_i].line);
+	char *line = exact_copy(errors[_i].line, len);
 	struct kvm_record rec;
 	struct text_error err;
 	int ret;
 
-	ret = trace_text_parse_line(NULL, errors[_i].line, strlen(errors[_i].line), &rec, NULL,
-				    &err);
+	ret = trace_text_parse_line(NULL, line, len, &rec, NULL, &err);
+	free(line);
 	ck_assert_msg(ret == VPMC_ERR_PARSE, "%s: ret %d", errors[_i].name, ret);
 	ck_assert_msg(err.col == errors[_i].col, "%s: col %u want %u", errors[_i].name, err.col,
 		      errors[_i].col);
@@ -907,6 +924,17 @@ static const char *const fast_lines[] = {
 	"       CPU 0/KVM 1821753 [015] 4831258.258053: kvm:kvm_msr: msr_write 6e0 = 0x10e8aebe830c",
 	" kvm-guest-harne-17369 [000]   876.825092: kvm_emulate_insn:     rip=3000 csbase=0 len=1 "
 	"insn=ARRAY[f4, 00, 00, 00, 00, 00, 00, 00, 00, 00, 00, 00, 00, 00, 00] flags=0 failed=0",
+	" kvm-guest-harne-17369 [000]   876.825101: kvm_pio:              pio_write at 0xe9 size 1 "
+	"count 1 val 0x14 ",
+	" kvm-guest-harne-17369 [000]   876.825134: kvm_pio:              pio_read at 0xe9 size 4 "
+	"count 3 val 0x5a (...)",
+	" kvm-guest-harne-17369 [000]   876.825104: kvm_userspace_exit:   reason KVM_EXIT_IO (2)",
+	" kvm-guest-harne-17369 [000]   876.825104: kvm_userspace_exit:   reason restart (4)",
+	" kvm-guest-harne-17369 [000]   876.827017: kvm_inj_exception:    [FAILED TO PARSE] "
+	"exception=13 has_error=0 error_code=0 reinjected=0",
+	" kvm-guest-harne-17533 [000]   878.821437: kvm_inj_exception:     exception=13 has_error=1 "
+	"error_code=0 reinjected=1",
+	" kvm-guest-harne-17386   [000] .....   877.504723: kvm_inj_exception: #GP (0x0)",
 };
 
 START_TEST(test_fast_path_changes_nothing)
@@ -965,6 +993,26 @@ START_TEST(test_fast_path_changes_nothing)
 }
 END_TEST
 
+/* fuzz find: a cached prefix followed by an over-precise number without ':' gave the time stamp
+ * error, where the general parser says there is no event on the line. */
+START_TEST(test_cached_prefix_error_as_without)
+{
+	static const char warm[] = " kvm-guest-harne-17369 [000]   876.825154: kvm_fpu: load";
+	static const char bad[] = " kvm-guest-harne-17369 [000]   876.825161350283";
+	struct text_parser tp;
+	struct kvm_record rec;
+	struct text_error err;
+
+	trace_text_init(&tp);
+	ck_assert_int_eq(trace_text_parse_line(&tp, warm, sizeof(warm) - 1, &rec, NULL, &err), 1);
+	ck_assert_int_eq(trace_text_parse_line(&tp, bad, sizeof(bad) - 1, &rec, NULL, &err),
+			 VPMC_ERR_PARSE);
+	ck_assert_uint_eq(err.col, 2);
+	ck_assert_str_eq(err.msg, "expected an event ('NAME: ...') on this line, found "
+		       "'kvm-guest-harne-17369'");
+}
+END_TEST
+
 START_TEST(test_layout_of_first_line)
 {
 	static const struct {
@@ -1002,6 +1050,7 @@ static Suite *trace_text_suite(void)
 	tcase_add_loop_test(tc, test_skip_lines, 0, ARRAY_SIZE(skips));
 	tcase_add_loop_test(tc, test_malformed_lines, 0, ARRAY_SIZE(errors));
 	tcase_add_test(tc, test_layout_of_first_line);
+	tcase_add_test(tc, test_cached_prefix_error_as_without);
 	tcase_add_loop_test(tc, test_fast_path_changes_nothing, 0, ARRAY_SIZE(fast_lines));
 	suite_add_tcase(s, tc);
 	tcase_add_loop_test(tf, test_public_file_counts, 0, ARRAY_SIZE(public_files));
