@@ -140,16 +140,18 @@ static int key_value(struct vcur *c, struct tok t, const char *dir, const char *
 }
 
 enum { PMU_VENDOR, PMU_VERSION, PMU_GP, PMU_FIXED, PMU_GP_WIDTH, PMU_FIXED_WIDTH, PMU_FW_WRITES,
-       PMU_NR };
+       PMU_PEBS, PMU_TSX, PMU_NR };
 
+/* pebs= and tsx= (Intel guest capabilities, struct vpmc_pmu_config) extend the format page. */
 static const char *const pmu_keys[] = {
-	"vendor", "version", "gp", "fixed", "gp_width", "fixed_width", "fw_writes", NULL,
+	"vendor", "version", "gp", "fixed", "gp_width", "fixed_width", "fw_writes", "pebs", "tsx",
+	NULL,
 };
 
 /* Bounds that keep hostile input harmless; the model caps counts further, as KVM does. */
 static const uint64_t pmu_max[PMU_NR] = {
 	[PMU_VERSION] = 255, [PMU_GP] = 32, [PMU_FIXED] = 16, [PMU_GP_WIDTH] = 64,
-	[PMU_FIXED_WIDTH] = 64, [PMU_FW_WRITES] = 1,
+	[PMU_FIXED_WIDTH] = 64, [PMU_FW_WRITES] = 1, [PMU_PEBS] = 1, [PMU_TSX] = 1,
 };
 
 /* !pmu vendor=intel|amd and the counts; the vendor's defaults for the keys not given. */
@@ -165,7 +167,7 @@ static int parse_pmu(struct vtr_parser *p, struct vcur *c)
 
 	for (t = next_tok(c); t.n; t = next_tok(c)) {
 		k = key_value(c, t, dir, pmu_keys, "vendor, version, gp, fixed, gp_width, "
-				  "fixed_width, fw_writes", &val);
+				  "fixed_width, fw_writes, pebs, tsx", &val);
 		if (k < 0)
 			return k;
 		if (at[k].p)
@@ -204,6 +206,10 @@ static int parse_pmu(struct vtr_parser *p, struct vcur *c)
 		cfg.fixed_width = (unsigned int)v[PMU_FIXED_WIDTH];
 	if (at[PMU_FW_WRITES].p)
 		cfg.fw_writes = v[PMU_FW_WRITES];
+	if (at[PMU_PEBS].p)
+		cfg.pebs = v[PMU_PEBS];
+	if (at[PMU_TSX].p)
+		cfg.tsx = v[PMU_TSX];
 	for (k = PMU_GP_WIDTH; k <= PMU_FIXED_WIDTH; k++) {
 		if (at[k].p && !v[k])
 			return vfail(c, at[k].p + strlen(pmu_keys[k]) + 1, "%s: %s out of range "
@@ -583,9 +589,11 @@ int vpmc_vtr_write_header(FILE *out, const struct vpmc_pmu_config *pmu, const ch
 		fprintf(out, "!pmu vendor=amd version=%u gp=%u gp_width=%u\n", pmu->version,
 			pmu->nr_gp, pmu->gp_width);
 	else
+		/* pebs= and tsx= only when set: files without them stay canonical */
 		fprintf(out, "!pmu vendor=intel version=%u gp=%u fixed=%u gp_width=%u "
-			"fixed_width=%u fw_writes=%d\n", pmu->version, pmu->nr_gp, pmu->nr_fixed,
-			pmu->gp_width, pmu->fixed_width, pmu->fw_writes);
+			"fixed_width=%u fw_writes=%d%s%s\n", pmu->version, pmu->nr_gp, pmu->nr_fixed,
+			pmu->gp_width, pmu->fixed_width, pmu->fw_writes, pmu->pebs ? " pebs=1" : "",
+			pmu->tsx ? " tsx=1" : "");
 	fprintf(out, "!host kernel=%u.%u\n", pmu->host_kernel >> 16, pmu->host_kernel & 0xffff);
 	if (source_kind) {
 		fputs("!source kind=", out);

@@ -168,7 +168,7 @@ static const struct bad_case bad[] = {
 	  "v.vtr:2:1: unknown directive (expected !pmu, !host or !source), found '!guest'" },
 	{ "unknown key", VPMC_FORMAT_AUTO, TXT("!vpmcsim-trace 1\n!pmu vendor=intel counters=4\n"),
 	  NULL, false, PARSE, "v.vtr:2:19: !pmu: unknown key (expected vendor, version, gp, fixed, "
-	  "gp_width, fixed_width, fw_writes), found 'counters=4'" },
+	  "gp_width, fixed_width, fw_writes, pebs, tsx), found 'counters=4'" },
 	{ "Intel key with vendor=amd", VPMC_FORMAT_AUTO,
 	  TXT("!vpmcsim-trace 1\n!pmu vendor=amd fw_writes=1\n"), NULL, false, PARSE,
 	  "v.vtr:2:17: !pmu: key 'fw_writes' is Intel-only (vendor=amd), found 'fw_writes=1'" },

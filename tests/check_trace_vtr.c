@@ -171,23 +171,31 @@ static const struct {
 	const char *directives;
 	struct vpmc_pmu_config want;
 } pmus[] = {
+#define CFG(v, ver, gp, fx, gw, fw, fww, k) \
+	{ .vendor = (v), .version = (ver), .nr_gp = (gp), .nr_fixed = (fx), .gp_width = (gw), \
+	  .fixed_width = (fw), .fw_writes = (fww), .host_kernel = (k) }
 	{ "no !pmu: Intel defaults", "",
-	  { VPMC_VENDOR_INTEL, 2, 8, 3, 48, 48, true, VPMC_KERNEL_LATEST } },
+	  CFG(VPMC_VENDOR_INTEL, 2, 8, 3, 48, 48, true, VPMC_KERNEL_LATEST) },
 	{ "vendor=intel", "!pmu vendor=intel\n",
-	  { VPMC_VENDOR_INTEL, 2, 8, 3, 48, 48, true, VPMC_KERNEL_LATEST } },
+	  CFG(VPMC_VENDOR_INTEL, 2, 8, 3, 48, 48, true, VPMC_KERNEL_LATEST) },
 	{ "vendor=amd defaults", "!pmu vendor=amd\n",
-	  { VPMC_VENDOR_AMD, 2, 6, 0, 48, 0, false, VPMC_KERNEL_LATEST } },
+	  CFG(VPMC_VENDOR_AMD, 2, 6, 0, 48, 0, false, VPMC_KERNEL_LATEST) },
 	{ "AMD version 1: the legacy four counters", "!pmu vendor=amd version=1\n",
-	  { VPMC_VENDOR_AMD, 1, 4, 0, 48, 0, false, VPMC_KERNEL_LATEST } },
+	  CFG(VPMC_VENDOR_AMD, 1, 4, 0, 48, 0, false, VPMC_KERNEL_LATEST) },
 	{ "every Intel key, hex numbers, vendor last",
 	  "!pmu version=0x1 gp=4 fixed=0 gp_width=40 fixed_width=0x30 fw_writes=0 vendor=intel\n",
-	  { VPMC_VENDOR_INTEL, 1, 4, 0, 40, 48, false, VPMC_KERNEL_LATEST } },
-	{ "no vPMU", "!pmu version=0\n", { VPMC_VENDOR_INTEL, 0, 8, 3, 48, 48, true,
-					   VPMC_KERNEL_LATEST } },
+	  CFG(VPMC_VENDOR_INTEL, 1, 4, 0, 40, 48, false, VPMC_KERNEL_LATEST) },
+	{ "no vPMU", "!pmu version=0\n",
+	  CFG(VPMC_VENDOR_INTEL, 0, 8, 3, 48, 48, true, VPMC_KERNEL_LATEST) },
 	{ "!host before !pmu", "!host kernel=5.19\n!pmu vendor=amd gp=4\n",
-	  { VPMC_VENDOR_AMD, 2, 4, 0, 48, 0, false, VPMC_KERNEL(5, 19) } },
+	  CFG(VPMC_VENDOR_AMD, 2, 4, 0, 48, 0, false, VPMC_KERNEL(5, 19)) },
 	{ "!host after !pmu", "!pmu vendor=intel\n!host kernel=6.17\n",
-	  { VPMC_VENDOR_INTEL, 2, 8, 3, 48, 48, true, VPMC_KERNEL(6, 17) } },
+	  CFG(VPMC_VENDOR_INTEL, 2, 8, 3, 48, 48, true, VPMC_KERNEL(6, 17)) },
+	{ "Intel PEBS and TSX capabilities", "!pmu vendor=intel pebs=1 tsx=1\n",
+	  { .vendor = VPMC_VENDOR_INTEL, .version = 2, .nr_gp = 8, .nr_fixed = 3, .gp_width = 48,
+	    .fixed_width = 48, .fw_writes = true, .host_kernel = VPMC_KERNEL_LATEST,
+	    .pebs = true, .tsx = true } },
+#undef CFG
 };
 
 START_TEST(test_pmu_directives)
@@ -203,10 +211,12 @@ START_TEST(test_pmu_directives)
 	ck_assert_msg(p->pmu.vendor == w->vendor && p->pmu.version == w->version &&
 		      p->pmu.nr_gp == w->nr_gp && p->pmu.nr_fixed == w->nr_fixed &&
 		      p->pmu.gp_width == w->gp_width && p->pmu.fixed_width == w->fixed_width &&
-		      p->pmu.fw_writes == w->fw_writes && p->pmu.host_kernel == w->host_kernel,
-		      "%s: got vendor %d v%u gp %u fixed %u widths %u/%u fw %d kernel %#x",
-		      pmus[_i].name, p->pmu.vendor, p->pmu.version, p->pmu.nr_gp, p->pmu.nr_fixed,
-		      p->pmu.gp_width, p->pmu.fixed_width, p->pmu.fw_writes, p->pmu.host_kernel);
+		      p->pmu.fw_writes == w->fw_writes && p->pmu.host_kernel == w->host_kernel &&
+		      p->pmu.pebs == w->pebs && p->pmu.tsx == w->tsx,
+		      "%s: got vendor %d v%u gp %u fixed %u widths %u/%u fw %d kernel %#x pebs %d "
+		      "tsx %d", pmus[_i].name, p->pmu.vendor, p->pmu.version, p->pmu.nr_gp,
+		      p->pmu.nr_fixed, p->pmu.gp_width, p->pmu.fixed_width, p->pmu.fw_writes,
+		      p->pmu.host_kernel, p->pmu.pebs, p->pmu.tsx);
 	free(p);
 }
 END_TEST
@@ -239,7 +249,7 @@ static const struct {
 	  "duplicate directive, found '!pmu'" },
 	{ "unknown !pmu key", "!vpmcsim-trace 1\n!pmu vendor=intel gpp=4", 19,
 	  "!pmu: unknown key (expected vendor, version, gp, fixed, gp_width, fixed_width, "
-	  "fw_writes), found 'gpp=4'" },
+	  "fw_writes, pebs, tsx), found 'gpp=4'" },
 	{ "duplicate !pmu key", "!vpmcsim-trace 1\n!pmu gp=4 gp=5", 11,
 	  "!pmu: duplicate key 'gp', found 'gp=5'" },
 	{ "bad vendor", "!vpmcsim-trace 1\n!pmu vendor=via", 13,
@@ -458,6 +468,27 @@ START_TEST(test_writer_sanitizes_source)
 }
 END_TEST
 
+/* pebs= and tsx= appear only when set, so files without them keep their canonical bytes. */
+START_TEST(test_writer_pebs_tsx_only_when_set)
+{
+	struct vpmc_pmu_config cfg;
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+
+	vpmc_pmu_config_default(&cfg, VPMC_VENDOR_INTEL);
+	cfg.pebs = true;
+	cfg.tsx = true;
+	ck_assert_int_eq(vpmc_vtr_write_header(f, &cfg, NULL, NULL), 0);
+	fclose(f);
+	ck_assert_str_eq(out, "!vpmcsim-trace 1\n"
+			      "!pmu vendor=intel version=2 gp=8 fixed=3 gp_width=48 fixed_width=48 "
+			      "fw_writes=1 pebs=1 tsx=1\n"
+			      "!host kernel=7.0\n");
+	free(out);
+}
+END_TEST
+
 /* Events the format cannot hold are refused, nothing written. */
 static const struct {
 	const char *name;
@@ -506,6 +537,7 @@ static Suite *trace_vtr_suite(void)
 	tcase_add_test(tw, test_canonical_round_trip);
 	tcase_add_test(tw, test_write_canonical_form);
 	tcase_add_test(tw, test_writer_sanitizes_source);
+	tcase_add_test(tw, test_writer_pebs_tsx_only_when_set);
 	tcase_add_loop_test(tw, test_writer_refuses, 0, ARRAY_SIZE(unwritable));
 	suite_add_tcase(s, tw);
 	return s;
