@@ -806,9 +806,9 @@ void kvm_pmu_incr_counter(struct vpmc_pmc *pmc)
  */
 void kvm_pmu_trigger_event(struct vpmc_pmu *pmu, uint64_t event_pmcs, unsigned int perf_hw_id)
 {
-	struct vpmc_obs o = obs_make(VPMC_OBS_TRIGGER, -1);
 	uint64_t bitmap, incr = 0;
 	struct vpmc_pmc *pmc;
+	struct vpmc_obs o;
 	int i;
 
 	if (!event_pmcs)
@@ -817,6 +817,8 @@ void kvm_pmu_trigger_event(struct vpmc_pmu *pmu, uint64_t event_pmcs, unsigned i
 		bitmap = event_pmcs;
 	else if (!(bitmap = event_pmcs & pmu->global_ctrl))
 		return;
+	/* built past the cheap exits: most retirements have no candidate counter */
+	o = obs_make(VPMC_OBS_TRIGGER, -1);
 
 	pmu->stats.triggers++;
 	kvm_for_each_pmc(pmu, pmc, i, bitmap) {

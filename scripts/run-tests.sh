@@ -23,8 +23,12 @@ cd "$dir"
 make -s -j"$(nproc)"
 target=check
 ((valgrind)) && target=check-valgrind
-if ! make -s -j"$(nproc)" "$target"; then
+# One line per test case goes to check.out; the summary (and any failure) to the terminal.
+if ! make -s -j"$(nproc)" "$target" >check.out 2>&1; then
+	grep -E '^(FAIL|ERROR|XPASS)' check.out || tail -n 40 check.out
 	cat test-suite.log 2>/dev/null || :
+	echo "run-tests.sh: FAILED (all output: $dir/check.out)"
 	exit 1
 fi
+grep -h '^[0-9]*%: Checks:' tests/*.log | awk '{ n += $3 } END { print "Check unit tests: " n " cases" }'
 sed -n '/^# TOTAL/,/^# ERROR/p' test-suite.log
