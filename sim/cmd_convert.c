@@ -25,7 +25,9 @@ static void convert_usage(FILE *f)
 	fprintf(f, "Usage: vpmcsim convert [OPTIONS] IN -o OUT.vtr\n\n"
 		   "Write the native events of a trace (trace.dat, kvm tracepoint text, .vtr) as .vtr.\n\n"
 		   "  -o, --output=FILE             the .vtr to write ('-' = standard output)\n"
-		   "      --format=auto|vtr|text|dat  input format (default: by content)\n"
+		   "      --input-format=auto|vtr|text|dat\n"
+		   "                                input format (default: by content); --format\n"
+		   "                                is the old name of this option\n"
 		   "      --lenient                 skip malformed lines (counted) instead of failing\n"
 		   "      --guest-ips=N             guest instructions per second of guest-mode time\n"
 		   "                                (default %llu; 0: no guest events)\n"
@@ -78,7 +80,8 @@ static int parse_args(int argc, char **argv, struct convert_args *a)
 	enum { OPT_FORMAT = 256, OPT_LENIENT, OPT_IPS, OPT_PERMILLE, OPT_KERNEL, OPT_VENDOR };
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
-		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "input-format", required_argument, NULL, OPT_FORMAT },
+		{ "format", required_argument, NULL, OPT_FORMAT }, /* its first name, kept */
 		{ "lenient", no_argument, NULL, OPT_LENIENT },
 		{ "guest-ips", required_argument, NULL, OPT_IPS },
 		{ "guest-branch-permille", required_argument, NULL, OPT_PERMILLE },
@@ -101,8 +104,8 @@ static int parse_args(int argc, char **argv, struct convert_args *a)
 			break;
 		case OPT_FORMAT:
 			if (parse_format(optarg, &a->opts.format))
-				return vpmcsim_fail(EXIT_USAGE, "convert: --format: '%s' is not auto, "
-						    "vtr, text or dat", optarg);
+				return vpmcsim_fail(EXIT_USAGE, "convert: --input-format: '%s' is not "
+						    "auto, vtr, text or dat", optarg);
 			break;
 		case OPT_LENIENT:
 			a->opts.lenient = true;
