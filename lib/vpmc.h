@@ -529,7 +529,9 @@ int vpmc_reader_open(struct vpmc_reader *r, const char *path);
 int vpmc_reader_open_mem(struct vpmc_reader *r, const char *name, const void *data, size_t len);
 
 /* Next event. Return: 1 (event in *ev), 0 (end of trace), or a negative error with
- * vpmc_reader_error() set to "FILE:LINE[:COL]: what was expected". */
+ * vpmc_reader_error() set to "FILE:LINE[:COL]: what was expected". An input that ends without
+ * a single record is VPMC_ERR_PARSE ("FILE: no trace records ..."). A line longer than 4096
+ * bytes is an error as soon as that is known; in lenient mode it is skipped, up to 1 MiB. */
 int vpmc_reader_next(struct vpmc_reader *r, struct vpmc_event *ev);
 
 /* The last error's message, "" if none. */
@@ -551,6 +553,9 @@ struct vpmc_reader_stats {
 	bool truncated_tail;        /* the last line was cut (warning, not error) */
 	uint64_t comment_lines;     /* lines that are no events: comments, headers ("cpus=2"),
 				     * directives, blank and "..." elision lines */
+	uint64_t time_backwards;    /* kvm records whose time stamp was before their vCPU's
+				     * previous one (taken as that one; more than 1 s back is an
+				     * error unless lenient) */
 };
 void vpmc_reader_stats(const struct vpmc_reader *r, struct vpmc_reader_stats *st);
 
@@ -559,7 +564,8 @@ size_t vpmc_reader_nr_unknown(const struct vpmc_reader *r);
 int vpmc_reader_unknown(const struct vpmc_reader *r, size_t i, const char **name,
 			uint64_t *count);
 
-/* The first few warnings ("FILE:LINE: ..."), e.g. skipped lines in lenient mode. */
+/* The first few warnings ("FILE:LINE: ..."), in the order they happened: the first 10 lines
+ * skipped in lenient mode, the first 5 time stamps that went back, a cut last line. */
 size_t vpmc_reader_nr_warnings(const struct vpmc_reader *r);
 const char *vpmc_reader_warning(const struct vpmc_reader *r, size_t i);
 

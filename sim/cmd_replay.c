@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "replay_cli.h"
 #include "vpmcsim.h"
@@ -27,19 +28,49 @@ static void usage(FILE *out)
 		usage_line);
 }
 
+/* --log FILE, and the first error writing it. */
+struct replay_log {
+	const char *path;
+	char what[32 + 4096];
+	FILE *f;
+	int err; /* errno of the first failed write; -1 if it had none */
+};
+
 static void log_line(void *data, const char *line)
 {
-	FILE *f = data;
+	struct replay_log *l = data;
 
-	fputs(line, f);
-	fputc('\n', f);
+	if (l->err)
+		return;
+	errno = 0;
+	if (fputs(line, l->f) == EOF || fputc('\n', l->f) == EOF)
+		l->err = errno ? errno : -1;
+}
+
+/* Close the log; report its first write error (then the log is removed: it is not whole). */
+static int log_close(struct replay_log *l, int rc)
+{
+	int err = l->err;
+
+	errno = 0;
+	if (fflush(l->f) && !err)
+		err = errno ? errno : -1;
+	errno = 0;
+	if (fclose(l->f) && !err)
+		err = errno ? errno : -1;
+	if (!err)
+		return rc;
+	unlink(l->path);
+	return rc ? rc : vpmcsim_write_error(l->what, err > 0 ? err : 0);
 }
 
 static int replay_own(struct replay_cli *c, int opt, const char *arg)
 {
+	struct replay_log *l = c->data;
+
 	if (opt != OPT_LOG)
 		return 1;
-	c->data = (void *)arg;
+	l->path = arg;
 	return 0;
 }
 
@@ -52,31 +83,31 @@ static int replay_run(int argc, char **argv)
 		{ "log", required_argument, NULL, OPT_LOG },
 		{ NULL, 0, NULL, 0 },
 	};
+	struct replay_log log = { NULL, "", NULL, 0 };
 	struct replay_cli c;
-	const char *log_path;
-	FILE *log = NULL;
 	int rc;
 
 	replay_cli_init(&c, "replay", VPMC_OUTPUT_TEXT);
 	if (vpmc_replay_new(&c.r))
 		return vpmcsim_fail(EXIT_INPUT, "replay: out of memory");
+	c.data = &log;
 	rc = replay_cli_parse(&c, argc, argv, opts, replay_own, usage, usage_line);
-	log_path = c.data;
 	if (!rc && vpmc_replay_nr_policies(c.r) != 1)
 		rc = vpmcsim_fail(EXIT_USAGE, "replay: give exactly one --policy (usage: %s)",
 				  usage_line);
-	if (!rc && log_path) {
-		log = fopen(log_path, "w");
-		if (!log)
-			rc = vpmcsim_fail(EXIT_USAGE, "replay: --log '%s': %s", log_path,
+	if (!rc && log.path) {
+		log.f = fopen(log.path, "w");
+		snprintf(log.what, sizeof(log.what), "--log %s", log.path);
+		if (!log.f)
+			rc = vpmcsim_fail(EXIT_USAGE, "replay: --log '%s': %s", log.path,
 					  strerror(errno));
 		else
-			vpmc_replay_set_log(c.r, log_line, log);
+			vpmc_replay_set_log(c.r, log_line, &log);
 	}
 	if (!rc)
 		rc = replay_cli_run(&c);
-	if (log && (ferror(log) | fclose(log)) && !rc)
-		rc = vpmcsim_fail(EXIT_INPUT, "replay: writing '%s' failed", log_path);
+	if (log.f)
+		rc = log_close(&log, rc);
 	if (!rc)
 		rc = replay_cli_report(&c, VPMC_VIEW_DETAIL);
 	replay_cli_close(&c);

@@ -160,9 +160,15 @@ int replay_cli_open(struct replay_cli *c)
 	err = vpmc_reader_open(c->reader, c->trace);
 	if (!err)
 		return 0;
-	/* a trace that cannot be opened or is not a trace at all is a bad argument */
-	return vpmcsim_fail(err == VPMC_ERR_NOSUPPORT ? EXIT_NOSUPPORT : EXIT_USAGE, "%s: %s",
-			    c->cmd, vpmc_reader_error(c->reader));
+	return vpmcsim_fail(vpmcsim_reader_exit(err), "%s: %s", c->cmd,
+			    vpmc_reader_error(c->reader));
+}
+
+int replay_cli_read_end(struct replay_cli *c, int err, const char *msg)
+{
+	replay_cli_progress_done();
+	vpmcsim_reader_report(c->trace, c->reader);
+	return err ? replay_cli_fail(err, msg) : 0;
 }
 
 int replay_cli_fail(int err, const char *msg)
@@ -192,11 +198,8 @@ int replay_cli_run(struct replay_cli *c)
 	if (err)
 		return vpmcsim_fail(EXIT_USAGE, "%s: %s", c->cmd, vpmc_replay_error(r));
 	err = vpmc_replay_run(r, c->reader);
-	replay_cli_progress_done();
-	if (err)
-		return replay_cli_fail(err == VPMC_ERR_INVAL ? VPMC_ERR_PARSE : err,
-				       vpmc_replay_error(r));
-	return 0;
+	return replay_cli_read_end(c, err == VPMC_ERR_INVAL ? VPMC_ERR_PARSE : err,
+				   vpmc_replay_error(r));
 }
 
 void replay_cli_progress(void *data, uint64_t events)
@@ -218,7 +221,7 @@ void replay_cli_progress_done(void)
 int replay_cli_print(const char *text)
 {
 	if (fputs(text, stdout) == EOF || fflush(stdout))
-		return vpmcsim_fail(EXIT_INPUT, "writing the report: %s", strerror(errno));
+		return vpmcsim_write_error("standard output", errno);
 	return 0;
 }
 
