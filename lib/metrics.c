@@ -73,13 +73,24 @@ static void metrics_note(struct metrics_vcpu *m, const struct metrics_note *n)
 		m->note(m->note_data, n);
 }
 
+/* @us in whole ns for the histogram; 2^64 ns (584 years) and more count as UINT64_MAX, which
+ * the percentiles, clamped to the histogram's maximum, then report as 1.8e13 us at most. */
+static uint64_t cost_ns(double us)
+{
+	double ns = us * 1000.0;
+
+	if (!(ns >= 0.0))
+		return 0;
+	return ns >= 0x1p64 ? UINT64_MAX : (uint64_t)(ns + 0.5);
+}
+
 /* Price one exit and count it. */
 static void metrics_exit(struct metrics_vcpu *m, uint64_t resumes, uint64_t creates,
 			 uint64_t triggers, bool drained)
 {
 	double us = m->cost ? vpmc_cost_us(m->cost, resumes, creates, triggers) : 0.0;
 
-	metrics_hist_add(m, &m->cost_ns, (uint64_t)llround(us * 1000.0));
+	metrics_hist_add(m, &m->cost_ns, cost_ns(us));
 	m->cost_us_total += us;
 	if (us > m->cost_us_max)
 		m->cost_us_max = us;

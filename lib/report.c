@@ -130,16 +130,21 @@ static void cell_text(const struct row *r, const struct field *f, char *buf, siz
 	}
 }
 
-static json_t *cell_json(const struct row *r, const struct field *f)
+/* Set @o's field @f to the cell's value. */
+static void cell_json(json_t *o, const struct row *r, const struct field *f, int *err,
+		      struct vpmc__errbuf *eb)
 {
-	char buf[64];
+	char buf[512];
 
-	if (cell_undefined(r, f))
-		return json_null();
-	if (f->kind == F_U64 || f->kind == F_LAT)
-		return out_json_u64(row_u64(r, f));
-	cell_text(r, f, buf, sizeof(buf));
-	return json_real(strtod(buf, NULL)); /* the same rounding as text and CSV */
+	if (cell_undefined(r, f)) {
+		out_json_set(o, f->key, json_null(), err);
+	} else if (f->kind == F_U64 || f->kind == F_LAT) {
+		out_json_set(o, f->key, out_json_u64(row_u64(r, f)), err);
+	} else {
+		cell_text(r, f, buf, sizeof(buf));
+		/* the same rounding as text and CSV */
+		out_json_set_real(o, f->key, strtod(buf, NULL), err, eb);
+	}
 }
 
 static const struct field *field_by_key(const char *key)
@@ -374,7 +379,7 @@ static int text_detail(struct vpmc_replay *rp, FILE *f)
 
 static void csv_row(FILE *f, const struct row *r, bool per_counter)
 {
-	char buf[64];
+	char buf[512]; /* %.3f of any double */
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(fields); i++) {
@@ -470,7 +475,7 @@ static void csv_sweep(struct vpmc_replay *rp, const struct row *rows, FILE *f)
 
 /* A JSON object with @key = @val first, then the row's fields. */
 static json_t *json_row(const char *key, json_t *val, const struct row *r, bool per_counter,
-			int *err)
+			int *err, struct vpmc__errbuf *eb)
 {
 	json_t *o = json_object();
 	size_t i;
@@ -483,12 +488,12 @@ static json_t *json_row(const char *key, json_t *val, const struct row *r, bool 
 	out_json_set(o, key, val, err);
 	for (i = 0; i < ARRAY_SIZE(fields); i++) {
 		if (!per_counter || fields[i].per_counter)
-			out_json_set(o, fields[i].key, cell_json(r, &fields[i]), err);
+			cell_json(o, r, &fields[i], err, eb);
 	}
 	return o;
 }
 
-static json_t *json_header(const struct vpmc_replay *rp, int *err)
+static json_t *json_header(struct vpmc_replay *rp, int *err)
 {
 	json_t *root = json_object(), *t = json_object(), *pmu = json_object(), *ov = json_array();
 	json_t *cost = json_object();
@@ -530,10 +535,10 @@ static json_t *json_header(const struct vpmc_replay *rp, int *err)
 			*err = VPMC_ERR_NOMEM;
 	}
 	out_json_set(root, "overlay", ov, err);
-	out_json_set(cost, "resume_us", json_real(rp->cost.resume_us), err);
-	out_json_set(cost, "create_us", json_real(rp->cost.create_us), err);
-	out_json_set(cost, "trigger_cycles", json_real(rp->cost.trigger_cycles), err);
-	out_json_set(cost, "cpu_ghz", json_real(rp->cost.cpu_ghz), err);
+	out_json_set_real(cost, "resume_us", rp->cost.resume_us, err, &rp->errbuf);
+	out_json_set_real(cost, "create_us", rp->cost.create_us, err, &rp->errbuf);
+	out_json_set_real(cost, "trigger_cycles", rp->cost.trigger_cycles, err, &rp->errbuf);
+	out_json_set_real(cost, "cpu_ghz", rp->cost.cpu_ghz, err, &rp->errbuf);
 	out_json_set(root, "cost_model", cost, err);
 	return root;
 }
@@ -548,7 +553,8 @@ static int json_report(struct vpmc_replay *rp, const struct row *rows, bool deta
 
 	for (i = 0; !err && pols && i < rp->nr_lanes; i++) {
 		const struct replay_lane *l = &rp->lanes[i];
-		json_t *p = json_row("policy", json_string(l->name), &rows[i], false, &err), *vcpus;
+		json_t *p = json_row("policy", json_string(l->name), &rows[i], false, &err,
+				     &rp->errbuf), *vcpus;
 		uint64_t t;
 
 		if (!p || json_array_append_new(pols, p)) {
@@ -568,7 +574,8 @@ static int json_report(struct vpmc_replay *rp, const struct row *rows, bool deta
 			if (!l->vcpus[v])
 				continue;
 			err = lane_row(rp, l, (int)v, -1, &r);
-			jv = err ? NULL : json_row("vcpu", json_integer(v), &r, false, &err);
+			jv = err ? NULL : json_row("vcpu", json_integer(v), &r, false, &err,
+							  &rp->errbuf);
 			if (!jv || json_array_append_new(vcpus, jv)) {
 				err = VPMC_ERR_NOMEM;
 				break;
@@ -584,7 +591,7 @@ static int json_report(struct vpmc_replay *rp, const struct row *rows, bool deta
 				err = lane_row(rp, l, (int)v, slot, &r);
 				jc = err ? NULL : json_row("name", json_string(counter_name(slot, name,
 									       sizeof(name))),
-							   &r, true, &err);
+							   &r, true, &err, &rp->errbuf);
 				if (!jc || json_array_append_new(ctrs, jc)) {
 					err = VPMC_ERR_NOMEM;
 					break;
@@ -608,10 +615,11 @@ int vpmc_replay_report(struct vpmc_replay *rp, enum vpmc_replay_view view, enum 
 	unsigned int i;
 	int err = 0;
 
+	vpmc__clear_error(&rp->errbuf);
 	for (i = 0; !err && i < rp->nr_lanes; i++)
 		err = lane_row(rp, &rp->lanes[i], -1, -1, &rows[i]);
 	if (err)
-		return err;
+		return vpmc__set_error(&rp->errbuf, err, "%s", vpmc_strerror(err));
 	if (fmt == VPMC_OUTPUT_JSON) {
 		err = json_report(rp, rows, view == VPMC_VIEW_DETAIL);
 	} else {
@@ -640,6 +648,8 @@ int vpmc_replay_report(struct vpmc_replay *rp, enum vpmc_replay_view view, enum 
 	}
 	if (!err)
 		*out = rp->text;
+	else if (!rp->errbuf.msg[0])
+		vpmc__set_error(&rp->errbuf, err, "%s", vpmc_strerror(err));
 	return err;
 }
 

@@ -636,9 +636,11 @@ void vpmc_cost_default(struct vpmc_cost *c);
 /**
  * vpmc_cost_parse() - Override cost parameters: "resume_us=1.5,cpu_ghz=3".
  * @c: parameters to change; changed only on success
- * @spec: comma-separated NAME=VALUE, NAME one of resume_us, create_us, trigger_cycles, cpu_ghz;
- *        VALUE a number >= 0 (cpu_ghz > 0)
- * @why: if not NULL, set on failure to a static string naming what was expected
+ * @spec: comma-separated NAME=VALUE, NAME one of resume_us, create_us (0 to 1e6 us),
+ *        trigger_cycles (0 to 1e9), cpu_ghz (0.01 to 100): bounds that keep every exit's cost
+ *        a finite number
+ * @why: if not NULL, set on failure to a static string naming what was expected (for a bad
+ *       VALUE: the parameter and its range)
  *
  * Return: 0, or VPMC_ERR_INVAL.
  */
@@ -914,7 +916,9 @@ enum vpmc_replay_view {
  * @fmt: output format
  * @out: set to the text, owned by @r until the next call or vpmc_replay_free()
  *
- * Return: 0, or VPMC_ERR_NOMEM.
+ * Return: 0, VPMC_ERR_NOMEM, or VPMC_ERR_LIMIT (JSON only: a figure that is not a finite
+ * number, which JSON cannot hold; only cost parameters beyond vpmc_cost_parse()'s bounds give
+ * one); vpmc_replay_error() says which.
  */
 int vpmc_replay_report(struct vpmc_replay *r, enum vpmc_replay_view view, enum vpmc_output fmt,
 		       const char **out);

@@ -147,7 +147,7 @@ int replay_cli_report(struct replay_cli *c, enum vpmc_replay_view view)
 	const char *text;
 
 	if (vpmc_replay_report(c->r, view, c->fmt, &text))
-		return vpmcsim_fail(EXIT_INPUT, "%s: out of memory", c->cmd);
+		return vpmcsim_fail(EXIT_INPUT, "%s: %s", c->cmd, vpmc_replay_error(c->r));
 	return replay_cli_print(text);
 }
 

@@ -11,8 +11,18 @@
 #include "check_common.h"
 #include "vpmc-internal.h"
 
+static struct vpmc_replay *run_scenario_cost(const char *file, const char *const *policies,
+					     unsigned int n, const struct vpmc_cost *cost);
+
 static struct vpmc_replay *run_scenario(const char *file, const char *const *policies,
 					unsigned int n)
+{
+	return run_scenario_cost(file, policies, n, NULL);
+}
+
+/* @file under traces/scenarios replayed through @policies, priced by @cost (NULL: defaults). */
+static struct vpmc_replay *run_scenario_cost(const char *file, const char *const *policies,
+					     unsigned int n, const struct vpmc_cost *cost)
 {
 	struct vpmc_replay *r;
 	struct vpmc_reader *rd;
@@ -24,6 +34,8 @@ static struct vpmc_replay *run_scenario(const char *file, const char *const *pol
 	ck_assert_int_eq(vpmc_reader_new(&rd, NULL), 0);
 	ck_assert_msg(vpmc_reader_open(rd, path) == 0, "%s", vpmc_reader_error(rd));
 	ck_assert_int_eq(vpmc_replay_new(&r), 0);
+	if (cost)
+		vpmc_replay_set_cost(r, cost);
 	for (i = 0; i < n; i++) {
 		struct vpmc_policy p;
 
@@ -129,6 +141,47 @@ START_TEST(test_tolerance_missed_pmi)
 }
 END_TEST
 
+/*
+ * Costs set through the API beyond vpmc_cost_parse()'s bounds. late-pmi under exact has 21 exits,
+ * each with one perf event created or resumed (test_tolerance_late_pmi): at 1e300 us each, every
+ * exit is beyond the histogram's 2^64 ns, so p50 and p99 are its top, never more than the max.
+ */
+START_TEST(test_cost_beyond_histogram)
+{
+	static const char *const pol[] = { "exact" };
+	static const struct vpmc_cost huge = { 1e300, 1e300, 200, 2.5 };
+	struct vpmc_replay *r = run_scenario_cost("replay-tolerance-late-pmi.vtr", pol, 1, &huge);
+	struct vpmc_metrics m = metrics(r, 0);
+	const char *text;
+
+	ck_assert_uint_eq(m.exits, 21);
+	ck_assert_double_eq(m.host_us_per_exit_p50, 18446744073709551615.0 / 1000.0);
+	ck_assert_double_eq(m.host_us_per_exit_p99, 18446744073709551615.0 / 1000.0);
+	ck_assert_double_eq_tol(m.host_us_per_exit_max, 1e300, 1e285);
+	ck_assert_int_eq(vpmc_replay_report(r, VPMC_VIEW_COMPARE, VPMC_OUTPUT_JSON, &text), 0);
+	vpmc_replay_free(r);
+}
+END_TEST
+
+/* 21 exits at 1e308 us: the total (and the mean) are infinite. JSON cannot hold that: the
+ * report fails and says why, not "out of memory"; text prints "inf". */
+START_TEST(test_cost_not_finite_json)
+{
+	static const char *const pol[] = { "exact" };
+	static const struct vpmc_cost huge = { 1e308, 1e308, 200, 2.5 };
+	struct vpmc_replay *r = run_scenario_cost("replay-tolerance-late-pmi.vtr", pol, 1, &huge);
+	const char *text;
+
+	ck_assert_int_eq(vpmc_replay_report(r, VPMC_VIEW_COMPARE, VPMC_OUTPUT_JSON, &text),
+			 VPMC_ERR_LIMIT);
+	ck_assert_str_eq(vpmc_replay_error(r), "host_us_per_exit_mean is inf, which JSON cannot "
+			 "hold (only finite numbers)");
+	ck_assert_int_eq(vpmc_replay_report(r, VPMC_VIEW_COMPARE, VPMC_OUTPUT_TEXT, &text), 0);
+	ck_assert_ptr_nonnull(strstr(text, " inf "));
+	vpmc_replay_free(r);
+}
+END_TEST
+
 static Suite *replay_suite(void)
 {
 	Suite *s = suite_create("replay");
@@ -137,6 +190,8 @@ static Suite *replay_suite(void)
 	tcase_add_test(tc, test_disabled_read_error_is_minus_k);
 	tcase_add_test(tc, test_tolerance_late_pmi);
 	tcase_add_test(tc, test_tolerance_missed_pmi);
+	tcase_add_test(tc, test_cost_beyond_histogram);
+	tcase_add_test(tc, test_cost_not_finite_json);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -67,7 +67,7 @@ golden() {
 # has_dat: this build reads trace.dat
 has_dat() { $vpmcsim stat "$pvm" >/dev/null 2>&1; }
 
-tap_plan 29
+tap_plan 32
 
 golden compare-vmx-overlay "$golden/compare-12-vmx-gp0.txt" \
 	$vpmcsim compare --assume gp0=instructions,period=10000 "$vmx"
@@ -141,6 +141,13 @@ check assume-missing-counter 2 "vpmcsim: compare: --assume gp9=branches,period=1
 	$vpmcsim compare --assume gp9=branches "$late"
 check bad-cost 2 "vpmcsim: compare: --cost 'resume=1': expected NAME=VALUE" \
 	$vpmcsim compare --cost resume=1 "$late"
+# F9: values whose per-exit cost is absurd or not representable are refused, with the range
+check cost-too-large 2 "vpmcsim: compare: --cost 'resume_us=1e308': resume_us: expected microseconds per perf event resumed, from 0 to 1e6" \
+	$vpmcsim compare --cost resume_us=1e308 --format json "$late"
+check cost-ghz-too-small 2 "vpmcsim: compare: --cost 'cpu_ghz=0.001': cpu_ghz: expected the host clock in GHz, from 0.01 to 100" \
+	$vpmcsim compare --cost cpu_ghz=0.001 "$late"
+check cost-at-bounds 0 "cost model: resume_us=1e+06 create_us=1e+06 trigger_cycles=1e+09 cpu_ghz=0.01" \
+	$vpmcsim compare --cost resume_us=1e6,create_us=1e6,trigger_cycles=1e9,cpu_ghz=0.01 "$late"
 check bad-format 2 "vpmcsim: compare: --format 'xml': expected text, csv or json" \
 	$vpmcsim compare --format xml "$late"
 check replay-needs-one-policy 2 "vpmcsim: replay: give exactly one --policy" \
