@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "output.h"
 #include "replay.h"
@@ -653,47 +654,138 @@ int vpmc_replay_report(struct vpmc_replay *rp, enum vpmc_replay_view view, enum 
 	return err;
 }
 
-int vpmc_replay_plot(struct vpmc_replay *rp, const char *svg_path, const char **out)
+/* @s as a gnuplot double-quoted string: a newline is a line break, other control bytes '?'. */
+static void plot_string(FILE *f, const char *s)
 {
-	struct row r;
-	struct outbuf b;
-	unsigned int i;
-	const char *p;
-	int err = outbuf_open(&b);
-
-	if (err)
-		return err;
-	fputs("set terminal svg size 900,540 dynamic font 'sans,11'\nset output '", b.f);
-	for (p = svg_path; *p; p++)
-		fprintf(b.f, *p == '\'' ? "''" : "%c", *p);
-	fputs("'\nset title 'vpmcsim sweep: modeled host cost and PMI lateness by tolerance'\n"
-	      "set logscale x\nset xlabel 'tolerance T (events, log scale)'\n"
-	      "set ylabel 'modeled host us per exit (mean)'\n"
-	      "set y2label 'p99 PMI lateness (events)'\nset ytics nomirror\nset y2tics\n"
-	      "set key top left\nset grid\n$sweep << EOD\n"
-	      "# tolerance host_us_per_exit_mean lateness_events_p99\n", b.f);
-	for (i = 0; !err && i < rp->nr_lanes; i++) {
-		uint64_t t;
-
-		/* a log scale has no place for T = 0 (exact): left out */
-		if (!lane_tolerance(&rp->lanes[i], &t) || !t)
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '\n') {
+			fputs("\\n", f);
 			continue;
-		err = lane_row(rp, &rp->lanes[i], -1, -1, &r);
-		fprintf(b.f, "%" PRIu64 " %.3f ", t, r.m.host_us_per_exit_mean);
-		if (r.m.overflows_matched)
-			fprintf(b.f, "%" PRIu64 "\n", r.m.lateness_events_p99);
+		}
+		if (*s == '"' || *s == '\\')
+			fputc('\\', f);
+		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, f);
+	}
+	fputc('"', f);
+}
+
+/* PNG for a .png name (cairo if this gnuplot has it, else libgd), SVG for any other. */
+static void plot_terminal(FILE *f, const char *path)
+{
+	size_t n = strlen(path);
+
+	if (n >= 4 && !strcasecmp(path + n - 4, ".png"))
+		fputs("if (strstrt(' '.GPVAL_TERMINALS.' ', ' pngcairo ') > 0) {\n"
+		      "    set terminal pngcairo size 900,540 font 'sans,10'\n"
+		      "} else {\n    set terminal png size 900,540\n}\n", f);
+	else
+		fputs("set terminal svg size 900,540 dynamic font 'sans,11'\n", f);
+	fputs("set output ", f);
+	plot_string(f, path);
+	fputc('\n', f);
+}
+
+/* The sweep's title: what was replayed, with which overlay, and what the plot cannot show. */
+static void plot_title(const struct vpmc_replay *rp, FILE *f, bool lateness, bool zero)
+{
+	char t[4096];
+	size_t n;
+	unsigned int i;
+
+	n = (size_t)snprintf(t, sizeof(t), "vpmcsim sweep of %s\n--assume",
+			     rp->source ? rp->source : "(events)");
+	for (i = 0; i < rp->ov.nr && n < sizeof(t); i++)
+		n += (size_t)snprintf(t + n, sizeof(t) - n, " %s", rp->ov.ctr[i].spec);
+	if (!rp->ov.nr && n < sizeof(t))
+		n += (size_t)snprintf(t + n, sizeof(t) - n, ": none");
+	if (!lateness && n < sizeof(t))
+		n += (size_t)snprintf(t + n, sizeof(t) - n, "; no PMI matched at any T: no "
+				      "lateness curve%s", rp->ov.nr ? "" : " (program a counter "
+				      "with --assume)");
+	if (zero && n < sizeof(t))
+		snprintf(t + n, sizeof(t) - n, "; T = 0 left out (no place on a log axis)");
+	fputs("set title ", f);
+	plot_string(f, t);
+	fputs(" noenhanced\n", f);
+}
+
+int vpmc_replay_plot(struct vpmc_replay *rp, const char *path, const char **out)
+{
+	struct row rows[VPMC_REPLAY_MAX_POLICIES];
+	bool on_axis[VPMC_REPLAY_MAX_POLICIES], lateness = false, cost = false, zero = false;
+	bool cost_pos = false, late_pos = false; /* some value above 0: else the axis is [0:1] */
+	struct outbuf b;
+	unsigned int i, n = 0;
+	uint64_t t;
+	int err = 0;
+
+	for (i = 0; !err && i < rp->nr_lanes; i++) {
+		/* a log scale has no place for T = 0 (exact): left out, and said in the title */
+		on_axis[i] = lane_tolerance(&rp->lanes[i], &t) && t;
+		zero |= lane_tolerance(&rp->lanes[i], &t) && !t;
+		if (!on_axis[i])
+			continue;
+		err = lane_row(rp, &rp->lanes[i], -1, -1, &rows[i]);
+		n++;
+		lateness |= rows[i].m.overflows_matched != 0;
+		cost |= rows[i].m.exits != 0;
+		if (rows[i].m.exits && rows[i].m.host_us_per_exit_mean > 0)
+			cost_pos = true;
+		if (rows[i].m.overflows_matched && rows[i].m.lateness_events_p99)
+			late_pos = true;
+	}
+	if (err)
+		return vpmc__set_error(&rp->errbuf, err, "%s", vpmc_strerror(err));
+	if (!n)
+		return vpmc__set_error(&rp->errbuf, VPMC_ERR_INVAL, "no tolerance T > 0 to plot "
+				       "(T = 0 has no place on the plot's log axis)");
+	if (!lateness && !cost)
+		return vpmc__set_error(&rp->errbuf, VPMC_ERR_INVAL, "nothing to plot: no exit "
+				       "and no matched PMI at any T");
+	err = outbuf_open(&b);
+	if (err)
+		return vpmc__set_error(&rp->errbuf, err, "%s", vpmc_strerror(err));
+	plot_terminal(b.f, path);
+	plot_title(rp, b.f, lateness, zero);
+	fputs("set logscale x\nset xlabel 'tolerance T (events, log scale)'\n"
+	      "set ylabel 'modeled host us per exit (mean)'\n", b.f);
+	fprintf(b.f, "set yrange [0:%s]\n", cost_pos ? "*" : "1");
+	if (lateness)
+		fprintf(b.f, "set y2label 'p99 PMI lateness (events)'\nset y2range [0:%s]\n"
+			"set ytics nomirror\nset y2tics\n", late_pos ? "*" : "1");
+	fputs("set key top left\nset grid\n", b.f);
+	/* a T whose PMIs were all missed has no lateness: say so where its point would be */
+	for (i = 0; i < rp->nr_lanes; i++) {
+		if (on_axis[i] && !rows[i].m.overflows_matched && rows[i].m.overflows_missed)
+			fprintf(b.f, "set label 'no PMI matched (%" PRIu64 " missed)' at first %" PRIu64
+				", graph 0.04 center font ',9'\n", rows[i].m.overflows_missed,
+				rp->lanes[i].policy.arg);
+	}
+	fputs("$sweep << EOD\n# tolerance host_us_per_exit_mean lateness_events_p99\n", b.f);
+	for (i = 0; i < rp->nr_lanes; i++) {
+		if (!on_axis[i])
+			continue;
+		fprintf(b.f, "%" PRIu64 " ", rp->lanes[i].policy.arg);
+		if (rows[i].m.exits)
+			fprintf(b.f, "%.3f ", rows[i].m.host_us_per_exit_mean);
+		else
+			fputs("NaN ", b.f);
+		if (rows[i].m.overflows_matched)
+			fprintf(b.f, "%" PRIu64 "\n", rows[i].m.lateness_events_p99);
 		else
 			fputs("NaN\n", b.f);
 	}
-	fputs("EOD\nplot $sweep using 1:2 axes x1y1 with linespoints title 'host us per exit', \\\n"
-	      "     $sweep using 1:3 axes x1y2 with linespoints title 'p99 PMI lateness (events)'\n",
-	      b.f);
-	if (err) {
-		outbuf_discard(&b);
-		return err;
-	}
+	fputs("EOD\nplot ", b.f);
+	if (cost)
+		fprintf(b.f, "$sweep using 1:2 axes x1y1 with linespoints title "
+			"'host us per exit (mean)'%s", lateness ? ", \\\n     " : "\n");
+	if (lateness)
+		fputs("$sweep using 1:3 axes x1y2 with linespoints title "
+		      "'p99 PMI lateness (events)'\n", b.f);
 	err = outbuf_close(&b, &rp->text);
-	if (!err)
-		*out = rp->text;
-	return err;
+	if (err)
+		return vpmc__set_error(&rp->errbuf, err, "%s", vpmc_strerror(err));
+	*out = rp->text;
+	return 0;
 }

@@ -924,15 +924,19 @@ int vpmc_replay_report(struct vpmc_replay *r, enum vpmc_replay_view view, enum v
 		       const char **out);
 
 /**
- * vpmc_replay_plot() - A gnuplot script that draws the sweep (x: tolerance, log scale;
- * y: modeled host us per exit and p99 PMI lateness) into an SVG file; the data is inline.
+ * vpmc_replay_plot() - A gnuplot script that draws the sweep (x: tolerance T > 0, log scale;
+ * y: modeled host us per exit, and p99 PMI lateness when some T matched a PMI) into an SVG
+ * file, or a PNG file when @path ends in ".png"; the data is inline. The title names the trace
+ * and the overlay, and says what is missing (no lateness curve, T = 0 left out); a T whose PMIs
+ * were all missed is labeled so.
  * @r: engine after vpmc_replay_finish()
- * @svg_path: output file name written into the script
+ * @path: output file name written into the script
  * @out: set to the script, owned by @r until the next call or vpmc_replay_free()
  *
- * Return: 0, or VPMC_ERR_NOMEM.
+ * Return: 0, VPMC_ERR_INVAL (no policy with T > 0, or no exit and no matched PMI at all: nothing
+ * to draw) or VPMC_ERR_NOMEM; vpmc_replay_error() says which.
  */
-int vpmc_replay_plot(struct vpmc_replay *r, const char *svg_path, const char **out);
+int vpmc_replay_plot(struct vpmc_replay *r, const char *path, const char **out);
 
 /**
  * vpmc_replay_set_source() - Describe the trace in the report header.

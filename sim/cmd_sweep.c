@@ -2,9 +2,14 @@
 #include "config.h"
 
 #include <errno.h>
+#include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "replay_cli.h"
 #include "vpmcsim.h"
@@ -18,8 +23,9 @@ static void usage(FILE *out)
 		"Replay TRACE through tolerance=T for every T of LIST in one pass; one CSV row each.\n\n"
 		"  --tolerance LIST    comma-separated thresholds in events, e.g. 0,10,100,1000\n"
 		"  --wrap              sweep tolerance-wrap=T instead of tolerance=T\n"
-		"  --plot FILE.svg     also draw host us per exit and p99 PMI lateness against T\n"
-		"                      (log scale; T = 0 left out) with gnuplot\n"
+		"  --plot FILE         also draw host us per exit and p99 PMI lateness against T\n"
+		"                      (log scale; T = 0 left out) with gnuplot, into FILE.svg\n"
+		"                      or FILE.png\n"
 		"  --assume SPEC, --cost NAME=VALUE   as for compare\n"
 		"  --format F          csv (default), text or json\n"
 		"  --input-format F, --lenient, --guest-ips N   as for compare\n"
@@ -52,23 +58,84 @@ static int sweep_policies(struct replay_cli *c, const char *list, bool wrap)
 	}
 }
 
-static int sweep_plot(struct replay_cli *c, const char *svg)
+/* --plot FILE: .svg or .png (gnuplot's svg, pngcairo or png terminal). */
+static bool plot_name_ok(const char *path)
 {
-	const char *script;
+	size_t n = strlen(path);
+
+	return n > 4 && (!strcasecmp(path + n - 4, ".svg") || !strcasecmp(path + n - 4, ".png"));
+}
+
+/* Before replaying: the plot can be drawn (a T > 0; T = 0 is noted) and FILE written (created
+ * empty here; removed again if no plot is drawn). Return 0 or the exit code. */
+static int plot_check(struct replay_cli *c, const char *path)
+{
+	bool zero = false, some = false;
+	FILE *f;
+	size_t i;
+
+	for (i = 0; i < vpmc_replay_nr_policies(c->r); i++) {
+		const struct vpmc_policy *p = vpmc_replay_policy(c->r, i);
+
+		zero |= !p->arg;
+		some |= p->arg != 0;
+	}
+	if (!some)
+		return vpmcsim_fail(EXIT_USAGE, "sweep: --plot: no tolerance T > 0 in the list: "
+				    "T = 0 has no place on the plot's log axis");
+	if (zero)
+		fprintf(stderr, "vpmcsim: sweep: --plot: T = 0 is left out of the plot (no place "
+			"on its log axis); its row is in the table\n");
+	f = fopen(path, "w");
+	if (!f)
+		return vpmcsim_fail(EXIT_USAGE, "sweep: --plot: cannot write %s: %s", path,
+				    strerror(errno));
+	fclose(f);
+	return 0;
+}
+
+/* Run gnuplot on @script; its own messages go to our standard error. */
+static int run_gnuplot(const char *script, const char *path)
+{
+	void (*old)(int);
 	FILE *gp;
 	int st;
 
-	if (vpmc_replay_plot(c->r, svg, &script))
-		return vpmcsim_fail(EXIT_INPUT, "sweep: out of memory");
 	gp = popen("gnuplot", "w");
 	if (!gp)
 		return vpmcsim_fail(EXIT_INPUT, "sweep: --plot: cannot run gnuplot: %s",
 				    strerror(errno));
+	old = signal(SIGPIPE, SIG_IGN); /* a gnuplot that stops reading fails below, not us */
 	fputs(script, gp);
 	st = pclose(gp);
-	if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st))
-		return vpmcsim_fail(EXIT_INPUT, "sweep: --plot: gnuplot failed (is it installed?)");
+	signal(SIGPIPE, old);
+	if (st == -1)
+		return vpmcsim_fail(EXIT_INPUT, "sweep: --plot: gnuplot: %s", strerror(errno));
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 127)
+		return vpmcsim_fail(EXIT_INPUT, "sweep: --plot: gnuplot could not be run (not "
+				    "installed, or not on PATH); no plot in %s", path);
+	if (WIFSIGNALED(st))
+		return vpmcsim_fail(EXIT_INPUT, "sweep: --plot: gnuplot was killed by signal %d; "
+				    "no plot in %s", WTERMSIG(st), path);
+	if (WEXITSTATUS(st))
+		return vpmcsim_fail(EXIT_INPUT, "sweep: --plot: gnuplot failed with exit status "
+				    "%d (its messages are above); no plot in %s", WEXITSTATUS(st),
+				    path);
 	return 0;
+}
+
+static int sweep_plot(struct replay_cli *c, const char *path)
+{
+	const char *script;
+	struct stat st;
+	int rc;
+
+	if (vpmc_replay_plot(c->r, path, &script))
+		return vpmcsim_fail(EXIT_INPUT, "sweep: --plot: %s", vpmc_replay_error(c->r));
+	rc = run_gnuplot(script, path);
+	if (!rc && (stat(path, &st) || !st.st_size))
+		rc = vpmcsim_fail(EXIT_INPUT, "sweep: --plot: gnuplot wrote nothing to %s", path);
+	return rc;
 }
 
 struct sweep_opts {
@@ -84,6 +151,9 @@ static int sweep_own(struct replay_cli *c, int opt, const char *arg)
 		so->list = arg;
 	else if (opt == OPT_WRAP)
 		so->wrap = true;
+	else if (opt == OPT_PLOT && !plot_name_ok(arg))
+		return vpmcsim_fail(EXIT_USAGE, "sweep: --plot '%s': expected a file name ending "
+				    "in .svg or .png", arg);
 	else if (opt == OPT_PLOT)
 		so->plot = arg;
 	else
@@ -102,6 +172,7 @@ static int sweep_run(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct sweep_opts so = { NULL, NULL, false };
+	bool plot_made = false;
 	struct replay_cli c;
 	int rc;
 
@@ -115,12 +186,18 @@ static int sweep_run(int argc, char **argv)
 				  usage_line);
 	if (!rc)
 		rc = sweep_policies(&c, so.list, so.wrap);
+	if (!rc && so.plot) {
+		rc = plot_check(&c, so.plot);
+		plot_made = !rc;
+	}
 	if (!rc)
 		rc = replay_cli_run(&c);
 	if (!rc)
 		rc = replay_cli_report(&c, VPMC_VIEW_SWEEP);
 	if (!rc && so.plot)
 		rc = sweep_plot(&c, so.plot);
+	if (rc && plot_made)
+		unlink(so.plot); /* no empty or half-drawn plot left behind */
 	replay_cli_close(&c);
 	return rc == REPLAY_CLI_HELP ? EXIT_OK : rc;
 }

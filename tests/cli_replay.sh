@@ -67,7 +67,7 @@ golden() {
 # has_dat: this build reads trace.dat
 has_dat() { $vpmcsim stat "$pvm" >/dev/null 2>&1; }
 
-tap_plan 32
+tap_plan 50
 
 golden compare-vmx-overlay "$golden/compare-12-vmx-gp0.txt" \
 	$vpmcsim compare --assume gp0=instructions,period=10000 "$vmx"
@@ -120,12 +120,56 @@ cmp -s "$tmp/a" "$tmp/b"
 tap_result $? compare-json-byte-identical
 check json-field-names-with-units 0 '"lateness_ns_p99": 0,' cat "$tmp/a"
 
+# sweep --plot (F7). absent NAME FILE: FILE was not left behind.
+absent() { if [ -e "$2" ]; then tap_result 1 "$1"; else tap_result 0 "$1"; fi; }
+missed=$traces/scenarios/replay-tolerance-missed-pmi.vtr
+check plot-bad-name 2 "vpmcsim: sweep: --plot 'x.pdf': expected a file name ending in .svg or .png" \
+	$vpmcsim sweep --tolerance 1 --plot x.pdf "$late"
+check plot-t0-only 2 "vpmcsim: sweep: --plot: no tolerance T > 0 in the list: T = 0 has no place on the plot's log axis" \
+	$vpmcsim sweep --tolerance 0 --plot "$tmp/t0.svg" "$late"
+absent plot-t0-only-no-file "$tmp/t0.svg"
+check plot-unwritable 2 "vpmcsim: sweep: --plot: cannot write $tmp/no/x.svg: No such file or directory" \
+	$vpmcsim sweep --tolerance 1 --plot "$tmp/no/x.svg" "$late"
+# a gnuplot that fails: its exit status, not "is it installed?", and no file left
+mkdir "$tmp/bin"
+printf '#!/bin/sh\necho "fake gnuplot: cannot draw" >&2\nexit 3\n' >"$tmp/bin/gnuplot"
+chmod +x "$tmp/bin/gnuplot"
+check plot-gnuplot-fails 1 "vpmcsim: sweep: --plot: gnuplot failed with exit status 3 (its messages are above); no plot in $tmp/f.svg" \
+	env PATH="$tmp/bin:$PATH" $vpmcsim sweep --tolerance 1 --plot "$tmp/f.svg" "$late"
+check plot-gnuplot-message 1 "fake gnuplot: cannot draw" \
+	env PATH="$tmp/bin:$PATH" $vpmcsim sweep --tolerance 1 --plot "$tmp/f.svg" "$late"
+absent plot-gnuplot-fails-no-file "$tmp/f.svg"
+printf '#!/bin/sh\ncat >/dev/null\n' >"$tmp/bin/gnuplot"
+check plot-gnuplot-writes-nothing 1 "vpmcsim: sweep: --plot: gnuplot wrote nothing to $tmp/f.svg" \
+	env PATH="$tmp/bin:$PATH" $vpmcsim sweep --tolerance 1 --plot "$tmp/f.svg" "$late"
+absent plot-gnuplot-writes-nothing-no-file "$tmp/f.svg"
 if command -v gnuplot >/dev/null 2>&1; then
-	$vpmcsim sweep --tolerance 1,10,100 --plot "$tmp/sweep.svg" "$late" >/dev/null 2>&1
+	$vpmcsim sweep --tolerance 1,10,100 --plot "$tmp/sweep.svg" "$late" >"$tmp/o" 2>&1
 	grep -q "<svg" "$tmp/sweep.svg" 2>/dev/null
 	tap_result $? sweep-plot-svg
+	# no PMI matched anywhere (no counter programmed): the cost curve alone, said in the title
+	check plot-no-pmi 0 "tolerance=100,100," \
+		$vpmcsim sweep --tolerance 1,10,100 --plot "$tmp/nopmi.svg" "$vmx"
+	check plot-trace-name 0 "vpmcsim sweep of $vmx</text>" cat "$tmp/nopmi.svg"
+	check plot-no-pmi-title 0 "--assume: none; no PMI matched at any T: no lateness curve (program a counter with --assume)" \
+		cat "$tmp/nopmi.svg"
+	check plot-no-pmi-cost-curve 0 "host us per exit (mean)" cat "$tmp/nopmi.svg"
+	# T = 0 is left out, with a note; the title names the overlay
+	check plot-t0-noted 0 "vpmcsim: sweep: --plot: T = 0 is left out of the plot (no place on its log axis); its row is in the table" \
+		$vpmcsim sweep --tolerance 0,10 --assume gp1=instructions,period=1000 --plot "$tmp/t0.svg" "$vmx"
+	check plot-t0-title 0 "--assume gp1=instructions,period=1000; T = 0 left out (no place on a log axis)" \
+		cat "$tmp/t0.svg"
+	# missed-pmi: T = 100 and 1000 miss their one PMI (the scenario's header); T = 1 matches
+	$vpmcsim sweep --tolerance 1,100,1000 --plot "$tmp/missed.svg" "$missed" >"$tmp/o" 2>&1
+	check plot-all-missed-label 0 "no PMI matched (1 missed)" cat "$tmp/missed.svg"
+	check plot-lateness-curve 0 "p99 PMI lateness (events)" cat "$tmp/missed.svg"
+	$vpmcsim sweep --tolerance 1,10 --plot "$tmp/sweep.png" "$late" >"$tmp/o" 2>&1
+	check plot-png 0 "PNG" head -c 4 "$tmp/sweep.png"
 else
-	echo "ok $((tap_n += 1)) - sweep-plot-svg # SKIP gnuplot not installed"
+	for t in sweep-plot-svg plot-no-pmi plot-trace-name plot-no-pmi-title plot-no-pmi-cost-curve plot-t0-noted \
+		plot-t0-title plot-all-missed-label plot-lateness-curve plot-png; do
+		echo "ok $((tap_n += 1)) - $t # SKIP gnuplot not installed"
+	done
 fi
 
 # bad command lines: a clear message, exit 2
