@@ -625,11 +625,7 @@ static int time_went_back(struct vpmc_reader *r, const struct kvm_import_back *b
 	char at[VPMC_ERRMSG_MAX / 2], t[32], latest[32], by[32];
 	uint64_t back = b->latest_ns - b->time_ns;
 
-	if (r->format == VPMC_FORMAT_DAT)
-		snprintf(at, sizeof(at), "%s: record %llu", r->name,
-			 (unsigned long long)r->st.records);
-	else
-		where(r, 0, at, sizeof(at));
+	vpmc_reader_where(r, at, sizeof(at));
 	secs(b->time_ns, t, sizeof(t));
 	secs(b->latest_ns, latest, sizeof(latest));
 	secs(back, by, sizeof(by));
@@ -772,6 +768,14 @@ int vpmc_reader_next(struct vpmc_reader *r, struct vpmc_event *ev)
 	else if (ret == 0)
 		r->done = true;
 	return ret;
+}
+
+void vpmc_reader_where(const struct vpmc_reader *r, char *buf, size_t len)
+{
+	if (r->format == VPMC_FORMAT_DAT)
+		snprintf(buf, len, "%s: record %llu", r->name, (unsigned long long)r->st.records);
+	else
+		snprintf(buf, len, "%s:%llu", r->name, (unsigned long long)r->line);
 }
 
 const char *vpmc_reader_error(const struct vpmc_reader *r)

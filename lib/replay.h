@@ -81,6 +81,7 @@ struct vpmc_replay {
 	struct vpmc_reader_stats source_stats;
 	struct vpmc__errbuf errbuf;
 	char *text;
+	char warning[VPMC_ERRMSG_MAX]; /* vpmc_replay_warning(): the first --assume conflict */
 };
 
 /* Sum of lane @l's metrics over vCPU @vcpu (-1 all) into @sum (initialized here). */

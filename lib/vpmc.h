@@ -537,6 +537,10 @@ int vpmc_reader_next(struct vpmc_reader *r, struct vpmc_event *ev);
 /* The last error's message, "" if none. */
 const char *vpmc_reader_error(const struct vpmc_reader *r);
 
+/* Where the last event came from, into @buf: "FILE:LINE" (text, .vtr: the line of the record
+ * that completed it), "FILE: record N" (trace.dat). */
+void vpmc_reader_where(const struct vpmc_reader *r, char *buf, size_t len);
+
 /* Format actually read (after auto-detection); PMU configuration in effect (after open). */
 enum vpmc_format vpmc_reader_format(const struct vpmc_reader *r);
 const struct vpmc_pmu_config *vpmc_reader_pmu(const struct vpmc_reader *r);
@@ -871,6 +875,17 @@ int vpmc_replay_finish(struct vpmc_replay *r);
  * Return: 0, the reader's error (message in vpmc_replay_error()), or an engine error.
  */
 int vpmc_replay_run(struct vpmc_replay *r, struct vpmc_reader *rd);
+
+/**
+ * vpmc_replay_warning() - What vpmc_replay_run() found worth a warning: the first WRMSR of the
+ * trace itself that undoes an --assume counter's programming (its counter or event select MSR,
+ * its FIXED_CTR_CTRL field, or its GLOBAL_CTRL bit cleared), with the MSR's name, where it is
+ * in the trace (vpmc_reader_where()) and the --assume it overwrites.
+ * @r: engine
+ *
+ * Return: the message, "" if none; owned by @r.
+ */
+const char *vpmc_replay_warning(const struct vpmc_replay *r);
 
 /**
  * vpmc_replay_nr_policies() - How many policies the engine replays.

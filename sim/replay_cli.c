@@ -164,10 +164,12 @@ int replay_cli_open(struct replay_cli *c)
 			    vpmc_reader_error(c->reader));
 }
 
-int replay_cli_read_end(struct replay_cli *c, int err, const char *msg)
+int replay_cli_read_end(struct replay_cli *c, int err, const char *msg, const char *warning)
 {
 	replay_cli_progress_done();
 	vpmcsim_reader_report(c->trace, c->reader);
+	if (warning && warning[0])
+		fprintf(stderr, "vpmcsim: warning: %s\n", warning);
 	return err ? replay_cli_fail(err, msg) : 0;
 }
 
@@ -199,7 +201,7 @@ int replay_cli_run(struct replay_cli *c)
 		return vpmcsim_fail(EXIT_USAGE, "%s: %s", c->cmd, vpmc_replay_error(r));
 	err = vpmc_replay_run(r, c->reader);
 	return replay_cli_read_end(c, err == VPMC_ERR_INVAL ? VPMC_ERR_PARSE : err,
-				   vpmc_replay_error(r));
+				   vpmc_replay_error(r), vpmc_replay_warning(r));
 }
 
 void replay_cli_progress(void *data, uint64_t events)

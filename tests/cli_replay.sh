@@ -67,7 +67,7 @@ golden() {
 # has_dat: this build reads trace.dat
 has_dat() { $vpmcsim stat "$pvm" >/dev/null 2>&1; }
 
-tap_plan 50
+tap_plan 54
 
 golden compare-vmx-overlay "$golden/compare-12-vmx-gp0.txt" \
 	$vpmcsim compare --assume gp0=instructions,period=10000 "$vmx"
@@ -171,6 +171,23 @@ else
 		echo "ok $((tap_n += 1)) - $t # SKIP gnuplot not installed"
 	done
 fi
+
+# F6: --assume on a counter the trace programs itself. pmu-gp-real's guest writes EVNTSEL0
+# (0x186 = 0x5300c0) first at line 21 (880.240245 s), then PMC0 (0xc1 = 0) at line 26.
+gp=$traces/local-kvm/pmu-gp-real.txt
+check assume-overwritten 0 "vpmcsim: warning: the trace writes IA32_PERFEVTSEL0 (0x186) = 0x5300c0 itself at $gp:21 (vCPU 0, 880240245000 ns): --assume gp0=instructions,period=1000 will be overwritten" \
+	$vpmcsim compare --assume gp0=instructions,period=1000 "$gp"
+$vpmcsim compare --assume gp1=instructions,period=1000 "$gp" >"$tmp/o" 2>&1
+! grep -q "itself at" "$tmp/o"
+tap_result $? assume-not-overwritten
+# once, however often the trace writes it (50 times each)
+$vpmcsim replay --policy exact --assume gp0=instructions "$gp" >"$tmp/o" 2>&1
+[ "$(grep -c "itself at" "$tmp/o")" = 1 ]
+tap_result $? assume-overwritten-once
+printf '%s\n' '!vpmcsim-trace 1' '0 0 entry' '10 0 exit MSR_WRITE' '10 0 wrmsr 0x38f 0x1' \
+	'10 0 retire' '20 0 entry' >"$tmp/ctrl.vtr"
+check assume-global-ctrl 0 "vpmcsim: warning: the trace writes IA32_PERF_GLOBAL_CTRL (0x38f) = 0x1 itself at $tmp/ctrl.vtr:4 (vCPU 0, 10 ns): --assume fixed0,period=100000 will be overwritten" \
+	$vpmcsim compare --assume gp0=instructions --assume fixed0 "$tmp/ctrl.vtr"
 
 # bad command lines: a clear message, exit 2
 check bad-policy 2 "vpmcsim: compare: --policy 'lazy': expected exact, disabled=MASK" \
