@@ -3,11 +3,12 @@
 
 #include <errno.h>
 #include <getopt.h>
-#include <stdbool.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "vpmc.h"
@@ -209,7 +210,8 @@ static int convert_run(int argc, char **argv)
 	struct convert_args a = { 0 };
 	struct vpmc_reader *r;
 	const char *what;
-	bool to_stdout;
+	bool to_stdout, regular;
+	struct stat st;
 	FILE *f;
 	int ret;
 
@@ -232,12 +234,14 @@ static int convert_run(int argc, char **argv)
 		vpmc_reader_free(r);
 		return ret;
 	}
+	/* Only a regular file may be removed on failure: -o /dev/null must stay a device. */
+	regular = !to_stdout && !fstat(fileno(f), &st) && S_ISREG(st.st_mode);
 	ret = convert_events(r, a.in, what, f);
 	if (!ret)
 		ret = convert_close(f, to_stdout, what);
 	else if (!to_stdout)
 		fclose(f); /* the error is said */
-	if (ret && !to_stdout)
+	if (ret && regular)
 		unlink(a.out); /* no half-written trace */
 	vpmc_reader_free(r);
 	return ret;
