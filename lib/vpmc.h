@@ -225,7 +225,7 @@ enum vpmc_reprogram_outcome {
  * READ      counter (the counter read: GP/fixed/AMD counter MSRs and RDPMC; -1 for event
  *           selects, global MSRs, and any #GP), rdpmc, index (ECX or MSR), value (0 after
  *           #GP), gp
- * WRITE     counter (as READ), index (MSR), value (as written; 0 after #GP), gp
+ * WRITE     counter (as READ), index (MSR), value (as written, also when it raised #GP), gp
  * Any kind raised inside vpmc_vcpu_guest() also carries seg_insn / seg_br.
  * OVERFLOW  counter, emulated, value = the GLOBAL_STATUS bit(s) set (BIT(counter), or bit 62
  *           BUFFER_OVF for a PEBS counter's hardware overflow)
@@ -245,7 +245,7 @@ struct vpmc_obs {
 	bool rdpmc;        /* READ: RDPMC (index = ECX) rather than RDMSR (index = MSR) */
 	uint32_t index;
 	uint64_t value;    /* READ: what the guest reads; WRITE: what it wrote */
-	bool gp;           /* READ, WRITE: the access raised #GP (value is then 0) */
+	bool gp;           /* READ, WRITE: the access raised #GP (a READ's value is then 0) */
 	/* OVERFLOW */
 	bool emulated;     /* detected by the drain (pmc_pause_counter) or at the increment
 			    * (mediated, reference); false: the perf overflow callback */

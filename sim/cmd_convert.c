@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "vpmc.h"
@@ -211,7 +210,6 @@ static int convert_run(int argc, char **argv)
 	struct vpmc_reader *r;
 	const char *what;
 	bool to_stdout, regular;
-	struct stat st;
 	FILE *f;
 	int ret;
 
@@ -235,7 +233,7 @@ static int convert_run(int argc, char **argv)
 		return ret;
 	}
 	/* Only a regular file may be removed on failure: -o /dev/null must stay a device. */
-	regular = !to_stdout && !fstat(fileno(f), &st) && S_ISREG(st.st_mode);
+	regular = !to_stdout && vpmcsim_is_regular(f);
 	ret = convert_events(r, a.in, what, f);
 	if (!ret)
 		ret = convert_close(f, to_stdout, what);

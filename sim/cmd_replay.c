@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -19,7 +20,8 @@ static void usage(FILE *out)
 		"counter.\n\n"
 		"  --policy P          the policy (required, once)\n"
 		"  --log FILE          JSON Lines: every read (with the reference's value), overflow,\n"
-		"                      PMI, drain and reprogram, with time, vCPU and counter\n"
+		"                      PMI, drain and reprogram, with time, vCPU and counter ('-':\n"
+		"                      standard output, before the report)\n"
 		"  --assume SPEC       a guest profiler's counter (repeatable)\n"
 		"  --cost NAME=VALUE   cost parameters (repeatable)\n"
 		"  --format F          text (default), csv or json\n"
@@ -28,12 +30,13 @@ static void usage(FILE *out)
 		usage_line);
 }
 
-/* --log FILE, and the first error writing it. */
+/* --log FILE ('-': standard output), and the first error writing it. */
 struct replay_log {
 	const char *path;
 	char what[32 + 4096];
 	FILE *f;
-	int err; /* errno of the first failed write; -1 if it had none */
+	bool regular; /* removed when not whole */
+	int err;      /* errno of the first failed write; -1 if it had none */
 };
 
 static void log_line(void *data, const char *line)
@@ -47,6 +50,24 @@ static void log_line(void *data, const char *line)
 		l->err = errno ? errno : -1;
 }
 
+/* Open --log FILE; return 0 or the exit code. */
+static int log_open(struct replay_log *l, struct vpmc_replay *r)
+{
+	if (!strcmp(l->path, "-")) {
+		l->f = stdout;
+		snprintf(l->what, sizeof(l->what), "standard output");
+	} else {
+		l->f = fopen(l->path, "w");
+		if (!l->f)
+			return vpmcsim_fail(EXIT_USAGE, "replay: --log '%s': %s", l->path,
+					    strerror(errno));
+		l->regular = vpmcsim_is_regular(l->f);
+		snprintf(l->what, sizeof(l->what), "--log %s", l->path);
+	}
+	vpmc_replay_set_log(r, log_line, l);
+	return 0;
+}
+
 /* Close the log; report its first write error (then the log is removed: it is not whole). */
 static int log_close(struct replay_log *l, int rc)
 {
@@ -56,11 +77,12 @@ static int log_close(struct replay_log *l, int rc)
 	if (fflush(l->f) && !err)
 		err = errno ? errno : -1;
 	errno = 0;
-	if (fclose(l->f) && !err)
+	if (l->f != stdout && fclose(l->f) && !err)
 		err = errno ? errno : -1;
 	if (!err)
 		return rc;
-	unlink(l->path);
+	if (l->regular)
+		unlink(l->path);
 	return rc ? rc : vpmcsim_write_error(l->what, err > 0 ? err : 0);
 }
 
@@ -83,7 +105,7 @@ static int replay_run(int argc, char **argv)
 		{ "log", required_argument, NULL, OPT_LOG },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct replay_log log = { NULL, "", NULL, 0 };
+	struct replay_log log = { NULL, "", NULL, false, 0 };
 	struct replay_cli c;
 	int rc;
 
@@ -95,15 +117,8 @@ static int replay_run(int argc, char **argv)
 	if (!rc && vpmc_replay_nr_policies(c.r) != 1)
 		rc = vpmcsim_fail(EXIT_USAGE, "replay: give exactly one --policy (usage: %s)",
 				  usage_line);
-	if (!rc && log.path) {
-		log.f = fopen(log.path, "w");
-		snprintf(log.what, sizeof(log.what), "--log %s", log.path);
-		if (!log.f)
-			rc = vpmcsim_fail(EXIT_USAGE, "replay: --log '%s': %s", log.path,
-					  strerror(errno));
-		else
-			vpmc_replay_set_log(c.r, log_line, &log);
-	}
+	if (!rc && log.path)
+		rc = log_open(&log, c.r);
 	if (!rc)
 		rc = replay_cli_run(&c);
 	if (log.f)

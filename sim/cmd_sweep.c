@@ -67,8 +67,9 @@ static bool plot_name_ok(const char *path)
 }
 
 /* Before replaying: the plot can be drawn (a T > 0; T = 0 is noted) and FILE written (created
- * empty here; removed again if no plot is drawn). Return 0 or the exit code. */
-static int plot_check(struct replay_cli *c, const char *path)
+ * empty here, *@regular set if it is a regular file: removed again if no plot is drawn).
+ * Return 0 or the exit code. */
+static int plot_check(struct replay_cli *c, const char *path, bool *regular)
 {
 	bool zero = false, some = false;
 	FILE *f;
@@ -90,6 +91,7 @@ static int plot_check(struct replay_cli *c, const char *path)
 	if (!f)
 		return vpmcsim_fail(EXIT_USAGE, "sweep: --plot: cannot write %s: %s", path,
 				    strerror(errno));
+	*regular = vpmcsim_is_regular(f);
 	fclose(f);
 	return 0;
 }
@@ -186,10 +188,8 @@ static int sweep_run(int argc, char **argv)
 				  usage_line);
 	if (!rc)
 		rc = sweep_policies(&c, so.list, so.wrap);
-	if (!rc && so.plot) {
-		rc = plot_check(&c, so.plot);
-		plot_made = !rc;
-	}
+	if (!rc && so.plot)
+		rc = plot_check(&c, so.plot, &plot_made);
 	if (!rc)
 		rc = replay_cli_run(&c);
 	if (!rc)

@@ -2,6 +2,9 @@
 #ifndef VPMCSIM_H
 #define VPMCSIM_H
 
+#include <stdbool.h>
+#include <stdio.h>
+
 /* Exit codes (vpmcsim(1)). */
 enum {
 	EXIT_OK = 0,
@@ -35,6 +38,10 @@ int vpmcsim_reader_exit(int err);
 /* Print "vpmcsim: write error on WHAT: <strerror(err)>" (without it if @err is 0); return
  * EXIT_INPUT. */
 int vpmcsim_write_error(const char *what, int err);
+
+/* Whether @f is a regular file: only such an output is removed after a failure (as root,
+ * removing /dev/null would remove the device). */
+bool vpmcsim_is_regular(FILE *f);
 
 /* Print "vpmcsim: <msg>" on stderr; return @code. */
 int vpmcsim_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

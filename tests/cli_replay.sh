@@ -67,7 +67,7 @@ golden() {
 # has_dat: this build reads trace.dat
 has_dat() { $vpmcsim stat "$pvm" >/dev/null 2>&1; }
 
-tap_plan 54
+tap_plan 58
 
 golden compare-vmx-overlay "$golden/compare-12-vmx-gp0.txt" \
 	$vpmcsim compare --assume gp0=instructions,period=10000 "$vmx"
@@ -110,6 +110,23 @@ check log-drain 0 '{"kind":"drain","t":10,"vcpu":0,"policy":"tolerance=100","cou
 $vpmcsim replay --policy disabled=0x2 --log "$tmp/log2" "$traces/scenarios/replay-disabled-read-error.vtr" >/dev/null 2>&1
 check log-read-with-reference 0 '{"kind":"read","t":400,"vcpu":0,"policy":"disabled=0x2","insn":"rdpmc","index":0,"counter":0,"value":100,"reference":103}' \
 	cat "$tmp/log2"
+# --log - is standard output (before the report); a #GP'd WRMSR (EVNTSEL bit 21 is reserved:
+# intel_pmu_set_msr() refuses it) is logged with the value the guest tried
+printf '%s\n' '!vpmcsim-trace 1' '0 0 entry' '10 0 exit MSR_WRITE' '10 0 wrmsr 0x186 0x200000' \
+	'20 0 entry' >"$tmp/gpw.vtr"
+check log-stdout 0 '{"kind":"write","t":10,"vcpu":0,"policy":"exact","index":390,"value":2097152,"counter":-1,"gp":true}' \
+	$vpmcsim replay --policy exact --log - "$tmp/gpw.vtr"
+if [ -e ./- ]; then tap_result 1 log-stdout-no-file; else tap_result 0 log-stdout-no-file; fi
+# a device that fails is reported and kept (as root, removing it would remove /dev/full)
+if [ -c /dev/full ]; then
+	check log-device-full 1 "vpmcsim: write error on --log /dev/full: No space left on device" \
+		$vpmcsim replay --policy exact --log /dev/full "$late"
+	[ -c /dev/full ]
+	tap_result $? log-device-kept
+else
+	echo "ok $((tap_n += 1)) - log-device-full # SKIP no /dev/full device"
+	echo "ok $((tap_n += 1)) - log-device-kept # SKIP no /dev/full device"
+fi
 check replay-json-detail 0 '"name": "gp0"' \
 	$vpmcsim replay --policy exact --format json "$traces/scenarios/replay-disabled-read-error.vtr"
 
