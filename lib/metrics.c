@@ -118,6 +118,28 @@ void metrics_event_begin(struct metrics_vcpu *m, enum vpmc_event_type type)
 {
 	m->in_guest = type == VPMC_EV_GUEST;
 	m->implicit_open = false;
+	m->host_has = false;
+}
+
+void metrics_event_host(struct metrics_vcpu *m, const struct vpmc_event *ev)
+{
+	m->host_has = ev->has_value && (ev->type == VPMC_EV_RDMSR || ev->type == VPMC_EV_RDPMC);
+	m->host_value = ev->value;
+}
+
+/* The policy's guest read @o where the real guest read m->host_value (trace-format.md: "a VALUE
+ * in the trace is ground truth from a real host and becomes a check, never an input"). */
+static void metrics_host_read(struct metrics_vcpu *m, const struct vpmc_obs *o)
+{
+	m->host_has = false; /* one read per event */
+	m->host_reads++;
+	if (!o->gp && o->value == m->host_value)
+		return;
+	if (!m->host_differ++)
+		m->host_first = (struct vpmc_host_read){
+			.time_ns = o->time_ns, .vcpu = o->vcpu, .rdpmc = o->rdpmc,
+			.index = o->index, .gp = o->gp, .value = o->value, .host = m->host_value,
+		};
 }
 
 void metrics_ref_obs(struct metrics_vcpu *m, const struct vpmc_obs *o)
@@ -182,8 +204,12 @@ static void metrics_read(struct metrics_vcpu *m, const struct vpmc_obs *o)
 		.paired = m->ref_read,
 		.ref_value = m->ref_read_value,
 		.ref_gp = m->ref_read_gp,
+		.has_host = m->host_has,
+		.host = m->host_value,
 	};
 
+	if (m->host_has)
+		metrics_host_read(m, o);
 	metrics_note(m, &n);
 	if (!m->ref_read) {
 		m->unpaired_reads++;
@@ -391,8 +417,22 @@ int metrics_vcpu_add(struct metrics_vcpu *dst, const struct metrics_vcpu *src)
 	dst->creates += src->creates;
 	dst->triggers += src->triggers;
 	dst->ref_overflows_no_pmi += src->ref_overflows_no_pmi;
+	/* the earliest differing read of all (then the lowest vCPU: they are added in order) */
+	if (src->host_differ && (!dst->host_differ ||
+				 src->host_first.time_ns < dst->host_first.time_ns))
+		dst->host_first = src->host_first;
+	dst->host_reads += src->host_reads;
+	dst->host_differ += src->host_differ;
 	dst->cost_us_total += src->cost_us_total;
 	if (src->cost_us_max > dst->cost_us_max)
 		dst->cost_us_max = src->cost_us_max;
 	return hist_merge(&dst->cost_ns, &src->cost_ns);
+}
+
+void metrics_fill_host(const struct metrics_vcpu *sum, struct vpmc_metrics *m)
+{
+	m->host_reads = sum->host_reads;
+	m->host_differ = sum->host_differ;
+	if (sum->host_differ)
+		m->host_first_differ = sum->host_first;
 }

@@ -253,6 +253,8 @@ static void log_note(void *data, const struct metrics_note *n)
 			     &err);
 		out_json_set(j, "reference",
 			     !n->paired || n->ref_gp ? json_null() : out_json_u64(n->ref_value), &err);
+		if (n->has_host) /* what the real guest read, from the trace */
+			out_json_set(j, "host", out_json_u64(n->host), &err);
 		break;
 	case METRICS_NOTE_MATCH:
 		out_json_set(j, "counter", json_integer(n->counter), &err);
@@ -411,6 +413,7 @@ static int lane_apply(struct lane_vcpu *lv, const struct vpmc_event *ev)
 	lv->ev = ev;
 	lv->qi = 0;
 	metrics_event_begin(&lv->m, ev->type);
+	metrics_event_host(&lv->m, ev);
 	err = vpmc_vcpu_event(lv->pol, ev);
 	if (err)
 		return err;
@@ -758,6 +761,7 @@ void replay_fill_metrics(const struct metrics_vcpu *sum, int slot, struct vpmc_m
 		m->host_us_per_exit_mean = sum->cost_us_total / (double)sum->exits;
 	m->host_us_per_exit_p50 = (double)hist_percentile(&sum->cost_ns, 5000) / 1000.0;
 	m->host_us_per_exit_p99 = (double)hist_percentile(&sum->cost_ns, 9900) / 1000.0;
+	metrics_fill_host(sum, m);
 }
 
 int vpmc_replay_metrics(const struct vpmc_replay *r, size_t i, int vcpu, int counter,

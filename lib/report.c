@@ -49,6 +49,8 @@ static const struct field fields[] = {
 	{ "error_events_mean", "mean err", F_EV, S_READS, true, M(error_events_mean) },
 	{ "status_reads", "status reads", F_U64, S_READS, false, M(status_reads) },
 	{ "status_reads_differ", "differ", F_U64, S_READS, false, M(status_reads_differ) },
+	{ "host_reads", "host reads", F_U64, S_READS, false, M(host_reads) },
+	{ "host_differ", "differ", F_U64, S_READS, false, M(host_differ) },
 	{ "ref_overflows", "ref ovf", F_U64, S_PMIS, true, M(ref_overflows) },
 	{ "overflows_matched", "matched", F_U64, S_PMIS, true, M(overflows_matched) },
 	{ "overflows_missed", "missed", F_U64, S_PMIS, true, M(overflows_missed) },
@@ -80,7 +82,7 @@ static const struct field fields[] = {
 
 static const char *const sect_titles[S_NR] = {
 	[S_READS] = "Guest-visible counts: each guest read of a counter, policy minus reference "
-		    "(events)",
+		    "(events); reads the trace recorded on the real host, and how many differ",
 	[S_PMIS] = "PMIs: reference overflows that raised a PMI, and the policy's PMIs",
 	[S_COST] = "Host cost: each VM-entry ends one exit; modeled microseconds per exit",
 };

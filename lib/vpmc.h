@@ -762,6 +762,18 @@ struct vpmc_replay;
 
 #define VPMC_REPLAY_MAX_POLICIES 64
 
+/* A guest read whose trace event recorded what the real guest read there (rdmsr / rdpmc VALUE,
+ * kvm_msr msr_read): ground truth from the recording host, checked against the model. */
+struct vpmc_host_read {
+	uint64_t time_ns;
+	uint32_t vcpu;
+	bool rdpmc;     /* RDPMC (index = ECX), else RDMSR (index = MSR) */
+	uint32_t index;
+	bool gp;        /* the model's guest took #GP there */
+	uint64_t value; /* what the model's guest read (0 after #GP) */
+	uint64_t host;  /* what the real guest read */
+};
+
 /* What one policy did, summed over vCPUs and counters as asked (vpmc_replay_metrics()).
  * Times in ns, host cost in us; lateness and per-exit figures are valid only when their count
  * (overflows_matched, exits) is non-zero. */
@@ -770,6 +782,11 @@ struct vpmc_metrics {
 	uint64_t reads, reads_with_error, error_events_max_abs;
 	double error_events_mean_abs, error_events_mean;
 	uint64_t status_reads, status_reads_differ; /* GLOBAL_STATUS reads */
+	/* reads of PMU registers whose trace event carries the value the real guest read, and
+	 * those where the policy's guest read something else (or took #GP); for exact, how well
+	 * the trace fits the modeled PMU (the recording host ran upstream KVM) */
+	uint64_t host_reads, host_differ;
+	struct vpmc_host_read host_first_differ; /* the earliest such read; host_differ != 0 */
 	/* PMIs */
 	uint64_t ref_overflows;     /* reference overflows that raised a reference PMI */
 	uint64_t overflows_matched, overflows_missed;

@@ -141,6 +141,39 @@ START_TEST(test_tolerance_missed_pmi)
 }
 END_TEST
 
+/* Recorded values are checked, never used (the scenario's header works every row out). */
+START_TEST(test_host_values_checked)
+{
+	static const char *const pol[] = { "exact", "disabled=0x12", "mediated" };
+	struct vpmc_replay *r = run_scenario("replay-host-values.vtr", pol, 3);
+	struct vpmc_metrics m;
+	size_t i;
+
+	for (i = 0; i < 3; i++) {
+		m = metrics(r, i);
+		ck_assert_uint_eq(m.host_reads, 6);
+		ck_assert_uint_eq(m.host_differ, 4);
+		ck_assert_uint_eq(m.host_first_differ.time_ns, 45);
+		ck_assert_uint_eq(m.host_first_differ.vcpu, 1);
+		ck_assert(m.host_first_differ.rdpmc);
+		ck_assert_uint_eq(m.host_first_differ.index, 0);
+		ck_assert(!m.host_first_differ.gp);
+		ck_assert_uint_eq(m.host_first_differ.value, 0);
+		ck_assert_uint_eq(m.host_first_differ.host, 1);
+		/* the recorded values are no input: reads are exact against the reference */
+		ck_assert_uint_eq(m.reads, 5);
+		ck_assert_uint_eq(m.reads_with_error, 0);
+	}
+	ck_assert_int_eq(vpmc_replay_metrics(r, 0, 0, -1, &m), 0);
+	ck_assert_uint_eq(m.host_reads, 5);
+	ck_assert_uint_eq(m.host_differ, 3);
+	ck_assert_uint_eq(m.host_first_differ.time_ns, 50);
+	ck_assert_uint_eq(m.host_first_differ.value, 100);
+	ck_assert_uint_eq(m.host_first_differ.host, 101);
+	vpmc_replay_free(r);
+}
+END_TEST
+
 /*
  * Costs set through the API beyond vpmc_cost_parse()'s bounds. late-pmi under exact has 21 exits,
  * each with one perf event created or resumed (test_tolerance_late_pmi): at 1e300 us each, every
@@ -190,6 +223,7 @@ static Suite *replay_suite(void)
 	tcase_add_test(tc, test_disabled_read_error_is_minus_k);
 	tcase_add_test(tc, test_tolerance_late_pmi);
 	tcase_add_test(tc, test_tolerance_missed_pmi);
+	tcase_add_test(tc, test_host_values_checked);
 	tcase_add_test(tc, test_cost_beyond_histogram);
 	tcase_add_test(tc, test_cost_not_finite_json);
 	suite_add_tcase(s, tc);

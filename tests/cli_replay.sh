@@ -17,6 +17,7 @@
 #     guest segment, where the perf event (re-armed by each drain) overflows at the same
 #     instruction as the reference, and the host PMI's implicit exit delivers it there.
 #   - reads 9, status reads 18: one RDPMC and two GLOBAL_STATUS reads per handler run.
+#   - host reads 0: the trace has no kvm_msr read of a PMU register.
 #   - exits 102: 12 entries + 1 (the trace ends in the TRIPLE_FAULT exit) + 8 programming
 #     accesses (4 per vCPU) + 9 x 8 handler accesses + 9 implicit exits.
 #   - exact triggers 27: the 2 enabling GLOBAL_CTRL writes, 2 counted handler writes x 9, the
@@ -26,6 +27,10 @@
 #   guest instruction is emulated, 1561 retires, 81 synthesized entries, no guest segments; the
 #   guest programs GP0 itself: 20 x WRMSR PMC0 = 0, 18 retires, RDMSR PMC0),
 #   --assume fixed0,period=100:
+#   - host reads 40: the 20 RDMSR PMC0 and 20 RDMSR EVNTSEL0 that the trace recorded (0: the
+#     recording host had enable_pmu=N); its other recorded reads (0x174, 0x1b, EFER) are no PMU
+#     registers. All 40 differ except, under disabled=0x12 (which counts nothing here), the 20
+#     PMC0 reads: 20.
 #   - disabled=0x12: 20 reads, each exactly 18 short (nothing is counted in hardware here);
 #     no PMI at all, so its reference overflows once (at 100 events) and that one is missed.
 #   - exact: 1592 triggers = 1561 retires + 1 enabling write + 2 x 15 handler writes; the
@@ -67,7 +72,7 @@ golden() {
 # has_dat: this build reads trace.dat
 has_dat() { $vpmcsim stat "$pvm" >/dev/null 2>&1; }
 
-tap_plan 58
+tap_plan 62
 
 golden compare-vmx-overlay "$golden/compare-12-vmx-gp0.txt" \
 	$vpmcsim compare --assume gp0=instructions,period=10000 "$vmx"
@@ -189,9 +194,25 @@ else
 	done
 fi
 
+gp=$traces/local-kvm/pmu-gp-real.txt
+# F5: values the trace recorded on the real host are checked. pmu-gp-real was recorded with
+# kvm.enable_pmu=N (traces/local-kvm/README.md): its 50 RDMSR PMC0 and 50 RDMSR EVNTSEL0 read 0.
+# The model (Intel v2, GP counters globally enabled at RESET since 6.9) keeps EVNTSEL0 =
+# 0x5300c0 (line 21) and counts from PMC0 = 0 (line 26): the WRMSR's own retirement, 3 MOVs,
+# the #GP handler of the WRMSR 0x38d (5 instructions: push, mov, add, pop, iret), 3 MOVs, the
+# handler of the #GP'd WRMSR 0x38f (5), a MOV: 18 when the first RDMSR PMC0 (line 51) reads it.
+check host-differ-warning 0 "vpmcsim: warning: $gp: 100 of the 100 reads whose value the trace recorded on the real host differ from the model under exact (is the modeled PMU the recording host's?); the first at 880240271000 ns on vCPU 0: rdmsr 0xc1: model 0x12, host 0" \
+	$vpmcsim compare "$gp"
+# disabled=0x12 counts nothing here: its PMC0 reads match, only the 50 EVNTSEL0 reads differ
+check host-differ-csv 0 "disabled=0x12,all,all,50,50,18.00,18,-18.00,0,0,100,50," \
+	$vpmcsim replay --policy disabled=0x12 --format csv "$gp"
+hv=$traces/scenarios/replay-host-values.vtr
+check host-json 0 '"host_differ": 4,' $vpmcsim compare --policy exact --format json "$hv"
+check host-log 0 '{"kind":"read","t":50,"vcpu":0,"policy":"exact","insn":"rdpmc","index":0,"counter":0,"value":100,"reference":100,"host":101}' \
+	$vpmcsim replay --policy exact --log - "$hv"
+
 # F6: --assume on a counter the trace programs itself. pmu-gp-real's guest writes EVNTSEL0
 # (0x186 = 0x5300c0) first at line 21 (880.240245 s), then PMC0 (0xc1 = 0) at line 26.
-gp=$traces/local-kvm/pmu-gp-real.txt
 check assume-overwritten 0 "vpmcsim: warning: the trace writes IA32_PERFEVTSEL0 (0x186) = 0x5300c0 itself at $gp:21 (vCPU 0, 880240245000 ns): --assume gp0=instructions,period=1000 will be overwritten" \
 	$vpmcsim compare --assume gp0=instructions,period=1000 "$gp"
 $vpmcsim compare --assume gp1=instructions,period=1000 "$gp" >"$tmp/o" 2>&1
