@@ -72,6 +72,8 @@ struct vpmc_reader {
 
 	struct text_parser *tp;
 	struct vtr_parser *vtr;
+	struct vpmc_event held;       /* .vtr: the first event, read at open with the header */
+	bool has_held, held_end;      /* it is held; the input ended before any event */
 	struct trace_dat *dat;
 	struct kvm_import *im;
 	bool finished;                /* kvm_import_finish() done */
@@ -483,6 +485,22 @@ static int open_dat(struct vpmc_reader *r)
 	return ret;
 }
 
+static int next_vtr(struct vpmc_reader *r, struct vpmc_event *ev);
+
+/*
+ * A .vtr's directives (!pmu, !host, !source) come before its first event: read up to that event
+ * and hold it for the first vpmc_reader_next(), so that vpmc_reader_pmu() and
+ * vpmc_reader_source() describe the trace as soon as it is open. A malformed line here is kept
+ * (r->failed) for vpmc_reader_next() to return, as it would have been without this.
+ */
+static void vtr_read_header(struct vpmc_reader *r)
+{
+	int ret = next_vtr(r, &r->held);
+
+	r->has_held = ret == 1;
+	r->held_end = ret == 0;
+}
+
 /* Common to open() and open_mem(): detect the format and set up its parser. */
 static int start(struct vpmc_reader *r)
 {
@@ -509,6 +527,7 @@ static int start(struct vpmc_reader *r)
 		if (!r->vtr)
 			return fail(r, VPMC_ERR_NOMEM, "%s", vpmc_strerror(VPMC_ERR_NOMEM));
 		vtr_parser_init(r->vtr);
+		vtr_read_header(r);
 		return 0;
 	default:
 		r->format = VPMC_FORMAT_TEXT;
@@ -760,7 +779,15 @@ int vpmc_reader_next(struct vpmc_reader *r, struct vpmc_event *ev)
 		return r->failed;
 	if (r->done)
 		return 0;
-	ret = r->format == VPMC_FORMAT_VTR ? next_vtr(r, ev) : next_imported(r, ev);
+	if (r->has_held) {
+		*ev = r->held;
+		r->has_held = false;
+		ret = 1;
+	} else if (r->held_end) {
+		ret = 0;
+	} else {
+		ret = r->format == VPMC_FORMAT_VTR ? next_vtr(r, ev) : next_imported(r, ev);
+	}
 	if (ret == 1)
 		r->st.events++;
 	else if (ret == 0 && !r->st.records)

@@ -521,8 +521,11 @@ struct vpmc_reader;
 /* A reader with @opts (copied); NULL = defaults. Return: 0 or VPMC_ERR_NOMEM. */
 int vpmc_reader_new(struct vpmc_reader **out, const struct vpmc_reader_opts *opts);
 
-/* Open @path ("-" = standard input, text formats only). Return: 0, VPMC_ERR_IO, VPMC_ERR_PARSE
- * (header), VPMC_ERR_NOSUPPORT (trace.dat without libtracecmd); vpmc_reader_error() says why. */
+/* Open @path ("-" = standard input, text formats only). A .vtr is read up to its first event,
+ * so that vpmc_reader_pmu() and vpmc_reader_source() give its directives (!pmu, !host,
+ * !source) right after open; an error in those lines is returned by the first
+ * vpmc_reader_next(). Return: 0, VPMC_ERR_IO, VPMC_ERR_PARSE (header), VPMC_ERR_NOSUPPORT
+ * (trace.dat without libtracecmd); vpmc_reader_error() says why. */
 int vpmc_reader_open(struct vpmc_reader *r, const char *path);
 
 /* Open an in-memory buffer (copied) named @name in messages; not for trace.dat. */

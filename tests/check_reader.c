@@ -1025,6 +1025,44 @@ START_TEST(test_pmu_override)
 }
 END_TEST
 
+/* A .vtr's directives are known right after open, before any vpmc_reader_next() (F16: the
+ * replay sets up its PMU then); the first event is not lost; a bad directive is returned by the
+ * first vpmc_reader_next(), open still succeeds. */
+START_TEST(test_vtr_header_at_open)
+{
+	static const char data[] = "# an AMD guest\n!vpmcsim-trace 1\n!pmu vendor=amd version=1\n"
+				   "!host kernel=6.1\n!source kind=perf file=x.txt\n5 0 entry\n"
+				   "6 0 exit HLT\n";
+	static const char bad_pmu[] = "!vpmcsim-trace 1\n!pmu vendor=via\n0 0 entry\n";
+	struct vpmc_reader *r = new_reader(VPMC_FORMAT_AUTO, false);
+	const struct vpmc_pmu_config *pmu;
+	const char *kind, *file;
+	struct vpmc_event ev;
+
+	ck_assert_int_eq(vpmc_reader_open_mem(r, "v.vtr", data, sizeof(data) - 1), 0);
+	pmu = vpmc_reader_pmu(r);
+	ck_assert_int_eq(pmu->vendor, VPMC_VENDOR_AMD);
+	ck_assert_uint_eq(pmu->version, 1);
+	ck_assert_uint_eq(pmu->host_kernel, VPMC_KERNEL(6, 1));
+	ck_assert_int_eq(vpmc_reader_source(r, &kind, &file), 0);
+	ck_assert_str_eq(kind, "perf");
+	ck_assert_str_eq(file, "x.txt");
+	ck_assert_int_eq(vpmc_reader_next(r, &ev), 1);
+	ck_assert_int_eq(ev.type, VPMC_EV_ENTRY);
+	ck_assert_uint_eq(ev.time_ns, 5);
+	ck_assert_int_eq(vpmc_reader_next(r, &ev), 1);
+	ck_assert_int_eq(ev.type, VPMC_EV_EXIT);
+	ck_assert_int_eq(vpmc_reader_next(r, &ev), 0);
+	vpmc_reader_free(r);
+
+	r = new_reader(VPMC_FORMAT_AUTO, false);
+	ck_assert_int_eq(vpmc_reader_open_mem(r, "v.vtr", bad_pmu, sizeof(bad_pmu) - 1), 0);
+	ck_assert_int_eq(vpmc_reader_next(r, &ev), VPMC_ERR_PARSE);
+	ck_assert_ptr_nonnull(strstr(vpmc_reader_error(r), "v.vtr:2:"));
+	vpmc_reader_free(r);
+}
+END_TEST
+
 START_TEST(test_api_misuse)
 {
 	struct vpmc_reader *r = new_reader(VPMC_FORMAT_AUTO, false);
@@ -1089,6 +1127,7 @@ static Suite *reader_suite(void)
 	tcase_add_test(td, test_stdin);
 	tcase_add_test(td, test_vtr_file);
 	tcase_add_test(td, test_pmu_override);
+	tcase_add_test(td, test_vtr_header_at_open);
 	tcase_add_test(td, test_api_misuse);
 	suite_add_tcase(s, td);
 	return s;

@@ -72,7 +72,7 @@ golden() {
 # has_dat: this build reads trace.dat
 has_dat() { $vpmcsim stat "$pvm" >/dev/null 2>&1; }
 
-tap_plan 62
+tap_plan 64
 
 golden compare-vmx-overlay "$golden/compare-12-vmx-gp0.txt" \
 	$vpmcsim compare --assume gp0=instructions,period=10000 "$vmx"
@@ -226,6 +226,20 @@ printf '%s\n' '!vpmcsim-trace 1' '0 0 entry' '10 0 exit MSR_WRITE' '10 0 wrmsr 0
 	'10 0 retire' '20 0 entry' >"$tmp/ctrl.vtr"
 check assume-global-ctrl 0 "vpmcsim: warning: the trace writes IA32_PERF_GLOBAL_CTRL (0x38f) = 0x1 itself at $tmp/ctrl.vtr:4 (vCPU 0, 10 ns): --assume fixed0,period=100000 will be overwritten" \
 	$vpmcsim compare --assume gp0=instructions --assume fixed0 "$tmp/ctrl.vtr"
+
+# F16: a .vtr's !pmu is the replay's PMU. every-event.vtr says AMD v2 with 6 GP of 48 bits.
+check vtr-pmu-used 0 "pmu: amd v2, 6 GP x 48 bits, 0 fixed x 0 bits" \
+	$vpmcsim compare "$traces/vtr/every-event.vtr"
+# An AMD guest programs its own counter 0 (PerfMonV2 MSRs): no #GP. The enabling WRMSR of
+# MSR_F15H_PERF_CTL0 retires (1, emulated), the entry at 210 creates the perf event, the 100
+# guest instructions count: the RDMSR of MSR_F15H_PERF_CTR0 reads 101.
+printf '%s\n' '!vpmcsim-trace 1' '!pmu vendor=amd version=2 gp=6 gp_width=48' '100 0 entry' \
+	'200 0 guest insn=50' '200 0 exit msr' '200 0 wrmsr 0xc0010201 0' '200 0 retire' \
+	'201 0 exit msr' '201 0 wrmsr 0xc0010200 0x5300c0' '201 0 retire' '210 0 entry' \
+	'300 0 guest insn=100' '300 0 exit msr' '300 0 rdmsr 0xc0010201' '300 0 retire' \
+	'310 0 entry' >"$tmp/amd.vtr"
+check vtr-amd-guest 0 '{"kind":"read","t":300,"vcpu":0,"policy":"exact","insn":"rdmsr","index":3221291521,"counter":0,"value":101,"reference":101}' \
+	$vpmcsim replay --policy exact --log - "$tmp/amd.vtr"
 
 # bad command lines: a clear message, exit 2
 check bad-policy 2 "vpmcsim: compare: --policy 'lazy': expected exact, disabled=MASK" \
