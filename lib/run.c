@@ -24,6 +24,16 @@ static void assume_conflict(struct vpmc_replay *r, const struct vpmc_reader *rd,
 		 r->ov.ctr[i].spec);
 }
 
+/* The engine's error @err about the event just read, prefixed with where it is in the trace. */
+static int replay_error_where(struct vpmc_replay *r, const struct vpmc_reader *rd, int err)
+{
+	char where[VPMC_ERRMSG_MAX / 2], msg[VPMC_ERRMSG_MAX];
+
+	vpmc_reader_where(rd, where, sizeof(where));
+	snprintf(msg, sizeof(msg), "%s", vpmc_replay_error(r));
+	return vpmc__set_error(&r->errbuf, err, "%s: %s", where, msg);
+}
+
 const char *vpmc_replay_warning(const struct vpmc_replay *r)
 {
 	return r->warning;
@@ -45,7 +55,7 @@ int vpmc_replay_run(struct vpmc_replay *r, struct vpmc_reader *rd)
 			assume_conflict(r, rd, &ev);
 		err = vpmc_replay_event(r, &ev);
 		if (err)
-			return err;
+			return replay_error_where(r, rd, err);
 	}
 	if (rc < 0)
 		return vpmc__set_error(&r->errbuf, rc, "%s", vpmc_reader_error(rd));

@@ -892,7 +892,8 @@ int vpmc_replay_finish(struct vpmc_replay *r);
  * @r: engine
  * @rd: an open reader
  *
- * Return: 0, the reader's error (message in vpmc_replay_error()), or an engine error.
+ * Return: 0, the reader's error (message in vpmc_replay_error()), or an engine error (its
+ * message prefixed with the event's place in the trace, vpmc_reader_where()).
  */
 int vpmc_replay_run(struct vpmc_replay *r, struct vpmc_reader *rd);
 

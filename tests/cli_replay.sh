@@ -72,7 +72,7 @@ golden() {
 # has_dat: this build reads trace.dat
 has_dat() { $vpmcsim stat "$pvm" >/dev/null 2>&1; }
 
-tap_plan 64
+tap_plan 65
 
 golden compare-vmx-overlay "$golden/compare-12-vmx-gp0.txt" \
 	$vpmcsim compare --assume gp0=instructions,period=10000 "$vmx"
@@ -240,6 +240,15 @@ printf '%s\n' '!vpmcsim-trace 1' '!pmu vendor=amd version=2 gp=6 gp_width=48' '1
 	'310 0 entry' >"$tmp/amd.vtr"
 check vtr-amd-guest 0 '{"kind":"read","t":300,"vcpu":0,"policy":"exact","insn":"rdmsr","index":3221291521,"counter":0,"value":101,"reference":101}' \
 	$vpmcsim replay --policy exact --log - "$tmp/amd.vtr"
+
+# F17: an engine error says where in the trace. A 2-bit GP0 counting instructions wraps every
+# 4: 5000 reference overflows in the guest segment of line 6, more than the engine keeps for one
+# event.
+printf '%s\n' '!vpmcsim-trace 1' \
+	'!pmu vendor=intel version=2 gp=8 fixed=3 gp_width=2 fixed_width=48' \
+	'0 0 wrmsr 0x186 0x4300c0' '0 0 retire' '10 0 entry' '100 0 guest insn=20000' \
+	'100 0 exit HLT' >"$tmp/wrap.vtr"
+check engine-error-where 1 "vpmcsim: $tmp/wrap.vtr:6: " $vpmcsim compare "$tmp/wrap.vtr"
 
 # bad command lines: a clear message, exit 2
 check bad-policy 2 "vpmcsim: compare: --policy 'lazy': expected exact, disabled=MASK" \
