@@ -84,9 +84,10 @@ START_TEST(test_vcpu_and_time_filters)
 	ck_assert_int_eq(vpmc_stat_set_vcpus(s, "1,3-4"), 0);
 	feed();
 	ck_assert_int_eq(vpmc_stat_report(s, VPMC_OUTPUT_CSV, &out), 0);
-	ck_assert_str_eq(out, "reason,samples,samples_pct,time_pct,time_us_min,time_us_max,"
-			      "time_us_mean,time_us_mean_stddev_pct,time_us_p50,time_us_p99\n"
-			      "MSR_WRITE,1,100.00,100.00,0.100,0.100,0.100,0.00,0.100,0.100\n");
+	/* the JSON key names, in ns */
+	ck_assert_str_eq(out, "reason,samples,samples_pct,time_pct,time_ns_min,time_ns_max,"
+			      "time_ns_mean,time_mean_stddev_pct,time_ns_p50,time_ns_p99\n"
+			      "MSR_WRITE,1,100.00,100.00,100,100,100.0,0.00,100,100\n");
 	vpmc_stat_free(s);
 	ck_assert_int_eq(vpmc_stat_new(&s), 0);
 	/* exits from 0.000004 s on: the MSR_WRITE at 5000 and the HLT at 7000 */
