@@ -85,6 +85,9 @@ int vpmc_stat_set_vcpus(struct vpmc_stat *s, const char *list)
 		if (*p++ != ',')
 			goto bad;
 	}
+	/* a second list adds to the first */
+	for (a = 0; s->vcpu_filter && a < sizeof(set); a++)
+		set[a] |= s->vcpus[a];
 	memcpy(s->vcpus, set, sizeof(set));
 	s->vcpu_filter = true;
 	return 0;

@@ -696,7 +696,7 @@ struct vpmc_stat;
 int vpmc_stat_new(struct vpmc_stat **out);
 
 /**
- * vpmc_stat_set_vcpus() - Count only the exits of these vCPUs.
+ * vpmc_stat_set_vcpus() - Count only the exits of these vCPUs (and of those of earlier calls).
  * @s: statistics
  * @list: comma-separated vCPU indices and ranges, "0,2-3"
  *

@@ -92,6 +92,9 @@ static int replay_own(struct replay_cli *c, int opt, const char *arg)
 
 	if (opt != OPT_LOG)
 		return 1;
+	if (l->path)
+		return vpmcsim_fail(EXIT_USAGE, "replay: --log given twice ('%s', '%s')", l->path,
+				    arg);
 	l->path = arg;
 	return 0;
 }

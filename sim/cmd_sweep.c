@@ -22,6 +22,7 @@ static void usage(FILE *out)
 		"Usage: %s\n\n"
 		"Replay TRACE through tolerance=T for every T of LIST in one pass; one CSV row each.\n\n"
 		"  --tolerance LIST    comma-separated thresholds in events, e.g. 0,10,100,1000\n"
+		"                      (repeatable: the lists add up; at most 64 in all)\n"
 		"  --wrap              sweep tolerance-wrap=T instead of tolerance=T\n"
 		"  --plot FILE         also draw host us per exit and p99 PMI lateness against T\n"
 		"                      (log scale; T = 0 left out) with gnuplot, into FILE.svg\n"
@@ -33,29 +34,50 @@ static void usage(FILE *out)
 		usage_line);
 }
 
-/* One policy per element of @list. */
-static int sweep_policies(struct replay_cli *c, const char *list, bool wrap)
+struct sweep_opts {
+	const char *lists[VPMC_REPLAY_MAX_POLICIES]; /* each --tolerance, in order */
+	unsigned int nr_lists;
+	const char *plot;
+	bool wrap;
+};
+
+static int too_many_thresholds(void)
+{
+	return vpmcsim_fail(EXIT_USAGE, "sweep: --tolerance: at most %d thresholds in all",
+			    VPMC_REPLAY_MAX_POLICIES);
+}
+
+/* One policy per element of every --tolerance LIST, at most VPMC_REPLAY_MAX_POLICIES in all. */
+static int sweep_policies(struct replay_cli *c, const struct sweep_opts *so)
 {
 	char buf[VPMC_POLICY_NAME_MAX];
-	const char *p = list;
-	int rc;
+	struct vpmc_policy pol;
+	unsigned int i, nr = 0;
 
-	for (;;) {
-		size_t n = strcspn(p, ",");
+	for (i = 0; i < so->nr_lists; i++) {
+		const char *list = so->lists[i], *p = list;
 
-		if (!n || n > 20) {
-			return vpmcsim_fail(EXIT_USAGE, "sweep: --tolerance '%s': expected a comma-"
-					    "separated list of event counts", list);
+		for (;;) {
+			size_t n = strcspn(p, ",");
+
+			snprintf(buf, sizeof(buf), "%s=%.*s", so->wrap ? "tolerance-wrap" :
+				 "tolerance", (int)(n < 24 ? n : 24), p);
+			if (!n || n > 20 || vpmc_policy_parse(&pol, buf, NULL))
+				return vpmcsim_fail(EXIT_USAGE, "sweep: --tolerance '%s': '%.*s' is "
+						    "not a number of events (decimal, or hex with "
+						    "0x; the list is comma-separated)", list,
+						    (int)n, p);
+			if (++nr > VPMC_REPLAY_MAX_POLICIES)
+				return too_many_thresholds();
+			if (vpmc_replay_add_policy(c->r, &pol))
+				return vpmcsim_fail(EXIT_USAGE, "sweep: --tolerance: %s",
+						    vpmc_replay_error(c->r));
+			if (!p[n])
+				break;
+			p += n + 1;
 		}
-		snprintf(buf, sizeof(buf), "%s=%.*s", wrap ? "tolerance-wrap" : "tolerance",
-			 (int)n, p);
-		rc = replay_cli_add_policy(c, buf);
-		if (rc)
-			return rc;
-		if (!p[n])
-			return 0;
-		p += n + 1;
 	}
+	return 0;
 }
 
 /* --plot FILE: .svg or .png (gnuplot's svg, pngcairo or png terminal). */
@@ -140,19 +162,20 @@ static int sweep_plot(struct replay_cli *c, const char *path)
 	return rc;
 }
 
-struct sweep_opts {
-	const char *list, *plot;
-	bool wrap;
-};
-
+/* --tolerance adds to the list (at most 64 in all); --plot once. */
 static int sweep_own(struct replay_cli *c, int opt, const char *arg)
 {
 	struct sweep_opts *so = c->data;
 
-	if (opt == OPT_TOLERANCE)
-		so->list = arg;
+	if (opt == OPT_TOLERANCE && so->nr_lists == VPMC_REPLAY_MAX_POLICIES)
+		return too_many_thresholds();
+	else if (opt == OPT_TOLERANCE)
+		so->lists[so->nr_lists++] = arg;
 	else if (opt == OPT_WRAP)
 		so->wrap = true;
+	else if (opt == OPT_PLOT && so->plot)
+		return vpmcsim_fail(EXIT_USAGE, "sweep: --plot given twice ('%s', '%s')", so->plot,
+				    arg);
 	else if (opt == OPT_PLOT && !plot_name_ok(arg))
 		return vpmcsim_fail(EXIT_USAGE, "sweep: --plot '%s': expected a file name ending "
 				    "in .svg or .png", arg);
@@ -173,7 +196,7 @@ static int sweep_run(int argc, char **argv)
 		{ "plot", required_argument, NULL, OPT_PLOT },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct sweep_opts so = { NULL, NULL, false };
+	struct sweep_opts so = { .nr_lists = 0 };
 	bool plot_made = false;
 	struct replay_cli c;
 	int rc;
@@ -183,11 +206,11 @@ static int sweep_run(int argc, char **argv)
 		return vpmcsim_fail(EXIT_INPUT, "sweep: out of memory");
 	c.data = &so;
 	rc = replay_cli_parse(&c, argc, argv, opts, sweep_own, usage, usage_line);
-	if (!rc && !so.list)
+	if (!rc && !so.nr_lists)
 		rc = vpmcsim_fail(EXIT_USAGE, "sweep: --tolerance LIST is required (usage: %s)",
 				  usage_line);
 	if (!rc)
-		rc = sweep_policies(&c, so.list, so.wrap);
+		rc = sweep_policies(&c, &so);
 	if (!rc && so.plot)
 		rc = plot_check(&c, so.plot, &plot_made);
 	if (!rc)

@@ -100,6 +100,30 @@ START_TEST(test_vcpu_and_time_filters)
 }
 END_TEST
 
+/* A second --vcpu list adds to the first; a bad one leaves the selection as it was. */
+START_TEST(test_vcpu_lists_add_up)
+{
+	const char *out;
+
+	ck_assert_int_eq(vpmc_stat_set_vcpus(s, "1"), 0);
+	ck_assert_int_eq(vpmc_stat_set_vcpus(s, "5"), 0);
+	ck_assert_int_eq(vpmc_stat_set_vcpus(s, "2-x"), VPMC_ERR_INVAL);
+	feed();
+	/* vCPU 1's MSR_WRITE of 100 ns alone (vCPU 5 has no exit; the last list does not win) */
+	ck_assert_int_eq(vpmc_stat_report(s, VPMC_OUTPUT_CSV, &out), 0);
+	ck_assert_str_eq(strchr(out, '\n') + 1,
+			 "MSR_WRITE,1,100.00,100.00,100,100,100.0,0.00,100,100\n");
+	vpmc_stat_free(s);
+	ck_assert_int_eq(vpmc_stat_new(&s), 0);
+	ck_assert_int_eq(vpmc_stat_set_vcpus(s, "1"), 0);
+	ck_assert_int_eq(vpmc_stat_set_vcpus(s, "0"), 0);
+	feed();
+	/* both vCPUs: the 4 samples of test_text_columns */
+	ck_assert_int_eq(vpmc_stat_report(s, VPMC_OUTPUT_TEXT, &out), 0);
+	ck_assert_msg(strstr(out, "Total Samples:4, "), "%s", out);
+}
+END_TEST
+
 static const struct {
 	const char *name;
 	bool vcpus;
@@ -134,6 +158,7 @@ static Suite *exitstat_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_text_columns);
 	tcase_add_test(tc, test_vcpu_and_time_filters);
+	tcase_add_test(tc, test_vcpu_lists_add_up);
 	tcase_add_loop_test(tc, test_bad_filters, 0, ARRAY_SIZE(bad));
 	suite_add_tcase(su, tc);
 	return su;

@@ -72,7 +72,7 @@ golden() {
 # has_dat: this build reads trace.dat
 has_dat() { $vpmcsim stat "$pvm" >/dev/null 2>&1; }
 
-tap_plan 65
+tap_plan 76
 
 golden compare-vmx-overlay "$golden/compare-12-vmx-gp0.txt" \
 	$vpmcsim compare --assume gp0=instructions,period=10000 "$vmx"
@@ -278,4 +278,32 @@ check sweep-needs-tolerance 2 "vpmcsim: sweep: --tolerance LIST is required" \
 	$vpmcsim sweep "$late"
 check stat-bad-vcpu 2 "vpmcsim: stat: --vcpu 'x': expected vCPU indices" \
 	$vpmcsim stat --vcpu x "$vmx"
+# #17: sweep words its errors for --tolerance (it takes no --policy)
+check sweep-negative-tolerance 2 "vpmcsim: sweep: --tolerance '-1': '-1' is not a number of events" \
+	$vpmcsim sweep --tolerance -1 "$late"
+! grep -q -- --policy "$tap_out"
+tap_result $? sweep-negative-tolerance-no-policy
+# repeated --tolerance lists add up: 0,10 then 100 is the golden 0,10,100 sweep
+golden sweep-tolerance-lists-add-up "$golden/sweep-late-pmi.csv" \
+	$vpmcsim sweep --tolerance 0,10 --tolerance 100 "$late"
+# at most VPMC_REPLAY_MAX_POLICIES (64) thresholds, however they are split into lists
+many=$(i=1; while [ $i -le 64 ]; do printf -- "--tolerance %d " $i; i=$((i + 1)); done)
+$vpmcsim sweep $many "$late" >"$tmp/o" 2>&1
+check sweep-64-thresholds 0 "tolerance=64,64," cat "$tmp/o"
+check sweep-65-thresholds 2 "vpmcsim: sweep: --tolerance: at most 64 thresholds in all" \
+	$vpmcsim sweep $many --tolerance 65 "$late"
+list=$(i=1; while [ $i -le 64 ]; do printf "%d," $i; i=$((i + 1)); done)
+check sweep-65-thresholds-one-list 2 "vpmcsim: sweep: --tolerance: at most 64 thresholds in all" \
+	$vpmcsim sweep --tolerance "${list}65" "$late"
+# --vcpu lists add up: vCPU 0's 3 samples and vCPU 1's 9 (10 exits, the TRIPLE_FAULT has no
+# entry after it), still as a selection of vCPUs
+check stat-vcpu-repeated 0 "Total Samples:12," $vpmcsim stat --vcpu 0 --vcpu 1 "$vmx"
+check stat-vcpu-repeated-selected 0 "all VMs, selected VCPUs" $vpmcsim stat --vcpu 1 --vcpu 0 "$vmx"
+# options that take one value refuse a second one instead of keeping the last
+check stat-time-twice 2 "vpmcsim: stat: --time given twice ('0,', '1405,')" \
+	$vpmcsim stat --time 0, --time 1405, "$vmx"
+check replay-log-twice 2 "vpmcsim: replay: --log given twice ('$tmp/a.jsonl', '$tmp/b.jsonl')" \
+	$vpmcsim replay --policy exact --log "$tmp/a.jsonl" --log "$tmp/b.jsonl" "$late"
+check sweep-plot-twice 2 "vpmcsim: sweep: --plot given twice ('$tmp/a.svg', '$tmp/b.svg')" \
+	$vpmcsim sweep --tolerance 1 --plot "$tmp/a.svg" --plot "$tmp/b.svg" "$late"
 tap_done
