@@ -623,6 +623,28 @@ int vpmc_replay_begin(struct vpmc_replay *r, const struct vpmc_pmu_config *cfg)
 	return 0;
 }
 
+/* Why @ev failed with @err, naming the event (and for VPMC_ERR_LIMIT, which limit). */
+static int replay_event_error(struct vpmc_replay *r, const struct vpmc_event *ev, int err)
+{
+	const char *name = vpmc_event_type_name(ev->type);
+	char what[64];
+
+	if (ev->type == VPMC_EV_GUEST)
+		snprintf(what, sizeof(what), "guest segment of %" PRIu64 " instructions", ev->insn);
+	else
+		snprintf(what, sizeof(what), "%s event", name ? name : "unknown");
+	if (err == VPMC_ERR_INVAL)
+		return vpmc__set_error(&r->errbuf, err, "%s at %" PRIu64 " ns on vCPU %" PRIu32
+				       ": bad type or CPL", what, ev->time_ns, ev->vcpu);
+	if (err == VPMC_ERR_LIMIT) /* only group_obs() raises it here */
+		return vpmc__set_error(&r->errbuf, err, "%s at %" PRIu64 " ns on vCPU %" PRIu32
+				       ": more than %d reference overflows and PMIs in one event, "
+				       "the engine's limit (a counter this narrow or a segment this "
+				       "long wraps too often)", what, ev->time_ns, ev->vcpu,
+				       GROUP_QUEUE_MAX);
+	return vpmc__set_error(&r->errbuf, err, "%s", vpmc_strerror(err));
+}
+
 int vpmc_replay_event(struct vpmc_replay *r, const struct vpmc_event *ev)
 {
 	unsigned int i;
@@ -655,11 +677,7 @@ int vpmc_replay_event(struct vpmc_replay *r, const struct vpmc_event *ev)
 		r->progress(r->progress_data, r->events);
 	return 0;
 fail:
-	if (err == VPMC_ERR_INVAL)
-		return vpmc__set_error(&r->errbuf, err,
-				       "event at %" PRIu64 " ns on vCPU %" PRIu32 ": bad type or CPL",
-				       ev->time_ns, ev->vcpu);
-	return vpmc__set_error(&r->errbuf, err, "%s", vpmc_strerror(err));
+	return replay_event_error(r, ev, err);
 }
 
 int vpmc_replay_finish(struct vpmc_replay *r)

@@ -72,7 +72,7 @@ golden() {
 # has_dat: this build reads trace.dat
 has_dat() { $vpmcsim stat "$pvm" >/dev/null 2>&1; }
 
-tap_plan 76
+tap_plan 79
 
 golden compare-vmx-overlay "$golden/compare-12-vmx-gp0.txt" \
 	$vpmcsim compare --assume gp0=instructions,period=10000 "$vmx"
@@ -248,7 +248,22 @@ printf '%s\n' '!vpmcsim-trace 1' \
 	'!pmu vendor=intel version=2 gp=8 fixed=3 gp_width=2 fixed_width=48' \
 	'0 0 wrmsr 0x186 0x4300c0' '0 0 retire' '10 0 entry' '100 0 guest insn=20000' \
 	'100 0 exit HLT' >"$tmp/wrap.vtr"
-check engine-error-where 1 "vpmcsim: $tmp/wrap.vtr:6: " $vpmcsim compare "$tmp/wrap.vtr"
+check engine-error-where 1 "vpmcsim: $tmp/wrap.vtr:6: guest segment of 20000 instructions at 100 ns on vCPU 0: more than 4096 reference overflows and PMIs in one event, the engine's limit" \
+	$vpmcsim compare "$tmp/wrap.vtr"
+# #14: the same limit reached through --assume on a 48-bit GP0 (period 10): the reference wraps
+# after at most 10 instructions, then every 2^48, (2^64 - 1) / 2^48 = 65535 more times in the
+# segment of line 5; the message names the limit and the line, in every command
+printf '%s\n' '!vpmcsim-trace 1' \
+	'!pmu vendor=intel version=2 gp=8 fixed=3 gp_width=48 fixed_width=48 fw_writes=1' \
+	'1000 0 entry' '2000 0 guest insn=18446744073709551615 br=0' '2000 0 exit HLT' \
+	'2100 0 entry' >"$tmp/huge.vtr"
+huge_msg="vpmcsim: $tmp/huge.vtr:4: guest segment of 18446744073709551615 instructions at 2000 ns on vCPU 0: more than 4096 reference overflows and PMIs in one event, the engine's limit"
+check limit-named-compare 1 "$huge_msg" \
+	$vpmcsim compare --assume gp0=instructions,period=10 "$tmp/huge.vtr"
+check limit-named-sweep 1 "$huge_msg" \
+	$vpmcsim sweep --tolerance 10 --assume gp0=instructions,period=10 "$tmp/huge.vtr"
+check limit-named-replay 1 "$huge_msg" \
+	$vpmcsim replay --policy exact --assume gp0=instructions,period=10 "$tmp/huge.vtr"
 
 # bad command lines: a clear message, exit 2
 check bad-policy 2 "vpmcsim: compare: --policy 'lazy': expected exact, disabled=MASK" \
