@@ -226,7 +226,8 @@ enum vpmc_reprogram_outcome {
  *           selects, global MSRs, and any #GP), rdpmc, index (ECX or MSR), value (0 after
  *           #GP), gp
  * WRITE     counter (as READ), index (MSR), value (as written; 0 after #GP), gp
- * Any kind raised inside vpmc_vcpu_guest() also carries seg_insn / seg_br.
+ * Any kind raised inside vpmc_vcpu_guest() (or a part run by vpmc_vcpu_guest_until_pmi())
+ * also carries seg_insn / seg_br, counted from the segment's start.
  * OVERFLOW  counter, emulated, value = the GLOBAL_STATUS bit(s) set (BIT(counter), or bit 62
  *           BUFFER_OVF for a PEBS counter's hardware overflow)
  * PMI       delivered, global_status
