@@ -11,18 +11,36 @@
 #include "check_common.h"
 #include "vpmc-internal.h"
 
-static struct vpmc_replay *run_scenario(const char *file, const char *const *policies,
-					unsigned int n)
+#define MAX_PMIS 16
+
+/* The times of one policy's delivered PMIs, from the replay log. */
+struct pmi_times {
+	const char *policy; /* "\"policy\":\"exact\"" */
+	uint64_t t[MAX_PMIS];
+	unsigned int n;
+};
+
+static void pmi_log(void *data, const char *line)
+{
+	struct pmi_times *p = data;
+	unsigned long long t;
+
+	if (!strstr(line, "\"kind\":\"pmi\"") || !strstr(line, p->policy) ||
+	    !strstr(line, "\"delivered\":true"))
+		return;
+	ck_assert_int_eq(sscanf(strstr(line, "\"t\":"), "\"t\":%llu", &t), 1);
+	ck_assert_uint_lt(p->n, MAX_PMIS);
+	p->t[p->n++] = t;
+}
+
+/* An engine replaying @policies, with --assume @assume (or none), PMI times into @log (or
+ * none); not begun. */
+static struct vpmc_replay *replay_make(const char *const *policies, unsigned int n,
+				       const char *assume, struct pmi_times *log)
 {
 	struct vpmc_replay *r;
-	struct vpmc_reader *rd;
-	char path[1024];
-	const char *dir = getenv("VPMC_TRACES");
 	unsigned int i;
 
-	snprintf(path, sizeof(path), "%s/scenarios/%s", dir ? dir : "traces", file);
-	ck_assert_int_eq(vpmc_reader_new(&rd, NULL), 0);
-	ck_assert_msg(vpmc_reader_open(rd, path) == 0, "%s", vpmc_reader_error(rd));
 	ck_assert_int_eq(vpmc_replay_new(&r), 0);
 	for (i = 0; i < n; i++) {
 		struct vpmc_policy p;
@@ -30,9 +48,34 @@ static struct vpmc_replay *run_scenario(const char *file, const char *const *pol
 		ck_assert_int_eq(vpmc_policy_parse(&p, policies[i], NULL), 0);
 		ck_assert_int_eq(vpmc_replay_add_policy(r, &p), 0);
 	}
+	if (assume)
+		ck_assert_int_eq(vpmc_replay_assume(r, assume), 0);
+	if (log)
+		vpmc_replay_set_log(r, pmi_log, log);
+	return r;
+}
+
+static struct vpmc_replay *run_scenario_assume(const char *file, const char *const *policies,
+					       unsigned int n, const char *assume,
+					       struct pmi_times *log)
+{
+	struct vpmc_replay *r = replay_make(policies, n, assume, log);
+	struct vpmc_reader *rd;
+	char path[1024];
+	const char *dir = getenv("VPMC_TRACES");
+
+	snprintf(path, sizeof(path), "%s/scenarios/%s", dir ? dir : "traces", file);
+	ck_assert_int_eq(vpmc_reader_new(&rd, NULL), 0);
+	ck_assert_msg(vpmc_reader_open(rd, path) == 0, "%s", vpmc_reader_error(rd));
 	ck_assert_msg(vpmc_replay_run(r, rd) == 0, "%s: %s", file, vpmc_replay_error(r));
 	vpmc_reader_free(rd);
 	return r;
+}
+
+static struct vpmc_replay *run_scenario(const char *file, const char *const *policies,
+					unsigned int n)
+{
+	return run_scenario_assume(file, policies, n, NULL, NULL);
 }
 
 static struct vpmc_metrics metrics(struct vpmc_replay *r, size_t i)
@@ -131,64 +174,14 @@ END_TEST
 
 /* ---- overlay: the guest's PMI handler inside guest segments ---- */
 
-#define MAX_PMIS 16
-
-/* The times of one policy's delivered PMIs, from the replay log. */
-struct pmi_times {
-	const char *policy; /* "\"policy\":\"exact\"" */
-	uint64_t t[MAX_PMIS];
-	unsigned int n;
-};
-
-static void pmi_log(void *data, const char *line)
-{
-	struct pmi_times *p = data;
-	unsigned long long t;
-
-	if (!strstr(line, "\"kind\":\"pmi\"") || !strstr(line, p->policy) ||
-	    !strstr(line, "\"delivered\":true"))
-		return;
-	ck_assert_int_eq(sscanf(strstr(line, "\"t\":"), "\"t\":%llu", &t), 1);
-	ck_assert_uint_lt(p->n, MAX_PMIS);
-	p->t[p->n++] = t;
-}
-
-static struct vpmc_replay *run_overlay(const char *file, const char *assume,
-				       const char *const *policies, unsigned int n,
-				       struct pmi_times *log)
-{
-	struct vpmc_replay *r;
-	struct vpmc_reader *rd;
-	char path[1024];
-	const char *dir = getenv("VPMC_TRACES");
-	unsigned int i;
-
-	snprintf(path, sizeof(path), "%s/scenarios/%s", dir ? dir : "traces", file);
-	ck_assert_int_eq(vpmc_reader_new(&rd, NULL), 0);
-	ck_assert_msg(vpmc_reader_open(rd, path) == 0, "%s", vpmc_reader_error(rd));
-	ck_assert_int_eq(vpmc_replay_new(&r), 0);
-	for (i = 0; i < n; i++) {
-		struct vpmc_policy p;
-
-		ck_assert_int_eq(vpmc_policy_parse(&p, policies[i], NULL), 0);
-		ck_assert_int_eq(vpmc_replay_add_policy(r, &p), 0);
-	}
-	ck_assert_int_eq(vpmc_replay_assume(r, assume), 0);
-	if (log)
-		vpmc_replay_set_log(r, pmi_log, log);
-	ck_assert_msg(vpmc_replay_run(r, rd) == 0, "%s: %s", file, vpmc_replay_error(r));
-	vpmc_reader_free(rd);
-	return r;
-}
-
 /* The PMI counts, lateness and costs are worked out in the scenario's header comment. */
 START_TEST(test_overlay_pmis_inside_segment)
 {
 	static const char *const pol[] = { "exact", "disabled=0x12", "tolerance=100", "mediated",
 					   "reference" };
 	struct pmi_times log = { .policy = "\"policy\":\"exact\"" };
-	struct vpmc_replay *r = run_overlay("replay-overlay-segment.vtr",
-					    "gp0=instructions,period=100", pol, 5, &log);
+	struct vpmc_replay *r = run_scenario_assume("replay-overlay-segment.vtr", pol, 5,
+						    "gp0=instructions,period=100", &log);
 	struct vpmc_metrics m;
 	unsigned int i, k;
 
@@ -271,18 +264,14 @@ static void replay_ev(struct vpmc_replay *r, uint64_t t, enum vpmc_event_type ty
  */
 START_TEST(test_overlay_amd_pmis_inside_segment)
 {
+	static const char *const pol[] = { "exact" };
 	struct pmi_times log = { .policy = "\"policy\":\"exact\"" };
+	struct vpmc_replay *r = replay_make(pol, 1, "gp0=instructions,period=100", &log);
 	struct vpmc_pmu_config cfg;
-	struct vpmc_policy p = { VPMC_POLICY_EXACT, 0 };
-	struct vpmc_replay *r;
 	struct vpmc_metrics m;
 	unsigned int k;
 
 	vpmc_pmu_config_default(&cfg, VPMC_VENDOR_AMD);
-	ck_assert_int_eq(vpmc_replay_new(&r), 0);
-	ck_assert_int_eq(vpmc_replay_add_policy(r, &p), 0);
-	ck_assert_int_eq(vpmc_replay_assume(r, "gp0=instructions,period=100"), 0);
-	vpmc_replay_set_log(r, pmi_log, &log);
 	ck_assert_int_eq(vpmc_replay_begin(r, &cfg), 0);
 	replay_ev(r, 1000, VPMC_EV_ENTRY, 0);
 	replay_ev(r, 2000, VPMC_EV_GUEST, 1000);
@@ -322,20 +311,13 @@ START_TEST(test_no_overlay_segment_in_one_piece)
 		{ 0x38f, 0 }, { 0x4c1, (1ULL << 48) - 100 }, { 0x186, 0x5300c0 }, { 0x38f, 0x7000000ff },
 	};
 	static const char *const names[] = { "exact", "mediated" };
+	struct vpmc_replay *r = replay_make(names, ARRAY_SIZE(names), NULL, NULL);
 	struct vpmc_pmu_config cfg;
-	struct vpmc_replay *r;
 	struct vpmc_metrics m;
 	struct vpmc_event ev;
 	unsigned int i;
 
 	vpmc_pmu_config_default(&cfg, VPMC_VENDOR_INTEL);
-	ck_assert_int_eq(vpmc_replay_new(&r), 0);
-	for (i = 0; i < ARRAY_SIZE(names); i++) {
-		struct vpmc_policy p;
-
-		ck_assert_int_eq(vpmc_policy_parse(&p, names[i], NULL), 0);
-		ck_assert_int_eq(vpmc_replay_add_policy(r, &p), 0);
-	}
 	ck_assert_int_eq(vpmc_replay_begin(r, &cfg), 0);
 	for (i = 0; i < ARRAY_SIZE(prog); i++) {
 		memset(&ev, 0, sizeof(ev));
