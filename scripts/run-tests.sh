@@ -1,26 +1,21 @@
 #!/usr/bin/env bash
-# run-tests.sh - Install what is missing, build, and run the whole test suite.
+# run-tests.sh - Install what is missing, build (scripts/build.sh), run the whole test suite.
 # Usage: scripts/run-tests.sh [--sanitizers] [--werror] [--valgrind]
 # Builds in _build/san (with --sanitizers) or _build/plain; prints the test-suite summary.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-dir=_build/plain conf=(--with-libtracecmd=yes) valgrind=0
+build=() valgrind=0
 for arg in "$@"; do
 	case $arg in
-	--sanitizers) dir=_build/san; conf+=(--enable-sanitizers) ;;
-	--werror) conf+=(--enable-werror) ;;
+	--sanitizers|--werror) build+=("$arg") ;;
 	--valgrind) valgrind=1 ;;
 	*) echo "run-tests.sh: unknown option '$arg'" >&2; exit 2 ;;
 	esac
 done
 
-scripts/install-deps.sh
-[ -x configure ] || autoreconf -fi >/dev/null
-mkdir -p "$dir"
+dir=$(scripts/build.sh "${build[@]}")
 cd "$dir"
-../../configure -q "${conf[@]}"
-make -s -j"$(nproc)"
 target=check
 ((valgrind)) && target=check-valgrind
 # One line per test case goes to check.out; the summary (and any failure) to the terminal.

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "vpmc.h"
@@ -189,7 +190,8 @@ static int convert_run(int argc, char **argv)
 {
 	struct convert_args a = { 0 };
 	struct vpmc_reader *r;
-	bool to_stdout;
+	bool to_stdout, regular;
+	struct stat st;
 	FILE *f;
 	int ret;
 
@@ -214,12 +216,14 @@ static int convert_run(int argc, char **argv)
 		vpmc_reader_free(r);
 		return ret;
 	}
+	/* Only a regular file may be removed on failure: -o /dev/null must stay a device. */
+	regular = !to_stdout && !fstat(fileno(f), &st) && S_ISREG(st.st_mode);
 	ret = convert_events(r, a.in, a.out, f);
 	if (fflush(f) && !ret)
 		ret = vpmcsim_fail(EXIT_INPUT, "convert: %s: %s", a.out, strerror(errno));
 	if (!to_stdout && fclose(f) && !ret)
 		ret = vpmcsim_fail(EXIT_INPUT, "convert: %s: %s", a.out, strerror(errno));
-	if (ret && !to_stdout)
+	if (ret && regular)
 		unlink(a.out); /* no half-written trace */
 	vpmcsim_reader_report(a.in, r);
 	vpmc_reader_free(r);

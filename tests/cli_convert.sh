@@ -26,7 +26,7 @@ same() {
 	fi
 }
 
-tap_plan 44
+tap_plan 46
 
 # ---- command line -----------------------------------------------------------------------------
 check help 0 "Usage: vpmcsim convert [OPTIONS] IN -o OUT.vtr" $vpmcsim convert --help
@@ -56,6 +56,13 @@ bad=$public/47-vmx-pmu-pmi-loop-hand-edited-symbolic-msr-NOT-PARSEABLE.txt
 check bad-input 1 "vpmcsim: $bad:1:22: kvm_msr: expected the MSR index in hex after 'msr_write'" \
 	$vpmcsim convert "$bad" -o "$out/bad.vtr"
 if [ -e "$out/bad.vtr" ]; then tap_result 1 bad-input-no-output; else tap_result 0 bad-input-no-output; fi
+# Only a regular output file is removed on failure: `-o /dev/null` once deleted /dev/null (as
+# root). A FIFO stands for any device here; a background reader keeps the open from blocking.
+mkfifo "$out/fifo"
+cat "$out/fifo" >/dev/null &
+check bad-input-to-fifo 1 "expected the MSR index in hex" $vpmcsim convert "$bad" -o "$out/fifo"
+wait
+if [ -p "$out/fifo" ]; then tap_result 0 failed-convert-keeps-fifo; else tap_result 1 failed-convert-keeps-fifo; fi
 # lines 1, 2, 4 are hand edits; line 3 is a (trimmed) kvm_exit
 check bad-input-lenient 0 "3 malformed lines skipped" \
 	$vpmcsim convert --lenient "$bad" -o "$out/bad.vtr"
