@@ -550,7 +550,8 @@ enum vpmc_format {
 
 struct vpmc_reader_opts {
 	enum vpmc_format format;
-	bool lenient;          /* malformed lines become counted skips instead of errors */
+	bool lenient;          /* malformed lines (and trace.dat pages libtracecmd cannot read)
+				* become counted skips with a warning instead of errors */
 	uint64_t guest_ips;    /* guest instructions per second of guest-mode time; 0 = none */
 	unsigned int guest_branch_permille; /* branches per 1000 synthesized guest instructions */
 	bool has_pmu;          /* pmu overrides what the trace says (or the defaults) */
@@ -566,7 +567,8 @@ struct vpmc_reader;
 int vpmc_reader_new(struct vpmc_reader **out, const struct vpmc_reader_opts *opts);
 
 /* Open @path ("-" = standard input, text formats only). Return: 0, VPMC_ERR_IO, VPMC_ERR_PARSE
- * (header), VPMC_ERR_NOSUPPORT (trace.dat without libtracecmd); vpmc_reader_error() says why. */
+ * (header; a corrupt trace.dat; a trace.dat on standard input), VPMC_ERR_NOSUPPORT (trace.dat
+ * without libtracecmd); vpmc_reader_error() says why. */
 int vpmc_reader_open(struct vpmc_reader *r, const char *path);
 
 /* Open an in-memory buffer (copied) named @name in messages; not for trace.dat. */
@@ -595,6 +597,8 @@ struct vpmc_reader_stats {
 	bool truncated_tail;        /* the last line was cut (warning, not error) */
 	uint64_t comment_lines;     /* lines that are no events: comments, headers ("cpus=2"),
 				     * directives, blank and "..." elision lines */
+	uint64_t unread_pages;      /* trace.dat: ring-buffer pages with data that libtracecmd
+				     * could not read (corrupt; lenient: skipped with a warning) */
 };
 void vpmc_reader_stats(const struct vpmc_reader *r, struct vpmc_reader_stats *st);
 
