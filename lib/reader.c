@@ -37,6 +37,7 @@ enum warn_kind {
 	WARN_SKIPPED, /* a malformed line skipped (--lenient) */
 	WARN_BACK,    /* a time stamp that went back on its vCPU */
 	WARN_TAIL,    /* the last line cut short */
+	WARN_UNREAD,  /* trace.dat: a CPU's ring-buffer pages libtracecmd could not read */
 	WARN_NR
 };
 
@@ -44,6 +45,7 @@ static const unsigned int warn_max[WARN_NR] = {
 	[WARN_SKIPPED] = 10,
 	[WARN_BACK] = 5,
 	[WARN_TAIL] = 1,
+	[WARN_UNREAD] = 4, /* each says which CPU and where: one per CPU is plenty */
 };
 
 struct unknown_name {
@@ -471,10 +473,10 @@ static int open_dat(struct vpmc_reader *r)
 	int ret;
 
 	if (r->fd == STDIN_FILENO && !strcmp(r->path, "-"))
-		return fail(r, VPMC_ERR_INVAL, "%s: trace.dat cannot be read from standard input "
+		return fail(r, VPMC_ERR_PARSE, "%s: trace.dat cannot be read from standard input "
 			    "(give its file name)", r->name);
 	if (r->mem)
-		return fail(r, VPMC_ERR_INVAL, "%s: trace.dat cannot be read from memory", r->name);
+		return fail(r, VPMC_ERR_PARSE, "%s: trace.dat cannot be read from memory", r->name);
 	if (r->fd > STDIN_FILENO) { /* libtracecmd opens the file itself */
 		close(r->fd);
 		r->fd = -1;
@@ -556,7 +558,7 @@ int vpmc_reader_open(struct vpmc_reader *r, const char *path)
 		return r->failed;
 	if (!strcmp(path, "-")) {
 		if (r->format == VPMC_FORMAT_DAT)
-			return fail(r, VPMC_ERR_INVAL, "%s: trace.dat cannot be read from standard "
+			return fail(r, VPMC_ERR_PARSE, "%s: trace.dat cannot be read from standard "
 				    "input (give its file name)", r->name);
 		r->fd = STDIN_FILENO;
 	} else {
@@ -584,7 +586,7 @@ int vpmc_reader_open_mem(struct vpmc_reader *r, const char *name, const void *da
 		memcpy(r->mem, data, len);
 	r->mem_len = len;
 	if (r->format == VPMC_FORMAT_DAT)
-		return fail(r, VPMC_ERR_INVAL, "%s: trace.dat cannot be read from memory", r->name);
+		return fail(r, VPMC_ERR_PARSE, "%s: trace.dat cannot be read from memory", r->name);
 	return start(r);
 }
 
@@ -711,6 +713,29 @@ static int next_text_record(struct vpmc_reader *r, struct kvm_record *rec)
 	}
 }
 
+/* The next trace.dat record. Pages libtracecmd cannot read are an error, or (lenient) a
+ * counted warning. Return: 1, 0 (end), or an error. */
+static int next_dat_record(struct vpmc_reader *r, struct kvm_record *rec)
+{
+	int ret;
+
+	for (;;) {
+		ret = trace_dat_next(r->dat, rec, &r->err);
+		if (ret != TRACE_DAT_UNREAD)
+			break;
+		r->st.unread_pages = trace_dat_unread_pages(r->dat);
+		if (!r->opts.lenient) {
+			r->failed = VPMC_ERR_PARSE; /* r->err says where */
+			return r->failed;
+		}
+		warn(r, WARN_UNREAD, "%s", r->err.msg);
+		vpmc__clear_error(&r->err);
+	}
+	if (ret < 0)
+		r->failed = ret;
+	return ret;
+}
+
 /* The next event from the importer, fed from text or trace.dat records as needed. */
 static int next_imported(struct vpmc_reader *r, struct vpmc_event *ev)
 {
@@ -723,11 +748,9 @@ static int next_imported(struct vpmc_reader *r, struct vpmc_event *ev)
 		if (r->finished)
 			return 0;
 		if (r->format == VPMC_FORMAT_DAT) {
-			ret = trace_dat_next(r->dat, &rec, &r->err);
-			if (ret < 0) {
-				r->failed = ret;
+			ret = next_dat_record(r, &rec);
+			if (ret < 0)
 				return ret;
-			}
 		} else {
 			ret = next_text_record(r, &rec);
 			if (ret < 0)

@@ -1,7 +1,8 @@
 /*
  * replay.c - The replay engine: one pass over the events, each applied to the reference and to
  * every policy's model of its vCPU; observations go to the metrics (and the log) in the order
- * they happened; with an overlay, each policy's PMIs run the guest's PMI handler.
+ * they happened; with an overlay, each policy's PMIs run the guest's PMI handler where they
+ * came, inside a guest segment too (lane_guest()).
  */
 #include "config.h"
 
@@ -15,6 +16,7 @@
 
 #define GROUP_QUEUE_MAX 4096   /* reference observations of one event */
 #define HANDLER_ROUNDS_MAX 8   /* PMIs latched while the guest's handler runs */
+#define SEGMENT_PARTS_MAX (1u << 20) /* PMI handler runs inside one guest segment */
 #define PROGRESS_EVERY (1u << 20)
 
 int vpmc_replay_new(struct vpmc_replay **out)
@@ -328,7 +330,9 @@ static void lane_feed_ref(struct lane_vcpu *lv, const struct vpmc_obs *upto)
  * is its value now. Inside a guest segment (seg_insn of @at), it is the value at the segment's
  * start (or 0 at the reference's own overflow earlier in it, @ovf_pos) plus what it counted up
  * to @at: instructions or branches of the segment, whichever the counter turned out to count
- * over the segment (trace-format.md spreads both evenly; vcpu.c's seg_branches()).
+ * over the segment (trace-format.md spreads both evenly; vcpu.c's seg_branches()). With an
+ * overlay the reference runs the segment along with the policy (lane_guest()) and stands at @at:
+ * its value now.
  */
 static uint64_t lane_ref_count(void *data, int idx, const struct vpmc_obs *at,
 			       const uint64_t *ovf_pos)
@@ -339,7 +343,7 @@ static uint64_t lane_ref_count(void *data, int idx, const struct vpmc_obs *at,
 	uint64_t mask = lv->m.mask[idx >= METRICS_FIXED_BASE], n, b, delta, after;
 	int slot = metrics_slot(idx);
 
-	if (ev->type != VPMC_EV_GUEST || !at->seg_insn || !ev->insn || slot < 0)
+	if (ev->type != VPMC_EV_GUEST || lv->seg || !at->seg_insn || !ev->insn || slot < 0)
 		return c_after;
 	n = ev->insn;
 	b = ev->br < n ? ev->br : n;
@@ -365,12 +369,25 @@ static uint64_t lane_ref_count(void *data, int idx, const struct vpmc_obs *at,
 	return (c_after - after) & mask;
 }
 
+/* With an overlay: the lane's reference runs the segment on up to instruction @upto (through
+ * its own PMIs: the guest's handler follows the policy's). */
+static void lane_ref_upto(struct lane_vcpu *lv, uint64_t upto)
+{
+	const struct vpmc_event *ev = lv->seg;
+
+	while (!lv->ref_seg.started || lv->ref_seg.insn < upto)
+		vpmc_vcpu_guest_until_pmi(lv->gv->ref, ev->time_ns, ev->insn, ev->br, ev->cpl, upto,
+					  &lv->ref_seg);
+}
+
 /* The policy's model observed @o. */
 static void lane_obs(void *data, const struct vpmc_obs *obs)
 {
 	struct lane_vcpu *lv = data;
 	struct metrics_probe probe = { lane_ref_count, lv };
 
+	if (lv->seg && obs->seg_insn)
+		lane_ref_upto(lv, obs->seg_insn); /* the reference up to the same instruction */
 	lane_feed_ref(lv, obs);
 	metrics_pol_obs(&lv->m, obs, &probe);
 	if (obs->kind == VPMC_OBS_PMI && obs->delivered)
@@ -405,11 +422,65 @@ static int group_apply(struct group_vcpu *gv, uint32_t vcpu, const struct vpmc_e
 
 static int lane_pmi_handler(struct lane_vcpu *lv, uint64_t t);
 
+/* One part of segment @ev: the policy up to the next PMI it delivers, the reference to the same
+ * instruction; the metrics take the part as one event. Return: true while instructions remain. */
+static bool lane_guest_part(struct lane_vcpu *lv, const struct vpmc_event *ev,
+			    struct vpmc_guest_progress *p)
+{
+	bool more;
+
+	lv->ev = ev;
+	lv->qi = 0;
+	lv->gv->nq = 0;
+	lv->seg = ev;
+	metrics_event_begin(&lv->m, ev->type);
+	more = vpmc_vcpu_guest_until_pmi(lv->pol, ev->time_ns, ev->insn, ev->br, ev->cpl, ev->insn,
+					 p);
+	lane_ref_upto(lv, more ? p->insn : ev->insn);
+	lv->seg = NULL;
+	lane_feed_ref(lv, NULL);
+	metrics_event_end(&lv->m, ev->type, p->time_ns);
+	return more;
+}
+
+/*
+ * A guest segment with an overlay, in parts, with the guest's PMI handler after each part, at
+ * the PMI's time: the host PMI forced a VM-exit at that instruction (trace-format.md), KVM
+ * injected the PMI at the entry, and the guest takes the NMI at once; the rest of the segment
+ * follows.
+ */
+static int lane_guest(struct lane_vcpu *lv, const struct vpmc_event *ev)
+{
+	struct vpmc_guest_progress p = VPMC_GUEST_PROGRESS_INIT;
+	struct vpmc_replay *r = lv->r;
+	unsigned int parts = 0;
+	bool more;
+	int err = 0;
+
+	lv->ref_seg = (struct vpmc_guest_progress)VPMC_GUEST_PROGRESS_INIT;
+	if (ev->cpl <= 3)
+		lv->cpl = ev->cpl; /* what the handler returns to */
+	do {
+		if (++parts > SEGMENT_PARTS_MAX) {
+			r->segment_parts_limit = true;
+			return VPMC_ERR_LIMIT;
+		}
+		more = lane_guest_part(lv, ev, &p);
+		if (lv->m.err || r->err)
+			return lv->m.err ? lv->m.err : r->err;
+		if (lv->pmi_delivered && !lv->in_handler)
+			err = lane_pmi_handler(lv, p.time_ns);
+	} while (!err && more);
+	return err;
+}
+
 static int lane_apply(struct lane_vcpu *lv, const struct vpmc_event *ev)
 {
 	struct vpmc_replay *r = lv->r;
 	int err;
 
+	if (r->ov.nr && ev->type == VPMC_EV_GUEST)
+		return lane_guest(lv, ev);
 	lv->ev = ev;
 	lv->qi = 0;
 	metrics_event_begin(&lv->m, ev->type);
@@ -636,7 +707,13 @@ static int replay_event_error(struct vpmc_replay *r, const struct vpmc_event *ev
 	if (err == VPMC_ERR_INVAL)
 		return vpmc__set_error(&r->errbuf, err, "%s at %" PRIu64 " ns on vCPU %" PRIu32
 				       ": bad type or CPL", what, ev->time_ns, ev->vcpu);
-	if (err == VPMC_ERR_LIMIT) /* only group_obs() raises it here */
+	if (err == VPMC_ERR_LIMIT && r->segment_parts_limit) /* lane_guest() */
+		return vpmc__set_error(&r->errbuf, err, "%s at %" PRIu64 " ns on vCPU %" PRIu32
+				       ": more than %u PMIs in one guest segment, each running the "
+				       "guest's handler, the engine's limit (a period this short or "
+				       "a segment this long)", what, ev->time_ns, ev->vcpu,
+				       SEGMENT_PARTS_MAX);
+	if (err == VPMC_ERR_LIMIT) /* group_obs() */
 		return vpmc__set_error(&r->errbuf, err, "%s at %" PRIu64 " ns on vCPU %" PRIu32
 				       ": more than %d reference overflows and PMIs in one event, "
 				       "the engine's limit (a counter this narrow or a segment this "
@@ -663,7 +740,8 @@ int vpmc_replay_event(struct vpmc_replay *r, const struct vpmc_event *ev)
 		if (err)
 			goto fail;
 	}
-	for (i = 0; i < r->nr_groups; i++) {
+	/* with an overlay each lane runs its reference through a guest segment (lane_guest()) */
+	for (i = 0; i < r->nr_groups && !(r->ov.nr && ev->type == VPMC_EV_GUEST); i++) {
 		err = group_apply(r->groups[i]->vcpus[ev->vcpu], ev->vcpu, ev);
 		if (err)
 			goto fail;

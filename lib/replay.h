@@ -5,7 +5,9 @@
  * profiler's state. A group holds the reference model of some lanes: one group shared by all
  * lanes when the guest's actions come only from the trace, one group per lane with an overlay
  * (the guest's PMI handler runs on that policy's PMIs, so each policy's guest acts differently
- * and each needs its own reference to be compared with).
+ * and each needs its own reference to be compared with). With an overlay the lane also drives
+ * its reference through guest segments, part by part, so that both models see the handler at
+ * the same instruction.
  */
 #ifndef VPMC_REPLAY_H
 #define VPMC_REPLAY_H
@@ -47,6 +49,10 @@ struct lane_vcpu {
 	uint8_t cpl;                 /* the guest's CPL as the events set it */
 	bool pmi_delivered;          /* a PMI reached the guest during the event */
 	bool in_handler;
+	/* with an overlay, a guest segment runs in parts (lane_guest()): the one being run, and
+	 * where the reference stands in it */
+	const struct vpmc_event *seg;
+	struct vpmc_guest_progress ref_seg;
 	uint64_t read_value;         /* what the guest's last READ returned */
 	struct vpmc_replay *r;
 };
@@ -72,6 +78,7 @@ struct vpmc_replay {
 	struct vpmc_cost cost;
 	uint64_t events, t_first, t_last;
 	int err;                     /* sticky error from an observer callback */
+	bool segment_parts_limit;    /* the VPMC_ERR_LIMIT was SEGMENT_PARTS_MAX, not the queue */
 	void (*log)(void *data, const char *line);
 	void *log_data;
 	void (*progress)(void *data, uint64_t events);

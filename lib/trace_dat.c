@@ -4,20 +4,39 @@
  * tracecmd_read_next_data() does, which the public header does not declare). Each record's
  * fields are read directly from its binary layout (tep_read_number_field() at offsets looked up
  * once per event), never through the printed text.
+ *
+ * Corrupt files. libtracecmd 1.3.1 (and libtraceevent 1.7.1 under it) is not safe on them:
+ * when init_cpu() fails for a CPU that is not the last (a first page or compressed chunk it
+ * cannot read, a header_page whose time stamp is not 8 bytes), tracecmd_open()'s cleanup walks
+ * lists it never set up and crashes; a mangled event format can crash tep_parse_event(). Two
+ * guards, in this order:
+ * - trace_dat_layout.c walks the file's layout first (sizes, offsets, page headers, compressed
+ *   chunks) and refuses what libtracecmd would trust wrongly, naming what and where;
+ * - probe_open() then runs tracecmd_open() once in a forked child: a crash there (in text we
+ *   do not parse, in compressed sections we do not inflate) is an error here, not a crash.
+ *   Validating everything ourselves instead would mean parsing event formats and inflating
+ *   zstd/zlib sections, a second libtraceevent, and still trusting its bugs.
+ * The child costs a second tracecmd_open(), mostly libtraceevent parsing kallsyms: about as
+ * much again as the open itself (bench numbers in the fix-dat report), once per file, which
+ * is small beside reading the records of any trace of size. While reading, a CPU whose records
+ * stop before its data does (libtracecmd ends a CPU at a page it cannot read without saying
+ * so) is reported by cpu_ended() from the layout.
  */
 #include "config.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <trace-cmd.h>
 
 #include "trace_dat.h"
+#include "trace_dat_layout.h"
 
 enum dat_field {
 	F_VCPU,   /* vcpu_id; apicid of kvm_apic_accept_irq */
@@ -100,15 +119,27 @@ struct dat_event {
 	const char *missing; /* a required field the format lacks: records are rejected */
 };
 
+/* Per libtracecmd CPU index. */
+struct dat_cpu {
+	struct tep_record *next;   /* the record to merge next, NULL when exhausted */
+	bool seen;                 /* a record was read: last_offset and last_ts are set */
+	uint64_t last_offset;      /* tep_record.offset of the last record read */
+	uint64_t last_ts;
+};
+
 struct trace_dat {
 	struct tracecmd_input *handle;
 	struct tep_handle *tep;
 	char *path;
+	struct dat_layout layout;
+	bool layout_ok;            /* the records lie where the layout says (else: no end check) */
 	int nr_cpus;
-	struct tep_record **next;  /* per CPU: the record to merge next, NULL when exhausted */
+	struct dat_cpu *cpus;
+	int fill_from;             /* CPUs from this index on have not had their first read */
 	struct tep_record *held;   /* returned after the KVM_REC_LOST that precedes it */
 	int held_cpu;              /* the CPU index of held */
 	int refill;                /* CPU index whose next record is still to be read, or -1 */
+	uint64_t unread_pages;
 	struct dat_event *events;  /* indexed by event id */
 	int nr_events;
 };
@@ -119,14 +150,15 @@ void trace_dat_close(struct trace_dat *d)
 
 	if (!d)
 		return;
-	if (d->next) {
+	if (d->cpus) {
 		for (i = 0; i < d->nr_cpus; i++)
-			tracecmd_free_record(d->next[i]);
+			tracecmd_free_record(d->cpus[i].next);
 	}
 	tracecmd_free_record(d->held);
 	if (d->handle)
 		tracecmd_close(d->handle);
-	free(d->next);
+	dat_layout_free(&d->layout);
+	free(d->cpus);
 	free(d->events);
 	free(d->path);
 	free(d);
@@ -135,7 +167,7 @@ void trace_dat_close(struct trace_dat *d)
 /* libtracecmd only says NULL; tell a missing file from one it cannot parse. */
 static int open_failure(const char *path, struct vpmc__errbuf *err)
 {
-	int fd = open(path, O_RDONLY);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	char magic[3];
 	ssize_t n;
 
@@ -153,217 +185,100 @@ static int open_failure(const char *path, struct vpmc__errbuf *err)
 			       path);
 }
 
-/*
- * libtracecmd 1.3.1 crashes on a version 6 file whose CPU data runs past the end of the file
- * (a recording cut short): read_cpu_data() fails after allocating cpu_data, and the
- * tracecmd_close() in tracecmd_open_fd()'s error path then closes fd 0 and follows a NULL
- * list. It also trusts header block sizes (malloc(size) of whatever the file says). So walk
- * the v6 header (trace-cmd.dat.v6(5)) first: every block inside the file, and the
- * "flyrecord" CPU data too.
- */
-struct v6_cursor {
-	int fd;
-	off_t pos, size;
-	bool big_endian, bad;
-	uint64_t over_size; /* a block that runs past the end of the file: its size, ... */
-	off_t over_at;      /* ... and where it starts */
-};
-
-/* Step over @size bytes; a block past the end of the file stops the walk. */
-static void v6_advance(struct v6_cursor *c, uint64_t size)
+/* In the child: open @path as the parent will, say 'y' (opened) or 'n' (refused) on @fd, exit.
+ * A crash says nothing: it dies by the signal, not through a sanitizer's or fuzzer's handler. */
+static void __attribute__((noreturn)) probe_child(const char *path, int fd)
 {
-	if (c->bad)
-		return;
-	if (size > (uint64_t)(c->size - c->pos)) {
-		c->over_size = size;
-		c->over_at = c->pos;
-		c->bad = true;
-		return;
+	static const int fatal[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
+	struct tracecmd_input *h;
+	int null = open("/dev/null", O_RDWR);
+	char verdict;
+	size_t i;
+
+	if (null >= 0) { /* libtracecmd prints on both */
+		dup2(null, STDOUT_FILENO);
+		dup2(null, STDERR_FILENO);
 	}
-	c->pos += (off_t)size;
+	for (i = 0; i < ARRAY_SIZE(fatal); i++)
+		signal(fatal[i], SIG_DFL);
+	h = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	verdict = h ? 'y' : 'n';
+	if (write(fd, &verdict, 1) != 1)
+		_exit(1);
+	tracecmd_close(h); /* its temporary files, if it inflated data to some */
+	_exit(0);
 }
 
-static uint64_t v6_num(struct v6_cursor *c, int bytes)
+static void reap(pid_t pid)
 {
-	uint8_t b[8];
-	uint64_t v = 0;
-	int i;
+	while (pid > 0 && waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+		;
+}
 
-	if (c->bad || c->pos + bytes > c->size || pread(c->fd, b, bytes, c->pos) != bytes) {
-		c->bad = true;
+/* tracecmd_open() @path in a child process. Return: 0 (it opened there, so it will here; reap
+ * *@child after), or the error: VPMC_ERR_PARSE (refused, or it crashed), VPMC_ERR_IO (no
+ * child). */
+static int probe_open(const char *path, pid_t *child, struct vpmc__errbuf *err)
+{
+	char verdict = 0;
+	int fds[2];
+	ssize_t n;
+	pid_t pid;
+
+	if (pipe2(fds, O_CLOEXEC))
+		return vpmc__set_error(err, VPMC_ERR_IO, "%s: cannot check the file: pipe: %s", path,
+				       strerror(errno));
+	pid = fork();
+	if (pid == 0)
+		probe_child(path, fds[1]);
+	close(fds[1]);
+	if (pid < 0) {
+		close(fds[0]);
+		return vpmc__set_error(err, VPMC_ERR_IO, "%s: cannot check the file: fork: %s",
+				       path, strerror(errno));
+	}
+	do
+		n = read(fds[0], &verdict, 1);
+	while (n < 0 && errno == EINTR);
+	close(fds[0]);
+	if (n == 1 && verdict == 'y') {
+		*child = pid; /* still closing its handle */
 		return 0;
 	}
-	c->pos += bytes;
-	for (i = 0; i < bytes; i++)
-		v |= (uint64_t)b[c->big_endian ? bytes - 1 - i : i] << (8 * i);
-	return v;
-}
-
-static bool v6_expect(struct v6_cursor *c, const char *tag, size_t len)
-{
-	char buf[16];
-
-	if (c->bad || len > sizeof(buf) || c->pos + (off_t)len > c->size ||
-	    pread(c->fd, buf, len, c->pos) != (ssize_t)len || memcmp(buf, tag, len)) {
-		c->bad = true;
-		return false;
-	}
-	c->pos += len;
-	return true;
-}
-
-static void v6_skip_string(struct v6_cursor *c)
-{
-	char buf[64];
-	ssize_t n, i;
-
-	while (!c->bad) {
-		n = pread(c->fd, buf, sizeof(buf), c->pos);
-		if (n <= 0) {
-			c->bad = true;
-			return;
-		}
-		for (i = 0; i < n && buf[i]; i++)
-			;
-		c->pos += i < n ? i + 1 : n;
-		if (i < n)
-			return;
-	}
-}
-
-/* Skip @count blocks of "size (@size_bytes) + data". */
-static void v6_skip_blocks(struct v6_cursor *c, uint64_t count, int size_bytes)
-{
-	while (count-- && !c->bad)
-		v6_advance(c, v6_num(c, size_bytes));
-}
-
-/*
- * Every ring-buffer page's commit (data size) fits the page: libtracecmd rejects a bigger one
- * ("bad page read") in init_cpu() and crashes in the cleanup, or, past the first page, ends
- * that CPU's records early without an error.
- */
-static int v6_check_pages(struct v6_cursor *c, uint64_t off, uint64_t size, uint64_t page_size,
-			  int long_size, const char *path, struct vpmc__errbuf *err)
-{
-	off_t table_pos = c->pos;
-	uint64_t p, commit;
-
-	if (!page_size)
-		return 0;
-	for (p = off; p < off + size && !c->bad; p += page_size) {
-		c->pos = (off_t)p + 8; /* after the page's time stamp */
-		commit = v6_num(c, long_size) & ((1ULL << 27) - 1); /* kbuffer COMMIT_MASK */
-		if (!c->bad && commit > page_size)
-			return vpmc__set_error(err, VPMC_ERR_PARSE,
-					       "%s: corrupt trace.dat: the ring-buffer page at byte "
-					       "%llu holds %llu bytes, more than a page (%llu)", path,
-					       (unsigned long long)p, (unsigned long long)commit,
-					       (unsigned long long)page_size);
-	}
-	c->bad = false;
-	c->pos = table_pos;
-	return 0;
-}
-
-/* 0, or VPMC_ERR_PARSE if the file is a v6 trace.dat that libtracecmd must not see. */
-static int v6_check(const char *path, struct vpmc__errbuf *err)
-{
-	struct v6_cursor c = { .pos = 10 };
-	uint64_t systems, cpus, id, off, size, page_size;
-	int long_size, ret;
-	struct stat st;
-	char ver[2];
-
-	c.fd = open(path, O_RDONLY);
-	if (c.fd < 0)
-		return 0;
-	if (fstat(c.fd, &st) || pread(c.fd, ver, 2, 10) != 2 || memcmp(ver, "6", 2))
-		goto out;
-	c.size = st.st_size;
-	c.pos = 12;
-	c.big_endian = v6_num(&c, 1);
-	long_size = (int)v6_num(&c, 1);
-	page_size = v6_num(&c, 4);
-	if (long_size != 4 && long_size != 8)
-		goto out;
-	if (!v6_expect(&c, "header_page", 12))
-		goto out;
-	v6_skip_blocks(&c, 1, 8);
-	if (!v6_expect(&c, "header_event", 13))
-		goto out;
-	v6_skip_blocks(&c, 1, 8);
-	v6_skip_blocks(&c, v6_num(&c, 4), 8);          /* ftrace event formats */
-	for (systems = v6_num(&c, 4); systems-- && !c.bad;) {
-		v6_skip_string(&c);
-		v6_skip_blocks(&c, v6_num(&c, 4), 8);  /* event formats of a system */
-	}
-	v6_skip_blocks(&c, 1, 4);                      /* kallsyms */
-	v6_skip_blocks(&c, 1, 4);                      /* printk formats */
-	v6_skip_blocks(&c, 1, 8);                      /* saved cmdlines */
-	cpus = v6_num(&c, 4);
-	if (!c.bad && v6_expect(&c, "options  ", 10)) {
-		while (!c.bad && (id = v6_num(&c, 2))) {
-			size = v6_num(&c, 4);
-			if (id == 8 && size == 4) /* TRACECMD_OPTION_CPUCOUNT */
-				cpus = v6_num(&c, 4);
-			else
-				v6_advance(&c, size);
-		}
-	} else if (!c.over_size) {
-		c.bad = false; /* no options: "flyrecord" comes right away */
-	}
-	if (c.over_size) {
-		close(c.fd);
-		return vpmc__set_error(err, VPMC_ERR_PARSE,
-				       "%s: truncated or corrupt trace.dat: a block of %llu bytes at "
-				       "byte %llu runs past the end of the file (%llu bytes)", path,
-				       (unsigned long long)c.over_size, (unsigned long long)c.over_at,
-				       (unsigned long long)c.size);
-	}
-	if (!v6_expect(&c, "flyrecord", 10))
-		goto out;
-	while (cpus-- && !c.bad) {
-		off = v6_num(&c, 8);
-		size = v6_num(&c, 8);
-		if (!c.bad && size && (off > (uint64_t)c.size || size > (uint64_t)c.size - off)) {
-			close(c.fd);
-			return vpmc__set_error(err, VPMC_ERR_PARSE,
-					       "%s: truncated trace.dat: CPU data ends at byte %llu, "
-					       "the file has %llu", path,
-					       (unsigned long long)(off + size),
-					       (unsigned long long)c.size);
-		}
-		ret = c.bad ? 0 : v6_check_pages(&c, off, size, page_size, long_size, path, err);
-		if (ret) {
-			close(c.fd);
-			return ret;
-		}
-	}
-out:
-	close(c.fd);
-	return 0;
+	reap(pid);
+	if (n == 1 && verdict == 'n')
+		return open_failure(path, err);
+	return vpmc__set_error(err, VPMC_ERR_PARSE,
+			       "%s: libtracecmd could not open this trace.dat (crashed on it: "
+			       "corrupt?)", path);
 }
 
 int trace_dat_open(struct trace_dat **out, const char *path, struct vpmc__errbuf *err)
 {
 	struct trace_dat *d = calloc(1, sizeof(*d));
-	int cpu, ret;
+	pid_t child = -1;
+	int ret;
 
 	if (!d)
 		return VPMC_ERR_NOMEM;
+	d->layout.fd = -1;
 	/* The library never prints: libtracecmd and libtraceevent warn on stderr by default. */
 	tracecmd_set_loglevel(TEP_LOG_NONE);
 	tep_set_loglevel(TEP_LOG_NONE);
 	d->path = strdup(path);
-	if (!d->path)
-		goto nomem;
-	ret = v6_check(path, err);
+	if (!d->path) {
+		trace_dat_close(d);
+		return VPMC_ERR_NOMEM;
+	}
+	ret = dat_layout_read(&d->layout, path, err);
+	if (!ret)
+		ret = probe_open(path, &child, err);
 	if (ret) {
 		trace_dat_close(d);
 		return ret;
 	}
 	d->handle = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	reap(child);
 	if (!d->handle) {
 		trace_dat_close(d);
 		return open_failure(path, err);
@@ -372,17 +287,20 @@ int trace_dat_open(struct trace_dat **out, const char *path, struct vpmc__errbuf
 	d->nr_cpus = tep_get_cpus(d->tep);
 	if (d->nr_cpus < 0)
 		d->nr_cpus = 0;
-	d->next = calloc(d->nr_cpus ? d->nr_cpus : 1, sizeof(*d->next));
-	if (!d->next)
-		goto nomem;
-	for (cpu = 0; cpu < d->nr_cpus; cpu++)
-		d->next[cpu] = tracecmd_read_data(d->handle, cpu);
+	d->cpus = calloc(d->nr_cpus ? d->nr_cpus : 1, sizeof(*d->cpus));
+	if (!d->cpus) {
+		trace_dat_close(d);
+		return VPMC_ERR_NOMEM;
+	}
+	d->layout_ok = d->layout.nr_cpus > 0;
 	d->refill = -1;
 	*out = d;
 	return 0;
-nomem:
-	trace_dat_close(d);
-	return VPMC_ERR_NOMEM;
+}
+
+uint64_t trace_dat_unread_pages(const struct trace_dat *d)
+{
+	return d->unread_pages;
 }
 
 static struct tep_format_field *find_field(struct tep_event *ev, const char *const names[2])
@@ -565,10 +483,67 @@ static int oldest_cpu(const struct trace_dat *d)
 	int cpu, best = -1;
 
 	for (cpu = 0; cpu < d->nr_cpus; cpu++) {
-		if (d->next[cpu] && (best < 0 || d->next[cpu]->ts < d->next[best]->ts))
+		if (d->cpus[cpu].next &&
+		    (best < 0 || d->cpus[cpu].next->ts < d->cpus[best].next->ts))
 			best = cpu;
 	}
 	return best;
+}
+
+/*
+ * libtracecmd ends a CPU's records at a page it cannot read (a commit past the page, a chunk
+ * that does not inflate) just as at the end of the data: tell the two apart by the page of the
+ * last record. Return: 0 (the data ends there), or TRACE_DAT_UNREAD with @err set.
+ */
+static int cpu_ended(struct trace_dat *d, int cpu, struct vpmc__errbuf *err)
+{
+	const struct dat_cpu *c = &d->cpus[cpu];
+	const struct dat_cpu_data *cd;
+	uint64_t ps = d->layout.page_size, page, n;
+
+	if (!d->layout_ok || cpu >= d->layout.nr_cpus)
+		return 0;
+	cd = &d->layout.cpu[cpu];
+	page = c->seen ? c->last_offset & ~(ps - 1) : cd->base; /* init_cpu() read the first */
+	n = dat_layout_unread_pages(&d->layout, cpu, page + ps);
+	if (!n)
+		return 0;
+	d->unread_pages += n;
+	if (!c->seen)
+		return vpmc__set_error(err, TRACE_DAT_UNREAD,
+				       "%s: cpu %d: no records, and libtracecmd could not read the "
+				       "%llu pages with data after its first page (corrupt "
+				       "ring-buffer page or compressed chunk)", d->path, cpu,
+				       (unsigned long long)n);
+	return vpmc__set_error(err, TRACE_DAT_UNREAD,
+			       "%s: cpu %d: records stop at ts %llu.%09llu, on page %llu of %llu of "
+			       "the CPU's data; libtracecmd could not read the %llu pages with data "
+			       "after it (corrupt ring-buffer page or compressed chunk)", d->path,
+			       cpu, (unsigned long long)(c->last_ts / 1000000000ULL),
+			       (unsigned long long)(c->last_ts % 1000000000ULL),
+			       (unsigned long long)((page - cd->base) / ps + 1),
+			       (unsigned long long)((cd->size + ps - 1) / ps), (unsigned long long)n);
+}
+
+/* Read CPU @cpu's next record. Return: 0, or TRACE_DAT_UNREAD (see cpu_ended()). */
+static int refill(struct trace_dat *d, int cpu, struct vpmc__errbuf *err)
+{
+	struct tep_record *r = tracecmd_read_data(d->handle, cpu);
+	struct dat_cpu *c = &d->cpus[cpu];
+	const struct dat_cpu_data *cd;
+
+	c->next = r;
+	if (!r)
+		return cpu_ended(d, cpu, err);
+	c->seen = true;
+	c->last_offset = r->offset;
+	c->last_ts = r->ts;
+	if (d->layout_ok && cpu < d->layout.nr_cpus) {
+		cd = &d->layout.cpu[cpu];
+		if (r->offset < cd->base || r->offset - cd->base >= cd->size)
+			d->layout_ok = false; /* not numbered as we think: no end check */
+	}
+	return 0;
 }
 
 static void fill_lost(const struct tep_record *r, struct kvm_record *rec)
@@ -594,9 +569,17 @@ int trace_dat_next(struct trace_dat *d, struct kvm_record *rec, struct vpmc__err
 	struct tep_record *r;
 	int cpu, ret;
 
+	while (d->fill_from < d->nr_cpus) {
+		ret = refill(d, d->fill_from++, err);
+		if (ret)
+			return ret;
+	}
 	if (d->refill >= 0) {
-		d->next[d->refill] = tracecmd_read_data(d->handle, d->refill);
+		cpu = d->refill;
 		d->refill = -1;
+		ret = refill(d, cpu, err);
+		if (ret)
+			return ret;
 	}
 	cpu = d->held_cpu;
 	r = d->held;
@@ -605,8 +588,8 @@ int trace_dat_next(struct trace_dat *d, struct kvm_record *rec, struct vpmc__err
 		cpu = oldest_cpu(d);
 		if (cpu < 0)
 			return 0;
-		r = d->next[cpu];
-		d->next[cpu] = NULL;
+		r = d->cpus[cpu].next;
+		d->cpus[cpu].next = NULL;
 		if (r->missed_events) {
 			fill_lost(r, rec);
 			d->held = r;

@@ -17,10 +17,17 @@ struct trace_dat;
  * @path: the file
  * @err: on failure, "PATH: why"
  *
- * Return: 0; VPMC_ERR_IO (cannot open or read @path), VPMC_ERR_PARSE (libtracecmd rejects it),
- * VPMC_ERR_NOMEM, or VPMC_ERR_NOSUPPORT (built without libtracecmd).
+ * The file is checked before libtracecmd reads it (lib/trace_dat_layout.c) and opened once in
+ * a child process first: a trace.dat that crashes libtracecmd is an error, not a crash.
+ *
+ * Return: 0; VPMC_ERR_IO (cannot open or read @path, or no child process), VPMC_ERR_PARSE
+ * (truncated or corrupt, or libtracecmd refuses or crashes on it), VPMC_ERR_NOMEM, or
+ * VPMC_ERR_NOSUPPORT (built without libtracecmd).
  */
 int trace_dat_open(struct trace_dat **out, const char *path, struct vpmc__errbuf *err);
+
+/* trace_dat_next(): a CPU's records stopped before its data did. */
+#define TRACE_DAT_UNREAD 2
 
 /**
  * trace_dat_next() - The next record of all CPUs, in timestamp order (ties: lower CPU first).
@@ -28,11 +35,18 @@ int trace_dat_open(struct trace_dat **out, const char *path, struct vpmc__errbuf
  * @rec: filled from the tracepoint's fields, as trace_text.c fills it from the text; a
  *       KVM_REC_LOST record (lost = the count, 0 if unknown) comes before a record after
  *       which the ring buffer reported dropped events
- * @err: on failure, "PATH: cpu N ts T: what"
+ * @err: on failure, "PATH: cpu N ts T: what"; on TRACE_DAT_UNREAD, "PATH: cpu N: records
+ *       stop at ts T, on page P of M of the CPU's data; libtracecmd could not read the K pages
+ *       with data after it (...)"
  *
- * Return: 1 (@rec filled), 0 (end of the trace), or VPMC_ERR_PARSE.
+ * Return: 1 (@rec filled), 0 (end of the trace), TRACE_DAT_UNREAD (libtracecmd could not read
+ * the rest of one CPU's data, a corrupt page or compressed chunk; @rec not filled; that CPU
+ * is done, the next call goes on with the others), or VPMC_ERR_PARSE.
  */
 int trace_dat_next(struct trace_dat *d, struct kvm_record *rec, struct vpmc__errbuf *err);
+
+/* The ring-buffer pages with data that libtracecmd could not read so far (TRACE_DAT_UNREAD). */
+uint64_t trace_dat_unread_pages(const struct trace_dat *d);
 
 /* Close; NULL is a no-op. */
 void trace_dat_close(struct trace_dat *d);

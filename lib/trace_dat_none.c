@@ -18,6 +18,12 @@ int trace_dat_next(struct trace_dat *d, struct kvm_record *rec, struct vpmc__err
 	return vpmc__set_error(err, VPMC_ERR_NOSUPPORT, "trace.dat support not built in");
 }
 
+uint64_t trace_dat_unread_pages(const struct trace_dat *d)
+{
+	(void)d;
+	return 0;
+}
+
 void trace_dat_close(struct trace_dat *d)
 {
 	(void)d;

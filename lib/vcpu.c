@@ -247,27 +247,32 @@ static bool hw_units_count(struct vpmc_pmu *pmu, struct hw_unit *u, unsigned int
 	return exit;
 }
 
-/**
- * vpmc_vcpu_guest() - The guest ran natively: see vpmc.h. Each loop step runs to the next
- * instruction at which some counter overflows in hardware, handles it there (implicit VM-exit
- * and entry for a host PMI; the reference's PMI at once) and continues with the counters as the
- * drain left them.
+/*
+ * Run instructions p->insn + 1 .. min(@upto, @insn) of a segment; with @stop_at_pmi, stop after
+ * the first step in which a PMI reached the guest. Each step runs to the next instruction at
+ * which some counter overflows in hardware, handles it there (implicit VM-exit and entry for a
+ * host PMI; the reference's PMI at once) and continues with the counters as the drain left
+ * them. Return: true while instructions remain.
  */
-void vpmc_vcpu_guest(struct vpmc_vcpu *v, uint64_t time_ns, uint64_t insn, uint64_t br,
-		     uint8_t cpl)
+static bool guest_run(struct vpmc_vcpu *v, uint64_t time_ns, uint64_t insn, uint64_t br,
+		      uint8_t cpl, uint64_t upto, bool stop_at_pmi, struct vpmc_guest_progress *p)
 {
 	struct vpmc_pmu *pmu = &v->pmu;
 	struct hw_unit u[KVM_MAX_NR_GP_COUNTERS + KVM_MAX_NR_FIXED_COUNTERS];
-	uint64_t t_prev, pos = 0;
+	uint64_t pos = p->insn, end = upto < insn ? upto : insn;
 
 	vcpu_begin(v, time_ns);
-	t_prev = v->t_prev;
+	if (!p->started) {
+		p->t_start = p->time_ns = v->t_prev;
+		p->started = true;
+	}
 	vcpu_set_cpl(v, cpl);
 	if (br > insn)
 		br = insn;
-	while (pos < insn) {
+	p->pmi = false;
+	while (pos < end && !p->pmi) {
 		unsigned int n = hw_units(pmu, u), k;
-		uint64_t next = insn;
+		uint64_t next = end, pmis = pmu->stats.pmis_delivered;
 
 		for (k = 0; k < n; k++) {
 			uint64_t at = hw_unit_overflow_at(&u[k], pos, insn, br);
@@ -275,17 +280,43 @@ void vpmc_vcpu_guest(struct vpmc_vcpu *v, uint64_t time_ns, uint64_t insn, uint6
 			if (at < next)
 				next = at;
 		}
-		pmu->now_ns = seg_time(t_prev, time_ns, next, insn);
+		pmu->now_ns = seg_time(p->t_start, time_ns, next, insn);
 		pmu->seg_insn = next;
 		pmu->seg_br = seg_branches(next, insn, br);
 		if (hw_units_count(pmu, u, n, next - pos, pmu->seg_br - seg_branches(pos, insn, br)))
 			vcpu_enter_guest(v);
 		vcpu_reference_pmi(v);
 		pos = next;
+		p->pmi = stop_at_pmi && pmu->stats.pmis_delivered != pmis;
 	}
+	p->insn = pos;
+	p->br = insn ? seg_branches(pos, insn, br) : 0;
+	p->time_ns = pos < insn ? seg_time(p->t_start, time_ns, pos, insn) : time_ns;
 	pmu->seg_insn = pmu->seg_br = 0;
-	pmu->now_ns = time_ns;
-	vcpu_end(v, time_ns);
+	pmu->now_ns = p->time_ns;
+	vcpu_end(v, p->time_ns);
+	return pos < insn;
+}
+
+/**
+ * vpmc_vcpu_guest() - The guest ran natively: see vpmc.h. The whole segment in one part.
+ */
+void vpmc_vcpu_guest(struct vpmc_vcpu *v, uint64_t time_ns, uint64_t insn, uint64_t br,
+		     uint8_t cpl)
+{
+	struct vpmc_guest_progress p = VPMC_GUEST_PROGRESS_INIT;
+
+	guest_run(v, time_ns, insn, br, cpl, insn, false, &p);
+}
+
+/**
+ * vpmc_vcpu_guest_until_pmi() - A segment in parts, each ending after a delivered PMI: see
+ * vpmc.h.
+ */
+bool vpmc_vcpu_guest_until_pmi(struct vpmc_vcpu *v, uint64_t time_ns, uint64_t insn, uint64_t br,
+			       uint8_t cpl, uint64_t upto, struct vpmc_guest_progress *p)
+{
+	return guest_run(v, time_ns, insn, br, cpl, upto, true, p);
 }
 
 /* ---- the rest of the public API ---- */

@@ -226,7 +226,8 @@ enum vpmc_reprogram_outcome {
  *           selects, global MSRs, and any #GP), rdpmc, index (ECX or MSR), value (0 after
  *           #GP), gp
  * WRITE     counter (as READ), index (MSR), value (as written, also when it raised #GP), gp
- * Any kind raised inside vpmc_vcpu_guest() also carries seg_insn / seg_br.
+ * Any kind raised inside vpmc_vcpu_guest() (or a part run by vpmc_vcpu_guest_until_pmi())
+ * also carries seg_insn / seg_br, counted from the segment's start.
  * OVERFLOW  counter, emulated, value = the GLOBAL_STATUS bit(s) set (BIT(counter), or bit 62
  *           BUFFER_OVF for a PEBS counter's hardware overflow)
  * PMI       delivered, global_status
@@ -349,6 +350,49 @@ void vpmc_vcpu_entry(struct vpmc_vcpu *v, uint64_t time_ns);
  */
 void vpmc_vcpu_guest(struct vpmc_vcpu *v, uint64_t time_ns, uint64_t insn, uint64_t br,
 		     uint8_t cpl);
+
+/* Where a guest segment run in parts by vpmc_vcpu_guest_until_pmi() stands. */
+struct vpmc_guest_progress {
+	uint64_t t_start; /* the segment's start: the vCPU's previous event at the first call, ns */
+	uint64_t insn;    /* instructions of the segment retired so far */
+	uint64_t br;      /* branches among them */
+	uint64_t time_ns; /* time of instruction insn (t_start while insn is 0), ns */
+	bool pmi;         /* the last call stopped right after a PMI reached the guest */
+	bool started;     /* the first call was made */
+};
+
+/* A segment not started yet: what the first vpmc_vcpu_guest_until_pmi() call takes. */
+#define VPMC_GUEST_PROGRESS_INIT { 0, 0, 0, 0, false, false }
+
+/**
+ * vpmc_vcpu_guest_until_pmi() - Run a guest segment in parts: as vpmc_vcpu_guest(), but stop
+ * right after an instruction at which a PMI reached the guest, so that the caller can run the
+ * guest's PMI handler there (it is an NMI: the guest takes it at once) and then the rest.
+ * @v: vCPU
+ * @time_ns: trace time at the end of the whole segment, ns (the same at every call)
+ * @insn: instructions of the whole segment (the same at every call)
+ * @br: branches among them; clamped to @insn (the same at every call)
+ * @cpl: the CPL the segment runs at; set again at each call (VPMC_CPL_KEEP: the current one)
+ * @upto: stop after instruction @upto at the latest (@insn or more: the whole rest)
+ * @p: progress; VPMC_GUEST_PROGRESS_INIT before the first call, then as the last call left it
+ *
+ * Counting, overflows, implicit exits and observations are exactly those of vpmc_vcpu_guest():
+ * run without a stop, the parts do what one vpmc_vcpu_guest() call does. Instruction i (1..@insn)
+ * still completes at t_start + i * (@time_ns - t_start) / @insn with t_start the time of this
+ * vCPU's previous event at the first call (p->t_start); observations carry seg_insn / seg_br
+ * counted from the segment's start. A call runs instructions p->insn + 1 .. up to the first of:
+ * an instruction at which a PMI was delivered (an implicit VM-entry's kvm_pmu_deliver_pmi() for
+ * a host PMI; the reference's PMI at the wrapping instruction; a PMI dropped by a masked LVTPC
+ * does not stop it), @upto, @insn; it then sets p->insn, p->br, p->time_ns (that instruction's
+ * time) and p->pmi, and leaves the vCPU at p->time_ns. Events applied between two calls (the
+ * handler's exits, MSR accesses, retirements) must have times >= p->time_ns and <= @time_ns;
+ * they take place before instruction p->insn + 1. After the last part the vCPU is at @time_ns.
+ *
+ * Return: true while instructions of the segment remain (call again), false when the whole
+ * segment has run (p->pmi may still say that a PMI came at its last instruction).
+ */
+bool vpmc_vcpu_guest_until_pmi(struct vpmc_vcpu *v, uint64_t time_ns, uint64_t insn, uint64_t br,
+			       uint8_t cpl, uint64_t upto, struct vpmc_guest_progress *p);
 
 /**
  * vpmc_vcpu_retire() - KVM retired one instruction for the guest: kvm_skip_emulated_instruction()
@@ -506,7 +550,8 @@ enum vpmc_format {
 
 struct vpmc_reader_opts {
 	enum vpmc_format format;
-	bool lenient;          /* malformed lines become counted skips instead of errors */
+	bool lenient;          /* malformed lines (and trace.dat pages libtracecmd cannot read)
+				* become counted skips with a warning instead of errors */
 	uint64_t guest_ips;    /* guest instructions per second of guest-mode time; 0 = none */
 	unsigned int guest_branch_permille; /* branches per 1000 synthesized guest instructions */
 	bool has_pmu;          /* pmu overrides what the trace says (or the defaults) */
@@ -524,8 +569,9 @@ int vpmc_reader_new(struct vpmc_reader **out, const struct vpmc_reader_opts *opt
 /* Open @path ("-" = standard input, text formats only). A .vtr is read up to its first event,
  * so that vpmc_reader_pmu() and vpmc_reader_source() give its directives (!pmu, !host,
  * !source) right after open; an error in those lines is returned by the first
- * vpmc_reader_next(). Return: 0, VPMC_ERR_IO, VPMC_ERR_PARSE (header), VPMC_ERR_NOSUPPORT
- * (trace.dat without libtracecmd); vpmc_reader_error() says why. */
+ * vpmc_reader_next(). Return: 0, VPMC_ERR_IO, VPMC_ERR_PARSE (header; a corrupt trace.dat; a
+ * trace.dat on standard input), VPMC_ERR_NOSUPPORT (trace.dat without libtracecmd);
+ * vpmc_reader_error() says why. */
 int vpmc_reader_open(struct vpmc_reader *r, const char *path);
 
 /* Open an in-memory buffer (copied) named @name in messages; not for trace.dat. */
@@ -560,6 +606,8 @@ struct vpmc_reader_stats {
 	bool truncated_tail;        /* the last line was cut (warning, not error) */
 	uint64_t comment_lines;     /* lines that are no events: comments, headers ("cpus=2"),
 				     * directives, blank and "..." elision lines */
+	uint64_t unread_pages;      /* trace.dat: ring-buffer pages with data that libtracecmd
+				     * could not read (corrupt; lenient: skipped with a warning) */
 	uint64_t time_backwards;    /* kvm records whose time stamp was before their vCPU's
 				     * previous one (taken as that one; more than 1 s back is an
 				     * error unless lenient) */

@@ -39,12 +39,15 @@ void vpmcsim_reader_report(const char *path, const struct vpmc_reader *r)
 		fprintf(stderr, "vpmcsim: %s: %" PRIu64 " malformed line%s skipped (--lenient)%s\n",
 			path, st.skipped_lines, st.skipped_lines == 1 ? "" : "s",
 			st.skipped_lines > 10 ? "; the first 10 follow" : "");
+	if (st.unread_pages)
+		fprintf(stderr, "vpmcsim: %s: %" PRIu64 " ring-buffer page%s unread (corrupt)\n",
+			path, st.unread_pages, st.unread_pages == 1 ? "" : "s");
 	if (st.time_backwards)
 		fprintf(stderr, "vpmcsim: %s: %" PRIu64 " time stamp%s went back on %s vCPU, taken "
 			"as the vCPU's previous time%s\n", path, st.time_backwards,
 			st.time_backwards == 1 ? "" : "s", st.time_backwards == 1 ? "its" : "their",
 			st.time_backwards > 5 ? "; the first 5 follow" : "");
-	/* the details: the first skipped lines and time stamps, a cut last line */
+	/* the details: the first skipped lines and time stamps, a cut last line, unread pages */
 	for (i = 0; i < vpmc_reader_nr_warnings(r); i++)
 		fprintf(stderr, "vpmcsim: warning: %s\n", vpmc_reader_warning(r, i));
 }
@@ -54,10 +57,10 @@ int vpmcsim_reader_exit(int err)
 	switch (err) {
 	case VPMC_ERR_NOSUPPORT:
 		return EXIT_NOSUPPORT;
-	case VPMC_ERR_IO:    /* missing, unreadable, a directory */
-	case VPMC_ERR_INVAL: /* trace.dat on standard input */
+	case VPMC_ERR_IO: /* missing, unreadable, a directory */
 		return EXIT_USAGE;
-	default:             /* empty, no records, a bad line or header, a corrupt trace.dat */
+	default:          /* empty, no records, a bad line or header, a corrupt trace.dat, a
+			   * trace.dat on standard input */
 		return EXIT_INPUT;
 	}
 }

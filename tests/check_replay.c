@@ -11,40 +11,86 @@
 #include "check_common.h"
 #include "vpmc-internal.h"
 
-static struct vpmc_replay *run_scenario_cost(const char *file, const char *const *policies,
-					     unsigned int n, const struct vpmc_cost *cost);
+#define MAX_PMIS 16
 
-static struct vpmc_replay *run_scenario(const char *file, const char *const *policies,
-					unsigned int n)
+/* The times of one policy's delivered PMIs, from the replay log. */
+struct pmi_times {
+	const char *policy; /* "\"policy\":\"exact\"" */
+	uint64_t t[MAX_PMIS];
+	unsigned int n;
+};
+
+static void pmi_log(void *data, const char *line)
 {
-	return run_scenario_cost(file, policies, n, NULL);
+	struct pmi_times *p = data;
+	unsigned long long t;
+
+	if (!strstr(line, "\"kind\":\"pmi\"") || !strstr(line, p->policy) ||
+	    !strstr(line, "\"delivered\":true"))
+		return;
+	ck_assert_int_eq(sscanf(strstr(line, "\"t\":"), "\"t\":%llu", &t), 1);
+	ck_assert_uint_lt(p->n, MAX_PMIS);
+	p->t[p->n++] = t;
 }
 
-/* @file under traces/scenarios replayed through @policies, priced by @cost (NULL: defaults). */
-static struct vpmc_replay *run_scenario_cost(const char *file, const char *const *policies,
-					     unsigned int n, const struct vpmc_cost *cost)
+/* An engine replaying @policies, with --assume @assume (or none), PMI times into @log (or
+ * none); not begun. */
+static struct vpmc_replay *replay_make(const char *const *policies, unsigned int n,
+				       const char *assume, struct pmi_times *log)
 {
 	struct vpmc_replay *r;
-	struct vpmc_reader *rd;
-	char path[1024];
-	const char *dir = getenv("VPMC_TRACES");
 	unsigned int i;
 
-	snprintf(path, sizeof(path), "%s/scenarios/%s", dir ? dir : "traces", file);
-	ck_assert_int_eq(vpmc_reader_new(&rd, NULL), 0);
-	ck_assert_msg(vpmc_reader_open(rd, path) == 0, "%s", vpmc_reader_error(rd));
 	ck_assert_int_eq(vpmc_replay_new(&r), 0);
-	if (cost)
-		vpmc_replay_set_cost(r, cost);
 	for (i = 0; i < n; i++) {
 		struct vpmc_policy p;
 
 		ck_assert_int_eq(vpmc_policy_parse(&p, policies[i], NULL), 0);
 		ck_assert_int_eq(vpmc_replay_add_policy(r, &p), 0);
 	}
+	if (assume)
+		ck_assert_int_eq(vpmc_replay_assume(r, assume), 0);
+	if (log)
+		vpmc_replay_set_log(r, pmi_log, log);
+	return r;
+}
+
+/* @r (from replay_make()) run over @file under traces/scenarios. */
+static struct vpmc_replay *run_file(struct vpmc_replay *r, const char *file)
+{
+	struct vpmc_reader *rd;
+	char path[1024];
+	const char *dir = getenv("VPMC_TRACES");
+
+	snprintf(path, sizeof(path), "%s/scenarios/%s", dir ? dir : "traces", file);
+	ck_assert_int_eq(vpmc_reader_new(&rd, NULL), 0);
+	ck_assert_msg(vpmc_reader_open(rd, path) == 0, "%s", vpmc_reader_error(rd));
 	ck_assert_msg(vpmc_replay_run(r, rd) == 0, "%s: %s", file, vpmc_replay_error(r));
 	vpmc_reader_free(rd);
 	return r;
+}
+
+static struct vpmc_replay *run_scenario_assume(const char *file, const char *const *policies,
+					       unsigned int n, const char *assume,
+					       struct pmi_times *log)
+{
+	return run_file(replay_make(policies, n, assume, log), file);
+}
+
+static struct vpmc_replay *run_scenario(const char *file, const char *const *policies,
+					unsigned int n)
+{
+	return run_scenario_assume(file, policies, n, NULL, NULL);
+}
+
+/* @file replayed through @policies, priced by @cost. */
+static struct vpmc_replay *run_scenario_cost(const char *file, const char *const *policies,
+					     unsigned int n, const struct vpmc_cost *cost)
+{
+	struct vpmc_replay *r = replay_make(policies, n, NULL, NULL);
+
+	vpmc_replay_set_cost(r, cost);
+	return run_file(r, file);
 }
 
 static struct vpmc_metrics metrics(struct vpmc_replay *r, size_t i)
@@ -215,6 +261,189 @@ START_TEST(test_cost_not_finite_json)
 }
 END_TEST
 
+/* ---- overlay: the guest's PMI handler inside guest segments ---- */
+
+/* The PMI counts, lateness and costs are worked out in the scenario's header comment. */
+START_TEST(test_overlay_pmis_inside_segment)
+{
+	static const char *const pol[] = { "exact", "disabled=0x12", "tolerance=100", "mediated",
+					   "reference" };
+	struct pmi_times log = { .policy = "\"policy\":\"exact\"" };
+	struct vpmc_replay *r = run_scenario_assume("replay-overlay-segment.vtr", pol, 5,
+						    "gp0=instructions,period=100", &log);
+	struct vpmc_metrics m;
+	unsigned int i, k;
+
+	/* exact: at instruction 99 + 98 k of the segment, t = 1000 + 99 + 98 k */
+	ck_assert_uint_eq(log.n, 10);
+	for (k = 0; k < log.n; k++)
+		ck_assert_uint_eq(log.t[k], 1099 + 98 * k);
+	for (i = 0; i < 5; i++) {
+		m = metrics(r, i);
+		ck_assert_msg(m.ref_overflows == 10, "%s: %llu reference overflows", pol[i],
+			      (unsigned long long)m.ref_overflows);
+		ck_assert_uint_eq(m.overflows_matched, 10);
+		ck_assert_uint_eq(m.overflows_missed, 0);
+		ck_assert_uint_eq(m.pmis_delivered, 10);
+		ck_assert_uint_eq(m.pmis_spurious, 0);
+		ck_assert_uint_eq(m.reads, 10);
+		ck_assert_uint_eq(m.status_reads, 20);
+		ck_assert_uint_eq(m.status_reads_differ, 0);
+		ck_assert_uint_eq(m.exits, 96);
+		ck_assert_uint_eq(m.exits_implicit, 10);
+	}
+	for (i = 0; i < 5; i += i == 0 ? 3 : 1) { /* exact, mediated, reference */
+		m = metrics(r, i);
+		ck_assert_uint_eq(m.lateness_events_max, 0);
+		ck_assert_uint_eq(m.lateness_ns_max, 0);
+		ck_assert_uint_eq(m.reads_with_error, 0);
+	}
+	m = metrics(r, 0);
+	ck_assert_uint_eq(m.triggers, 21);
+	ck_assert_uint_eq(m.drains, 43);
+	ck_assert_uint_eq(m.reprograms, 260);
+	ck_assert_uint_eq(m.perf_resumes, 30);
+	ck_assert_uint_eq(m.perf_creates, 1);
+	ck_assert_uint_eq(metrics(r, 3).drains, 23);
+
+	m = metrics(r, 1); /* disabled=0x12: 1 event late, then 2 */
+	ck_assert_uint_eq(m.lateness_events_p50, 2);
+	ck_assert_uint_eq(m.lateness_events_max, 2);
+	ck_assert_uint_eq(m.lateness_ns_p50, 2);
+	ck_assert_uint_eq(m.lateness_ns_max, 2);
+	ck_assert_uint_eq(m.reads_with_error, 10);
+	ck_assert_double_eq_tol(m.error_events_mean, -1.9, 1e-9);
+	ck_assert_uint_eq(m.error_events_max_abs, 2);
+	ck_assert_uint_eq(m.triggers, 0);
+	ck_assert_uint_eq(m.drains, 33);
+
+	m = metrics(r, 2); /* tolerance=100: 0 once, then 1 event late */
+	ck_assert_uint_eq(m.lateness_events_p50, 1);
+	ck_assert_uint_eq(m.lateness_events_max, 1);
+	ck_assert_uint_eq(m.lateness_ns_max, 1);
+	ck_assert_uint_eq(m.reads_with_error, 0);
+	ck_assert_uint_eq(m.drains, 33);
+	vpmc_replay_free(r);
+}
+END_TEST
+
+/* Apply one event to the engine. */
+static void replay_ev(struct vpmc_replay *r, uint64_t t, enum vpmc_event_type type, uint64_t insn)
+{
+	struct vpmc_event ev;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.time_ns = t;
+	ev.type = type;
+	ev.cpl = VPMC_CPL_KEEP;
+	ev.insn = insn;
+	if (type == VPMC_EV_EXIT)
+		snprintf(ev.reason, sizeof(ev.reason), "HLT");
+	ck_assert_msg(vpmc_replay_event(r, &ev) == 0, "%s", vpmc_replay_error(r));
+}
+
+/*
+ * The same segment on an AMD PerfMonV2 guest, exact. Programming: WRMSR GLOBAL_CTL = 0,
+ * PERF_CTR0 = -100, PERF_CTL0, GLOBAL_CTL = 0x3f (its retire counts: -99). amd_pmu_v2_handle_irq()
+ * makes 6 accesses: WRMSR GLOBAL_CTL = 0, RDMSR GLOBAL_STATUS, RDPMC 0 (reads 0: delta 100,
+ * left 100), WRMSR PERF_CTR0 = -100, WRMSR GLOBAL_STATUS_CLR, WRMSR GLOBAL_CTL = 0x3f (counted:
+ * -99). No LVTPC write: AMD guests' LVTPC is not masked by a PMI (6.9+, 49ff3b4aec51). PMIs at
+ * instructions 99 k, k = 1..10 (t = 1000 + 99 k); exits 4 + 2 + 10 implicit + 10 x 6 = 76;
+ * reads 10, status reads 10.
+ */
+START_TEST(test_overlay_amd_pmis_inside_segment)
+{
+	static const char *const pol[] = { "exact" };
+	struct pmi_times log = { .policy = "\"policy\":\"exact\"" };
+	struct vpmc_replay *r = replay_make(pol, 1, "gp0=instructions,period=100", &log);
+	struct vpmc_pmu_config cfg;
+	struct vpmc_metrics m;
+	unsigned int k;
+
+	vpmc_pmu_config_default(&cfg, VPMC_VENDOR_AMD);
+	ck_assert_int_eq(vpmc_replay_begin(r, &cfg), 0);
+	replay_ev(r, 1000, VPMC_EV_ENTRY, 0);
+	replay_ev(r, 2000, VPMC_EV_GUEST, 1000);
+	replay_ev(r, 2000, VPMC_EV_EXIT, 0);
+	replay_ev(r, 2100, VPMC_EV_ENTRY, 0);
+	ck_assert_int_eq(vpmc_replay_finish(r), 0);
+
+	ck_assert_uint_eq(log.n, 10);
+	for (k = 0; k < log.n; k++)
+		ck_assert_uint_eq(log.t[k], 1000 + 99 * (k + 1));
+	m = metrics(r, 0);
+	ck_assert_uint_eq(m.ref_overflows, 10);
+	ck_assert_uint_eq(m.overflows_matched, 10);
+	ck_assert_uint_eq(m.lateness_events_max, 0);
+	ck_assert_uint_eq(m.reads, 10);
+	ck_assert_uint_eq(m.reads_with_error, 0);
+	ck_assert_uint_eq(m.status_reads, 10);
+	ck_assert_uint_eq(m.exits, 76);
+	ck_assert_uint_eq(m.exits_implicit, 10);
+	vpmc_replay_free(r);
+}
+END_TEST
+
+/*
+ * Without an overlay nothing runs between the parts of a segment: the trace's own guest
+ * programs GP0 as the overlay would (the enabling write's retire counts: -99) and has no
+ * handler, so the segment runs through in one piece: one overflow at instruction 99 (t = 1099,
+ * the PMI there, lateness 0), then the counter runs on to 1000 - 99 = 901 at the RDPMC. Exits:
+ * the entries at 1000 and 2100 and the implicit one.
+ */
+START_TEST(test_no_overlay_segment_in_one_piece)
+{
+	static const struct {
+		uint32_t msr;
+		uint64_t value;
+	} prog[] = {
+		{ 0x38f, 0 }, { 0x4c1, (1ULL << 48) - 100 }, { 0x186, 0x5300c0 }, { 0x38f, 0x7000000ff },
+	};
+	static const char *const names[] = { "exact", "mediated" };
+	struct vpmc_replay *r = replay_make(names, ARRAY_SIZE(names), NULL, NULL);
+	struct vpmc_pmu_config cfg;
+	struct vpmc_metrics m;
+	struct vpmc_event ev;
+	unsigned int i;
+
+	vpmc_pmu_config_default(&cfg, VPMC_VENDOR_INTEL);
+	ck_assert_int_eq(vpmc_replay_begin(r, &cfg), 0);
+	for (i = 0; i < ARRAY_SIZE(prog); i++) {
+		memset(&ev, 0, sizeof(ev));
+		ev.time_ns = 1000;
+		ev.type = VPMC_EV_WRMSR;
+		ev.cpl = VPMC_CPL_KEEP;
+		ev.index = prog[i].msr;
+		ev.value = prog[i].value;
+		ck_assert_int_eq(vpmc_replay_event(r, &ev), 0);
+		replay_ev(r, 1000, VPMC_EV_RETIRE, 0);
+	}
+	replay_ev(r, 1000, VPMC_EV_ENTRY, 0);
+	replay_ev(r, 2000, VPMC_EV_GUEST, 1000);
+	replay_ev(r, 2000, VPMC_EV_EXIT, 0);
+	memset(&ev, 0, sizeof(ev));
+	ev.time_ns = 2000;
+	ev.type = VPMC_EV_RDPMC;
+	ev.cpl = VPMC_CPL_KEEP;
+	ck_assert_int_eq(vpmc_replay_event(r, &ev), 0);
+	replay_ev(r, 2100, VPMC_EV_ENTRY, 0);
+	ck_assert_int_eq(vpmc_replay_finish(r), 0);
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		m = metrics(r, i);
+		ck_assert_uint_eq(m.ref_overflows, 1);
+		ck_assert_uint_eq(m.overflows_matched, 1);
+		ck_assert_uint_eq(m.pmis_delivered, 1);
+		ck_assert_uint_eq(m.lateness_events_max, 0);
+		ck_assert_uint_eq(m.lateness_ns_max, 0);
+		ck_assert_uint_eq(m.reads, 1);
+		ck_assert_uint_eq(m.reads_with_error, 0);
+		ck_assert_uint_eq(m.exits, 3);
+		ck_assert_uint_eq(m.exits_implicit, 1);
+	}
+	vpmc_replay_free(r);
+}
+END_TEST
+
 static Suite *replay_suite(void)
 {
 	Suite *s = suite_create("replay");
@@ -226,6 +455,12 @@ static Suite *replay_suite(void)
 	tcase_add_test(tc, test_host_values_checked);
 	tcase_add_test(tc, test_cost_beyond_histogram);
 	tcase_add_test(tc, test_cost_not_finite_json);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("overlay");
+	tcase_add_test(tc, test_overlay_pmis_inside_segment);
+	tcase_add_test(tc, test_overlay_amd_pmis_inside_segment);
+	tcase_add_test(tc, test_no_overlay_segment_in_one_piece);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -12,6 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <trace-cmd.h>
+
 #include "check_common.h"
 #include "check_events.h"
 #include "import.h"
@@ -515,16 +517,210 @@ START_TEST(test_not_a_dat)
 }
 END_TEST
 
-/* Cut in the headers: libtracecmd refuses the file. */
+/* v7 (trace-cmd.dat.v7(5)): the offset of the first options section follows the header's
+ * compression name and version strings. */
+static size_t v7_first_options_field(const uint8_t *buf)
+{
+	const char *p = (const char *)buf + 18; /* magic, "tracing", "7", endian, long, page */
+
+	p += strlen(p) + 1;
+	p += strlen(p) + 1;
+	return (size_t)(p - (const char *)buf);
+}
+
+static uint32_t get_le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static void put_le32(uint8_t *p, uint32_t v)
+{
+	int i;
+
+	for (i = 0; i < 4; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+/* The data of option @id (the first one) in the options sections, following each DONE. */
+static uint8_t *v7_option(uint8_t *buf, size_t n, unsigned int id)
+{
+	uint64_t sec = get_le64(buf + v7_first_options_field(buf)), next;
+	uint8_t *p, *end;
+
+	while (sec && sec + 16 <= n) {
+		p = buf + sec + 16;
+		end = p + get_le64(buf + sec + 8);
+		for (next = 0; p + 6 <= end; p += 6 + get_le32(p + 2)) {
+			if ((unsigned int)(p[0] | p[1] << 8) == id)
+				return p + 6;
+			if (p[0] == 0 && p[1] == 0)
+				next = get_le64(p + 6);
+		}
+		sec = next;
+	}
+	return NULL;
+}
+
+/* CPU @cpu's data (offset, size) from the top instance's BUFFER option. */
+static uint8_t *v7_cpu_data(uint8_t *buf, size_t n, int cpu, uint64_t *size)
+{
+	uint8_t *p = v7_option(buf, n, 3);
+
+	ck_assert_ptr_nonnull(p);
+	p += 8;                                      /* the BUFFER section's offset */
+	p += strlen((char *)p) + 1;                  /* name */
+	p += strlen((char *)p) + 1;                  /* clock */
+	p += 8 + 20 * cpu;                           /* page size, CPU count, earlier CPUs */
+	*size = get_le64(p + 12);
+	return buf + get_le64(p + 4);
+}
+
+/* A v7 header or layout with one field changed; the message each is refused with. */
+static void patch_page_size(uint8_t *buf, size_t n)
+{
+	(void)n;
+	put_le32(buf + 14, 4095);
+}
+
+static void patch_chunk_count(uint8_t *buf, size_t n)
+{
+	uint64_t size;
+	uint8_t *data = v7_cpu_data(buf, n, 0, &size);
+
+	put_le32(data, get_le32(data) + 1);
+}
+
+static void patch_chunk_size(uint8_t *buf, size_t n)
+{
+	uint64_t size;
+	uint8_t *data = v7_cpu_data(buf, n, 0, &size);
+
+	put_le32(data + 8, 0x7fffffff); /* the first chunk's size uncompressed */
+}
+
+static void patch_options_loop(uint8_t *buf, size_t n)
+{
+	uint64_t first = get_le64(buf + v7_first_options_field(buf)), sec = first;
+	uint8_t *p, *end, *done = NULL;
+
+	while (sec) { /* the last DONE (next 0) points back at the first section */
+		p = buf + sec + 16;
+		end = p + get_le64(buf + sec + 8);
+		for (; p + 6 <= end; p += 6 + get_le32(p + 2)) {
+			if (p[0] == 0 && p[1] == 0)
+				done = p + 6;
+		}
+		sec = get_le64(done);
+	}
+	(void)n;
+	put_le64(done, first);
+}
+
+static void patch_section_id(uint8_t *buf, size_t n)
+{
+	/* EVENT_FORMATS (18) points at the HEADER_INFO section (16) */
+	put_le64(v7_option(buf, n, 18), get_le64(v7_option(buf, n, 16)));
+}
+
+START_TEST(test_v7_layout)
+{
+	static const struct {
+		void (*patch)(uint8_t *, size_t);
+		const char *why; /* after "PATH: corrupt trace.dat: " */
+	} layout[] = {
+		{ patch_page_size, "page size 4095 (a power of 2, 1 KiB to 16 MiB)" },
+		{ patch_chunk_size, "CPU 0's compressed chunk at byte %llu holds 2147483647 bytes, "
+				    "more than 1073741824" },
+		{ patch_options_loop, "more than 1024 options sections (their next-section offsets "
+				      "form a loop?)" },
+		{ patch_section_id, "the section at byte %llu has id 16, its option says 18" },
+	};
+	struct vpmc__errbuf err;
+	struct trace_dat *d = NULL;
+	char want[640], why[256];
+	uint8_t buf[64];
+	uint64_t size, at;
+	const char *p;
+	FILE *f;
+
+	p = temp_copy("small-mixed-real.dat", 0, layout[_i].patch);
+	f = fopen(p, "rb");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(fread(buf, 1, sizeof(buf), f), sizeof(buf));
+	fclose(f);
+	ck_assert_int_eq(trace_dat_open(&d, p, &err), VPMC_ERR_PARSE);
+	unlink(p);
+	/* the byte a message names: CPU 0's first chunk (after the 4-byte chunk count), or the
+	 * HEADER_INFO section, read from the intact file */
+	at = 0;
+	if (layout[_i].patch == patch_chunk_size || layout[_i].patch == patch_section_id) {
+		uint8_t *all = malloc(8 << 20);
+		size_t n;
+
+		f = fopen(trace_path("small-mixed-real.dat"), "rb");
+		ck_assert_ptr_nonnull(f);
+		n = fread(all, 1, 8 << 20, f);
+		fclose(f);
+		at = layout[_i].patch == patch_section_id ? get_le64(v7_option(all, n, 16)) :
+			(uint64_t)(v7_cpu_data(all, n, 0, &size) - all) + 4;
+		free(all);
+	}
+	snprintf(why, sizeof(why), layout[_i].why, (unsigned long long)at);
+	snprintf(want, sizeof(want), "%s: corrupt trace.dat: %s", p, why);
+	ck_assert_str_eq(err.msg, want);
+}
+END_TEST
+
+/* One more chunk counted than CPU 0's data holds: the walk ends inside the extra one. The
+ * BUFFER option's CPU size leaves the 4-byte chunk count out. */
+START_TEST(test_v7_chunk_count)
+{
+	struct vpmc__errbuf err;
+	struct trace_dat *d = NULL;
+	uint8_t *buf = malloc(8 << 20), *data;
+	uint64_t size, count;
+	char want[640];
+	const char *p;
+	size_t n;
+	FILE *f;
+
+	f = fopen(trace_path("small-mixed-real.dat"), "rb");
+	ck_assert_ptr_nonnull(f);
+	n = fread(buf, 1, 8 << 20, f);
+	fclose(f);
+	data = v7_cpu_data(buf, n, 0, &size);
+	count = get_le32(data);
+	p = temp_copy("small-mixed-real.dat", 0, patch_chunk_count);
+	ck_assert_int_eq(trace_dat_open(&d, p, &err), VPMC_ERR_PARSE);
+	unlink(p);
+	snprintf(want, sizeof(want), "%s: truncated or corrupt trace.dat: CPU 0's compressed data "
+		 "(%llu bytes at byte %llu) ends inside chunk %llu of %llu", p,
+		 (unsigned long long)size + 4, (unsigned long long)(data - buf),
+		 (unsigned long long)count + 1, (unsigned long long)count + 1);
+	free(buf);
+	ck_assert_str_eq(err.msg, want);
+}
+END_TEST
+
+/* Cut in the v7 metadata: the first options section (its offset in the header) is gone. */
 START_TEST(test_truncated_headers)
 {
 	struct vpmc__errbuf err;
 	struct trace_dat *d = NULL;
 	const char *p = temp_copy("small-mixed-real.dat", 300000, NULL);
+	uint8_t head[64];
+	char want[640];
+	FILE *f = fopen(p, "rb");
 
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(fread(head, 1, sizeof(head), f), sizeof(head));
+	fclose(f);
 	ck_assert_int_eq(trace_dat_open(&d, p, &err), VPMC_ERR_PARSE);
 	unlink(p);
-	ck_assert_msg(strstr(err.msg, "libtracecmd cannot read this trace.dat"), "%s", err.msg);
+	snprintf(want, sizeof(want), "%s: truncated or corrupt trace.dat: a block of 16 bytes at "
+		 "byte %llu runs past the end of the file (300000 bytes)", p,
+		 (unsigned long long)get_le64(head + v7_first_options_field(head)));
+	ck_assert_str_eq(err.msg, want);
 }
 END_TEST
 
@@ -572,6 +768,142 @@ START_TEST(test_fuzz_finds)
 }
 END_TEST
 
+/*
+ * Inputs libtracecmd 1.3.1 / libtraceevent 1.7.1 crash on inside tracecmd_open() (fresh-user
+ * F10): one changed byte of a recording, cut small (bench/mkdat.py --strip --pages 1 for the
+ * v6 one; the v7 ones are small-mixed-real.dat with its kallsyms section replaced by an empty
+ * uncompressed one, every later offset moved by 1011712 bytes). Each passes the layout walk
+ * and is refused by the child that opens it first:
+ * - crash-v6-header-page: byte 49, in header_page's text ("u64 timestamp" loses its field
+ *   name): update_page_info() then wants an 8-byte time stamp, init_cpu() fails for CPU 0 and
+ *   tracecmd_close() in tracecmd_open_fd()'s cleanup follows CPU 1's unset lists (SIGSEGV);
+ * - crash-v7-event-format: byte 4549, inside the zstd event formats section: the inflated
+ *   text crashes tep_parse_event() (strcmp on NULL);
+ * - crash-v7-first-chunk: byte 19433, inside CPU 0's first compressed chunk: it does not
+ *   inflate, init_cpu() fails, the same cleanup crash.
+ */
+static const char *const crash_finds[] = {
+	"crash-v6-header-page.dat", "crash-v7-event-format.dat", "crash-v7-first-chunk.dat",
+};
+
+START_TEST(test_crash_finds)
+{
+	const char *dir = getenv("VPMC_TRACES");
+	struct vpmc__errbuf err;
+	struct trace_dat *d = NULL;
+	char path[512], want[768];
+
+	snprintf(path, sizeof(path), "%s/bad/%s", dir ? dir : "traces", crash_finds[_i]);
+	ck_assert_int_eq(trace_dat_open(&d, path, &err), VPMC_ERR_PARSE);
+	snprintf(want, sizeof(want), "%s: libtracecmd could not open this trace.dat (crashed on it: "
+		 "corrupt?)", path);
+	ck_assert_str_eq(err.msg, want);
+	ck_assert_ptr_null(d);
+}
+END_TEST
+
+/* CPU 0's records of pmu-gp-real.dat on its first @pages pages (libtracecmd's own numbering of
+ * the intact recording): how many, the time of the last and its page (from 1). CPU 1's records
+ * in @cpu1. */
+static void intact_records(uint64_t pages, unsigned long *n0, uint64_t *last_ts,
+			   uint64_t *last_page, unsigned long *cpu1)
+{
+	struct tracecmd_input *h = tracecmd_open(trace_path("pmu-gp-real.dat"),
+						 TRACECMD_FL_LOAD_NO_PLUGINS);
+	FILE *f = fopen(trace_path("pmu-gp-real.dat"), "rb");
+	struct tep_record *r;
+	uint64_t base = 0;
+	uint8_t head[18];
+	uint32_t ps;
+
+	ck_assert_ptr_nonnull(h);
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(fread(head, 1, sizeof(head), f), sizeof(head));
+	fclose(f);
+	ps = get_le32(head + 14); /* the header's page size */
+	*n0 = 0;
+	while ((r = tracecmd_read_data(h, 0))) {
+		if (!*n0)
+			base = r->offset & ~(uint64_t)(ps - 1); /* page 1 holds records */
+		if ((r->offset - base) / ps < pages) {
+			(*n0)++;
+			*last_ts = r->ts;
+			*last_page = (r->offset - base) / ps + 1;
+		}
+		tracecmd_free_record(r);
+	}
+	for (*cpu1 = 0; (r = tracecmd_read_data(h, 1)); (*cpu1)++)
+		tracecmd_free_record(r);
+	tracecmd_close(h);
+}
+
+/* From CPU 0's chunk headers in @path: the pages (uncompressed size / 4096) before the chunk
+ * holding byte @byte, and in all. */
+static void chunk_pages(const char *path, uint64_t byte, uint64_t *before, uint64_t *total)
+{
+	uint8_t *buf = malloc(8 << 20), *p;
+	uint64_t size, count;
+	FILE *f = fopen(path, "rb");
+	size_t n;
+
+	ck_assert_ptr_nonnull(f);
+	n = fread(buf, 1, 8 << 20, f);
+	fclose(f);
+	p = v7_cpu_data(buf, n, 0, &size);
+	*before = *total = 0;
+	for (count = get_le32(p), p += 4; count--; p += 8 + get_le32(p)) {
+		if ((uint64_t)(p - buf) + 8 + get_le32(p) <= byte)
+			*before += get_le32(p + 4) / 4096;
+		*total += get_le32(p + 4) / 4096;
+	}
+	free(buf);
+}
+
+/*
+ * bad/cut-v7-chunk.dat (fresh-user F11): pmu-gp-real.dat cut like the v7 crash finds, byte
+ * 34259 changed: inside CPU 0's last compressed chunk (pages 31-40 of 40), which then does not
+ * inflate. libtracecmd reads the pages before it and then ends CPU 0 without a word;
+ * trace_dat_next() says so once, then goes on with CPU 1.
+ */
+START_TEST(test_cut_chunk)
+{
+	const char *dir = getenv("VPMC_TRACES");
+	struct vpmc__errbuf err;
+	struct trace_dat *d;
+	struct kvm_record r;
+	unsigned long n0, cpu1, records = 0, unread = 0;
+	uint64_t ts = 0, page = 0, before, total;
+	char path[512], want[768];
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/bad/cut-v7-chunk.dat", dir ? dir : "traces");
+	chunk_pages(path, 34259, &before, &total);
+	ck_assert_uint_eq(before, 30);
+	ck_assert_uint_eq(total, 40);
+	intact_records(before, &n0, &ts, &page, &cpu1);
+	snprintf(want, sizeof(want), "%s: cpu 0: records stop at ts %llu.%09llu, on page %llu of "
+		 "%llu of the CPU's data; libtracecmd could not read the %llu pages with data "
+		 "after it (corrupt ring-buffer page or compressed chunk)", path,
+		 (unsigned long long)(ts / 1000000000), (unsigned long long)(ts % 1000000000),
+		 (unsigned long long)page, (unsigned long long)total,
+		 (unsigned long long)(total - page));
+	ck_assert_int_eq(trace_dat_open(&d, path, &err), 0);
+	while ((ret = trace_dat_next(d, &r, &err)) != 0) {
+		if (ret == TRACE_DAT_UNREAD) {
+			ck_assert_str_eq(err.msg, want);
+			unread++;
+			continue;
+		}
+		ck_assert_msg(ret == 1, "%s", err.msg);
+		records++;
+	}
+	ck_assert_uint_eq(unread, 1);
+	ck_assert_uint_eq(trace_dat_unread_pages(d), total - page);
+	ck_assert_uint_eq(records, n0 + cpu1);
+	trace_dat_close(d);
+}
+END_TEST
+
 static Suite *trace_dat_suite(void)
 {
 	Suite *s = suite_create("trace_dat");
@@ -589,6 +921,10 @@ static Suite *trace_dat_suite(void)
 	tcase_add_test(bad, test_truncated_headers);
 	tcase_add_test(bad, test_truncated_v6_data);
 	tcase_add_loop_test(bad, test_fuzz_finds, 0, ARRAY_SIZE(fuzz_finds));
+	tcase_add_loop_test(bad, test_v7_layout, 0, 4); /* layout[] */
+	tcase_add_test(bad, test_v7_chunk_count);
+	tcase_add_loop_test(bad, test_crash_finds, 0, ARRAY_SIZE(crash_finds));
+	tcase_add_test(bad, test_cut_chunk);
 	suite_add_tcase(s, rec);
 	suite_add_tcase(s, bad);
 	return s;

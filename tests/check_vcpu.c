@@ -414,6 +414,200 @@ START_TEST(test_segment_edges_and_no_vpmu)
 }
 END_TEST
 
+/*
+ * vpmc_vcpu_guest_until_pmi() with a PMI handler between the parts, exact policy. GP0 = M-4
+ * (-5, period 5); 10 instructions over (100, 200]: instruction i at 100 + 10 i.
+ * - part 1: perf runs out at instruction 5 (t = 150): kvm_perf_overflow() sets status bit 0 and
+ *   KVM_REQ_PMI; the host PMI's implicit entry drains (counter -5 + 5 = 0) and delivers the PMI
+ *   (Intel masks LVTPC): the call stops there, 5 instructions left.
+ * - the handler at 150 (what intel_pmu_handle_irq() boils down to here): WRMSR PMC0 = M-2 (-3),
+ *   WRMSR LVTPC = NMI (unmask), one retired instruction (emulated_counter 1), entry: the drain
+ *   folds it: -3 + 1 = -2, perf resumed with period 2.
+ * - part 2: instructions 6, 7 (t = 160, 170): the perf event runs out at 7, PMI at 170, stop.
+ * - part 3 (no handler: LVTPC stays masked, status stays 1): 8..10, counter 0 + 3 = 3; the
+ *   segment ends at 200.
+ * Entries: 100, implicit at 150, the handler's at 150, implicit at 170.
+ */
+START_TEST(test_until_pmi_handler_between_parts)
+{
+	struct rec r;
+	struct vpmc_vcpu *v = vcpu_make(VPMC_VENDOR_INTEL, VPMC_POLICY_EXACT, 0, VPMC_KERNEL_LATEST, &r);
+	struct vpmc_guest_progress p = VPMC_GUEST_PROGRESS_INIT;
+	struct vpmc_vcpu_stats st;
+	const struct vpmc_obs *o;
+
+	vpmc_vcpu_wrmsr(v, 100, 0x4c1, M48 - 4);
+	vpmc_vcpu_wrmsr(v, 100, 0x186, SEL_INSN_PMI);
+	vpmc_vcpu_entry(v, 100);
+
+	ck_assert(vpmc_vcpu_guest_until_pmi(v, 200, 10, 0, 0, 10, &p));
+	ck_assert(p.started);
+	ck_assert(p.pmi);
+	ck_assert_uint_eq(p.t_start, 100);
+	ck_assert_uint_eq(p.insn, 5);
+	ck_assert_uint_eq(p.br, 0);
+	ck_assert_uint_eq(p.time_ns, 150);
+	ck_assert_uint_eq(vpmc_vcpu_counter(v, 0), 0);
+	ck_assert_uint_eq(rec_count(&r, VPMC_OBS_PMI, -2), 1);
+	o = rec_nth(&r, VPMC_OBS_PMI, 0);
+	ck_assert(o->delivered);
+	ck_assert_uint_eq(o->time_ns, 150);
+	ck_assert_uint_eq(o->seg_insn, 5);
+
+	ck_assert_int_eq(vpmc_vcpu_wrmsr(v, 150, 0x4c1, M48 - 2), 0);
+	ck_assert_uint_eq(rec_nth(&r, VPMC_OBS_WRITE, 2)->seg_insn, 0); /* outside the parts */
+	ck_assert_int_eq(vpmc_vcpu_wrmsr(v, 150, 0x834, APIC_DM_NMI), 0);
+	vpmc_vcpu_retire(v, 150, false, 0);
+	vpmc_vcpu_entry(v, 150);
+	ck_assert_uint_eq(vpmc_vcpu_counter(v, 0), M48 - 1);
+
+	ck_assert(vpmc_vcpu_guest_until_pmi(v, 200, 10, 0, 0, 10, &p));
+	ck_assert(p.pmi);
+	ck_assert_uint_eq(p.t_start, 100);
+	ck_assert_uint_eq(p.insn, 7);
+	ck_assert_uint_eq(p.time_ns, 170);
+	ck_assert_uint_eq(vpmc_vcpu_counter(v, 0), 0);
+	o = rec_nth(&r, VPMC_OBS_PMI, 1);
+	ck_assert(o->delivered);
+	ck_assert_uint_eq(o->time_ns, 170);
+	ck_assert_uint_eq(o->seg_insn, 7);
+
+	ck_assert(!vpmc_vcpu_guest_until_pmi(v, 200, 10, 0, 0, 10, &p));
+	ck_assert(!p.pmi);
+	ck_assert_uint_eq(p.insn, 10);
+	ck_assert_uint_eq(p.time_ns, 200);
+	ck_assert_uint_eq(vpmc_vcpu_counter(v, 0), 3);
+	ck_assert_uint_eq(rec_count(&r, VPMC_OBS_PMI, -2), 2);
+	vpmc_vcpu_stats(v, &st);
+	ck_assert_uint_eq(st.entries, 4);
+	ck_assert_uint_eq(st.pmis_delivered, 2);
+	/* after the last part the vCPU is at the segment's end: a retire there is outside it */
+	vpmc_vcpu_retire(v, 200, false, VPMC_CPL_KEEP);
+	o = rec_nth(&r, VPMC_OBS_TRIGGER, rec_count(&r, VPMC_OBS_TRIGGER, -2) - 1);
+	ck_assert_uint_eq(o->time_ns, 200);
+	ck_assert_uint_eq(o->seg_insn, 0);
+	vpmc_vcpu_free(v);
+}
+END_TEST
+
+/*
+ * Run in parts without anything between them, a segment does exactly what one
+ * vpmc_vcpu_guest() does. GP0 counts instructions from -5, GP1 branches from -3, both INT;
+ * 10 instructions, 4 branches over (100, 200]: branch b at instruction ceil(10 b / 4) = 3, 5, 8,
+ * 10. GP0 wraps at instruction 5 (t = 150, 2 branches so far): a PMI reaches the guest, LVTPC
+ * gets masked; GP1 wraps at its 3rd branch, instruction 8 (t = 180): that PMI is dropped, so it
+ * does not stop the run. Parts: up to 3 (no PMI: 1 branch, t = 130), then the stop after the
+ * PMI at 5, then the rest. The same for the perf-backed exact policy (host PMI, implicit entry),
+ * mediated (direct counting) and the reference (PMI at the wrapping instruction).
+ */
+static const enum vpmc_policy_kind parts_policies[] = {
+	VPMC_POLICY_EXACT,
+	VPMC_POLICY_MEDIATED,
+	VPMC_POLICY_REFERENCE,
+};
+
+static struct vpmc_vcpu *parts_setup(enum vpmc_policy_kind kind, struct rec *r)
+{
+	struct vpmc_vcpu *v = vcpu_make(VPMC_VENDOR_INTEL, kind, 0, VPMC_KERNEL_LATEST, r);
+
+	vpmc_vcpu_wrmsr(v, 100, 0x4c1, M48 - 4);
+	vpmc_vcpu_wrmsr(v, 100, 0x4c2, M48 - 2);
+	vpmc_vcpu_wrmsr(v, 100, 0x186, SEL_INSN_PMI);
+	vpmc_vcpu_wrmsr(v, 100, 0x187, EN | INT | OS | USR | BR_INTEL);
+	vpmc_vcpu_entry(v, 100);
+	return v;
+}
+
+START_TEST(test_until_pmi_parts_equal_whole)
+{
+	struct rec whole, parts;
+	struct vpmc_vcpu *w = parts_setup(parts_policies[_i], &whole);
+	struct vpmc_vcpu *v = parts_setup(parts_policies[_i], &parts);
+	struct vpmc_guest_progress p = VPMC_GUEST_PROGRESS_INIT;
+	const struct vpmc_obs *o;
+	unsigned int i;
+
+	vpmc_vcpu_guest(w, 200, 10, 4, 0);
+
+	ck_assert(vpmc_vcpu_guest_until_pmi(v, 200, 10, 4, 0, 3, &p));
+	ck_assert(!p.pmi);
+	ck_assert_uint_eq(p.insn, 3);
+	ck_assert_uint_eq(p.br, 1);
+	ck_assert_uint_eq(p.time_ns, 130);
+	ck_assert(vpmc_vcpu_guest_until_pmi(v, 200, 10, 4, 0, UINT64_MAX, &p));
+	ck_assert(p.pmi);
+	ck_assert_uint_eq(p.insn, 5);
+	ck_assert_uint_eq(p.br, 2);
+	ck_assert_uint_eq(p.time_ns, 150);
+	ck_assert(!vpmc_vcpu_guest_until_pmi(v, 200, 10, 4, 0, UINT64_MAX, &p));
+	ck_assert(!p.pmi);
+	ck_assert_uint_eq(p.insn, 10);
+	ck_assert_uint_eq(p.br, 4);
+	ck_assert_uint_eq(p.time_ns, 200);
+
+	ck_assert_uint_eq(rec_count(&parts, VPMC_OBS_PMI, -2), 2);
+	o = rec_nth(&parts, VPMC_OBS_PMI, 0);
+	ck_assert(o->delivered);
+	ck_assert_uint_eq(o->time_ns, 150);
+	ck_assert_uint_eq(o->seg_br, 2);
+	o = rec_nth(&parts, VPMC_OBS_PMI, 1);
+	ck_assert(!o->delivered);
+	ck_assert_uint_eq(o->time_ns, 180);
+	ck_assert_uint_eq(o->seg_insn, 8);
+	ck_assert_uint_eq(o->seg_br, 3);
+	ck_assert_uint_eq(vpmc_vcpu_global_status(v), 3);
+	ck_assert_uint_eq(vpmc_vcpu_counter(v, 0), 5);
+	ck_assert_uint_eq(vpmc_vcpu_counter(v, 1), 1);
+
+	ck_assert_uint_eq(parts.n, whole.n);
+	for (i = 0; i < whole.n; i++) {
+		const struct vpmc_obs *a = &whole.o[i], *b = &parts.o[i];
+
+		ck_assert_msg(a->kind == b->kind && a->time_ns == b->time_ns &&
+				      a->counter == b->counter && a->seg_insn == b->seg_insn &&
+				      a->seg_br == b->seg_br && a->delivered == b->delivered &&
+				      a->global_status == b->global_status &&
+				      a->emulated == b->emulated && a->value == b->value,
+			      "observation %u differs", i);
+	}
+	vpmc_vcpu_free(w);
+	vpmc_vcpu_free(v);
+}
+END_TEST
+
+/*
+ * Edges: a segment of 0 instructions is done at the first call (time and CPL applied); @upto 0
+ * runs nothing and leaves the vCPU at the segment's start; a call after the end changes nothing.
+ */
+START_TEST(test_until_pmi_edges)
+{
+	struct rec r;
+	struct vpmc_vcpu *v = vcpu_make(VPMC_VENDOR_INTEL, VPMC_POLICY_EXACT, 0, VPMC_KERNEL_LATEST, &r);
+	struct vpmc_guest_progress p = VPMC_GUEST_PROGRESS_INIT, q = VPMC_GUEST_PROGRESS_INIT;
+
+	vpmc_vcpu_wrmsr(v, 10, 0x186, EN | OS | INSN);
+	vpmc_vcpu_entry(v, 10);
+	ck_assert(!vpmc_vcpu_guest_until_pmi(v, 40, 0, 0, 3, 0, &p));
+	ck_assert_uint_eq(p.t_start, 10);
+	ck_assert_uint_eq(p.insn, 0);
+	ck_assert_uint_eq(p.time_ns, 40);
+	vpmc_vcpu_retire(v, 41, false, VPMC_CPL_KEEP); /* CPL 3 now: OS-only counts nothing */
+	ck_assert_uint_eq(vpmc_vcpu_counter(v, 0), 0);
+
+	ck_assert(vpmc_vcpu_guest_until_pmi(v, 100, 6, 0, 0, 0, &q));
+	ck_assert_uint_eq(q.t_start, 41);
+	ck_assert_uint_eq(q.insn, 0);
+	ck_assert_uint_eq(q.time_ns, 41);
+	ck_assert(!vpmc_vcpu_guest_until_pmi(v, 100, 6, 0, 0, 6, &q));
+	ck_assert_uint_eq(q.time_ns, 100);
+	ck_assert(!vpmc_vcpu_guest_until_pmi(v, 100, 6, 0, 0, 6, &q));
+	ck_assert_uint_eq(q.insn, 6);
+	vpmc_vcpu_retire(v, 101, false, VPMC_CPL_KEEP);
+	ck_assert_uint_eq(vpmc_vcpu_counter(v, 0), 7);
+	vpmc_vcpu_free(v);
+}
+END_TEST
+
 /* READ/WRITE carry the counter whose value MSR (or RDPMC) was accessed, else -1. */
 static const struct {
 	enum vpmc_vendor vendor;
@@ -734,6 +928,9 @@ static Suite *vcpu_suite(void)
 	tcase_add_test(tc, test_cpl_follows_segments);
 	tcase_add_test(tc, test_skid_no_implicit_exit);
 	tcase_add_test(tc, test_segment_edges_and_no_vpmu);
+	tcase_add_test(tc, test_until_pmi_handler_between_parts);
+	tcase_add_loop_test(tc, test_until_pmi_parts_equal_whole, 0, ARRAY_SIZE(parts_policies));
+	tcase_add_test(tc, test_until_pmi_edges);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("api");

@@ -1,0 +1,66 @@
+/* trace_dat_layout.h - What a trace.dat says about its own layout, walked before libtracecmd.
+ *
+ * libtracecmd 1.3.1 trusts the sizes and offsets a trace.dat gives; lib/trace_dat.c checks them
+ * here first (trace-cmd.dat.v6(5), trace-cmd.dat.v7(5)) and keeps where each CPU's data lies,
+ * to tell the end of a CPU's records from libtracecmd giving up on a corrupt page.
+ */
+#ifndef VPMC_TRACE_DAT_LAYOUT_H
+#define VPMC_TRACE_DAT_LAYOUT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "vpmc-internal.h"
+
+/* One CPU's ring-buffer data. */
+struct dat_cpu_data {
+	uint64_t file_off, file_size; /* where the data is in the file (compressed or not) */
+	uint64_t base, size;          /* the same pages as libtracecmd numbers them in a record's
+				       * tep_record.offset: the file offsets, or for compressed
+				       * data the offsets in the uncompressed data */
+};
+
+struct dat_layout {
+	int fd;
+	uint64_t file_size;
+	int version;                  /* 6 or 7; 0: another version, not walked */
+	bool big_endian;
+	int long_size;                /* 4 or 8 */
+	uint64_t page_size;
+	bool compressed;              /* the CPU data is in compressed chunks */
+	int nr_cpus;                  /* entries of cpu[]; 0 if unknown (a latency trace, or v7
+				       * options we cannot read: compressed) */
+	struct dat_cpu_data *cpu;     /* indexed as libtracecmd's CPUs */
+};
+
+/**
+ * dat_layout_read() - Walk a trace.dat's headers, sections and CPU data before libtracecmd.
+ * @l: filled on success; dat_layout_free() it in every case
+ * @path: the file
+ * @err: on failure, "PATH: what is wrong"
+ *
+ * Checks what libtracecmd trusts: every block and section inside the file, each CPU's data
+ * inside the file, every ring-buffer page's commit within a page (uncompressed data), every
+ * compressed chunk inside its CPU's data.
+ *
+ * Return: 0; VPMC_ERR_IO (cannot open or read @path), VPMC_ERR_PARSE (truncated or corrupt),
+ * or VPMC_ERR_NOMEM.
+ */
+int dat_layout_read(struct dat_layout *l, const char *path, struct vpmc__errbuf *err);
+
+/**
+ * dat_layout_unread_pages() - Pages of a CPU's data from @from on that hold data.
+ * @l: from dat_layout_read()
+ * @cpu: index into @l->cpu
+ * @from: an offset as libtracecmd numbers them (struct dat_cpu_data.base), page-aligned
+ *
+ * Return: the number of pages in [@from, end of the CPU's data) whose commit is not 0; for
+ * compressed data (the pages cannot be seen without inflating them) every page there.
+ */
+uint64_t dat_layout_unread_pages(const struct dat_layout *l, int cpu, uint64_t from);
+
+/* Close and free what dat_layout_read() kept, in every case it returned; @l->fd -1 if it was
+ * never called. */
+void dat_layout_free(struct dat_layout *l);
+
+#endif /* VPMC_TRACE_DAT_LAYOUT_H */
