@@ -480,28 +480,24 @@ START_TEST(test_time_backwards_far)
 }
 END_TEST
 
-/* An endless line fails as soon as it passes the maximum (strict): /dev/zero does not hang. */
-START_TEST(test_endless_line_strict)
+/* An endless line: strict fails as soon as it passes the maximum; lenient skips it up to 1 MiB,
+ * then it is an error. /dev/zero does not hang either. */
+static const struct {
+	bool lenient;
+	const char *msg;
+} endless[] = {
+	{ false, "/dev/zero:1:1: NUL byte in the line (binary data?)" },
+	{ true, "/dev/zero:1:1: NUL byte in the line (binary data?), and no newline in its first "
+		"1 MiB: too much to skip, even with --lenient (not a text trace?)" },
+};
+
+START_TEST(test_endless_line)
 {
-	struct vpmc_reader *r = new_reader(VPMC_FORMAT_AUTO, false);
+	struct vpmc_reader *r = new_reader(VPMC_FORMAT_AUTO, endless[_i].lenient);
 
 	ck_assert_int_eq(vpmc_reader_open(r, "/dev/zero"), 0);
 	ck_assert_int_eq(drain(r, NULL), VPMC_ERR_PARSE);
-	ck_assert_str_eq(vpmc_reader_error(r), "/dev/zero:1:1: NUL byte in the line (binary data?)");
-	vpmc_reader_free(r);
-}
-END_TEST
-
-/* Lenient: an over-long line is skipped up to 1 MiB, then it is an error (/dev/zero ends). */
-START_TEST(test_endless_line_lenient)
-{
-	struct vpmc_reader *r = new_reader(VPMC_FORMAT_AUTO, true);
-
-	ck_assert_int_eq(vpmc_reader_open(r, "/dev/zero"), 0);
-	ck_assert_int_eq(drain(r, NULL), VPMC_ERR_PARSE);
-	ck_assert_str_eq(vpmc_reader_error(r), "/dev/zero:1:1: NUL byte in the line (binary data?), "
-			 "and no newline in its first 1 MiB: too much to skip, even with "
-			 "--lenient (not a text trace?)");
+	ck_assert_str_eq(vpmc_reader_error(r), endless[_i].msg);
 	vpmc_reader_free(r);
 }
 END_TEST
@@ -1005,29 +1001,34 @@ START_TEST(test_stdin)
 }
 END_TEST
 
+/* @r's .vtr directives: !pmu vendor, !host kernel, !source kind and file. */
+static void assert_header(struct vpmc_reader *r, enum vpmc_vendor vendor, unsigned int kernel,
+			  const char *want_kind, const char *want_file)
+{
+	const char *kind, *file;
+
+	ck_assert_int_eq(vpmc_reader_pmu(r)->vendor, vendor);
+	ck_assert_uint_eq(vpmc_reader_pmu(r)->host_kernel, kernel);
+	ck_assert_int_eq(vpmc_reader_source(r, &kind, &file), 0);
+	ck_assert_str_eq(kind, want_kind);
+	ck_assert_str_eq(file, want_file);
+}
+
 START_TEST(test_vtr_file)
 {
 	struct vpmc_reader *r = new_reader(VPMC_FORMAT_AUTO, false);
-	const struct vpmc_pmu_config *pmu;
 	struct vpmc_reader_stats st;
 	struct vpmc_event ev;
-	const char *kind, *file;
 	char path[1024];
 
 	snprintf(path, sizeof(path), "%s/vtr/every-event.vtr", traces_dir());
 	ck_assert_int_eq(vpmc_reader_open(r, path), 0);
 	ck_assert_int_eq(vpmc_reader_format(r), VPMC_FORMAT_VTR);
-	/* the directives are read when the first event is */
 	ck_assert_int_eq(vpmc_reader_next(r, &ev), 1);
 	ck_assert_int_eq(ev.type, VPMC_EV_ENTRY);
 	ck_assert_uint_eq(ev.time_ns, 100);
-	pmu = vpmc_reader_pmu(r);
-	ck_assert_int_eq(pmu->vendor, VPMC_VENDOR_AMD);
-	ck_assert_uint_eq(pmu->nr_gp, 6);
-	ck_assert_uint_eq(pmu->host_kernel, VPMC_KERNEL(6, 9));
-	ck_assert_int_eq(vpmc_reader_source(r, &kind, &file), 0);
-	ck_assert_str_eq(kind, "trace-cmd");
-	ck_assert_str_eq(file, "guest.dat");
+	assert_header(r, VPMC_VENDOR_AMD, VPMC_KERNEL(6, 9), "trace-cmd", "guest.dat");
+	ck_assert_uint_eq(vpmc_reader_pmu(r)->nr_gp, 6);
 	ck_assert_int_eq(drain(r, NULL), 0);
 	vpmc_reader_stats(r, &st);
 	ck_assert_uint_eq(st.events, 20);
@@ -1073,18 +1074,11 @@ START_TEST(test_vtr_header_at_open)
 				   "6 0 exit HLT\n";
 	static const char bad_pmu[] = "!vpmcsim-trace 1\n!pmu vendor=via\n0 0 entry\n";
 	struct vpmc_reader *r = new_reader(VPMC_FORMAT_AUTO, false);
-	const struct vpmc_pmu_config *pmu;
-	const char *kind, *file;
 	struct vpmc_event ev;
 
 	ck_assert_int_eq(vpmc_reader_open_mem(r, "v.vtr", data, sizeof(data) - 1), 0);
-	pmu = vpmc_reader_pmu(r);
-	ck_assert_int_eq(pmu->vendor, VPMC_VENDOR_AMD);
-	ck_assert_uint_eq(pmu->version, 1);
-	ck_assert_uint_eq(pmu->host_kernel, VPMC_KERNEL(6, 1));
-	ck_assert_int_eq(vpmc_reader_source(r, &kind, &file), 0);
-	ck_assert_str_eq(kind, "perf");
-	ck_assert_str_eq(file, "x.txt");
+	assert_header(r, VPMC_VENDOR_AMD, VPMC_KERNEL(6, 1), "perf", "x.txt");
+	ck_assert_uint_eq(vpmc_reader_pmu(r)->version, 1);
 	ck_assert_int_eq(vpmc_reader_next(r, &ev), 1);
 	ck_assert_int_eq(ev.type, VPMC_EV_ENTRY);
 	ck_assert_uint_eq(ev.time_ns, 5);
@@ -1145,8 +1139,7 @@ static Suite *reader_suite(void)
 	tcase_add_test(tw, test_nul_bytes_in_many_lines);
 	tcase_add_test(tw, test_time_backwards_warned);
 	tcase_add_loop_test(tw, test_time_backwards_far, 0, 2);
-	tcase_add_test(tw, test_endless_line_strict);
-	tcase_add_test(tw, test_endless_line_lenient);
+	tcase_add_loop_test(tw, test_endless_line, 0, ARRAY_SIZE(endless));
 	tcase_add_loop_test(tw, test_overlong_skip_limit, 0, 2);
 	tcase_add_loop_test(tw, test_all_nul_same_message, 0, 2);
 	tcase_add_loop_test(tw, test_no_records, 0, 3);
