@@ -2,7 +2,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,22 +30,35 @@ void vpmc_cost_default(struct vpmc_cost *c)
 	*c = cost_defaults;
 }
 
-static double *cost_field(struct vpmc_cost *c, const char *name, size_t len)
+/*
+ * Each parameter and its allowed range (also in vpmcsim(1), COST MODEL). The bounds are far above
+ * anything measured (a perf event operation of a second, a billion cycles per trigger, a clock
+ * of 10 MHz to 100 GHz) and keep the cost of any exit a finite number of microseconds that a
+ * report can print: at most 1e6 us per perf event, 1e8 us per trigger.
+ */
+static const struct cost_param {
+	const char *name;
+	size_t off;
+	double min, max;
+	const char *why;
+} cost_params[] = {
+	{ "resume_us", offsetof(struct vpmc_cost, resume_us), 0, 1e6,
+	  "resume_us: expected microseconds per perf event resumed, from 0 to 1e6" },
+	{ "create_us", offsetof(struct vpmc_cost, create_us), 0, 1e6,
+	  "create_us: expected microseconds per perf event created, from 0 to 1e6" },
+	{ "trigger_cycles", offsetof(struct vpmc_cost, trigger_cycles), 0, 1e9,
+	  "trigger_cycles: expected host cycles per kvm_pmu_trigger_event(), from 0 to 1e9" },
+	{ "cpu_ghz", offsetof(struct vpmc_cost, cpu_ghz), 0.01, 100,
+	  "cpu_ghz: expected the host clock in GHz, from 0.01 to 100" },
+};
+
+static const struct cost_param *cost_param(const char *name, size_t len)
 {
-	static const struct {
-		const char *name;
-		size_t off;
-	} fields[] = {
-		{ "resume_us", offsetof(struct vpmc_cost, resume_us) },
-		{ "create_us", offsetof(struct vpmc_cost, create_us) },
-		{ "trigger_cycles", offsetof(struct vpmc_cost, trigger_cycles) },
-		{ "cpu_ghz", offsetof(struct vpmc_cost, cpu_ghz) },
-	};
 	size_t i;
 
-	for (i = 0; i < ARRAY_SIZE(fields); i++) {
-		if (strlen(fields[i].name) == len && !strncmp(name, fields[i].name, len))
-			return (double *)((char *)c + fields[i].off);
+	for (i = 0; i < ARRAY_SIZE(cost_params); i++) {
+		if (strlen(cost_params[i].name) == len && !strncmp(name, cost_params[i].name, len))
+			return &cost_params[i];
 	}
 	return NULL;
 }
@@ -60,24 +72,26 @@ int vpmc_cost_parse(struct vpmc_cost *c, const char *spec, const char **why)
 		goto bad_name;
 	for (;;) {
 		const char *eq = strchr(p, '='), *end;
-		double *field, v;
+		const struct cost_param *cp;
+		double v;
 		char *vend;
 
 		if (!eq)
 			goto bad_name;
-		field = cost_field(&tmp, p, (size_t)(eq - p));
-		if (!field)
+		cp = cost_param(p, (size_t)(eq - p));
+		if (!cp)
 			goto bad_name;
 		end = strchr(eq + 1, ',');
 		errno = 0;
 		v = strtod(eq + 1, &vend);
+		/* !(v >= min) also refuses NaN */
 		if (errno || vend == eq + 1 || vend != (end ? end : eq + 1 + strlen(eq + 1)) ||
-		    !isfinite(v) || v < 0 || (field == &tmp.cpu_ghz && v <= 0)) {
+		    !(v >= cp->min) || v > cp->max) {
 			if (why)
-				*why = "VALUE must be a number >= 0 (cpu_ghz > 0)";
+				*why = cp->why;
 			return VPMC_ERR_INVAL;
 		}
-		*field = v;
+		*(double *)((char *)&tmp + cp->off) = v;
 		if (!end)
 			break;
 		p = end + 1;

@@ -85,6 +85,9 @@ int vpmc_stat_set_vcpus(struct vpmc_stat *s, const char *list)
 		if (*p++ != ',')
 			goto bad;
 	}
+	/* a second list adds to the first */
+	for (a = 0; s->vcpu_filter && a < sizeof(set); a++)
+		set[a] |= s->vcpus[a];
 	memcpy(s->vcpus, set, sizeof(set));
 	s->vcpu_filter = true;
 	return 0;
@@ -291,18 +294,17 @@ static void stat_csv(struct vpmc_stat *s, struct stat_reason **rows, unsigned in
 {
 	unsigned int i;
 
-	fputs("reason,samples,samples_pct,time_pct,time_us_min,time_us_max,time_us_mean,"
-	      "time_us_mean_stddev_pct,time_us_p50,time_us_p99\n", f);
+	/* the JSON keys, in the same units */
+	fputs("reason,samples,samples_pct,time_pct,time_ns_min,time_ns_max,time_ns_mean,"
+	      "time_mean_stddev_pct,time_ns_p50,time_ns_p99\n", f);
 	for (i = 0; i < n; i++) {
 		const struct stat_reason *r = rows[i];
 
 		out_csv_field(f, r->name);
-		fprintf(f, ",%" PRIu64 ",%.2f,%.2f,%.3f,%.3f,%.3f,%.2f,%.3f,%.3f\n", r->n,
-			pct(r->n, s->total_n), pct(r->total_ns, s->total_ns),
-			(double)r->min_ns / 1e3, (double)r->max_ns / 1e3,
-			(double)r->total_ns / (double)r->n / 1e3, stat_rel_stddev(r),
-			(double)hist_percentile(&r->h, 5000) / 1e3,
-			(double)hist_percentile(&r->h, 9900) / 1e3);
+		fprintf(f, ",%" PRIu64 ",%.2f,%.2f,%" PRIu64 ",%" PRIu64 ",%.1f,%.2f,%" PRIu64
+			",%" PRIu64 "\n", r->n, pct(r->n, s->total_n), pct(r->total_ns, s->total_ns),
+			r->min_ns, r->max_ns, (double)r->total_ns / (double)r->n, stat_rel_stddev(r),
+			hist_percentile(&r->h, 5000), hist_percentile(&r->h, 9900));
 	}
 }
 

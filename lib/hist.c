@@ -101,6 +101,11 @@ uint64_t hist_percentile(const struct vpmc_hist *h, unsigned int per10k)
 		return h->max;
 	r = ((unsigned __int128)per10k * h->n + 9999) / 10000;
 	rank = r ? (uint64_t)r : 1;
+	/* the first and the last sample are known exactly (p99 of up to 100 samples is the max) */
+	if (rank >= h->n)
+		return h->max;
+	if (rank == 1)
+		return h->min;
 	for (i = 0; i < HIST_NR_BLOCKS; i++) {
 		if (!h->block[i])
 			continue;

@@ -44,7 +44,8 @@ int hist_merge(struct vpmc_hist *dst, const struct vpmc_hist *src);
  *
  * Return: the smallest bucket value v such that at least ceil(per10k * n / 10000) samples
  * (at least one) are in buckets up to v's, as that bucket's midpoint clamped to [min, max];
- * exactly max for 10000; 0 when @h is empty.
+ * exactly min when that rank is the first sample and max when it is the last (p99 of up to 100
+ * samples, 10000); 0 when @h is empty.
  */
 uint64_t hist_percentile(const struct vpmc_hist *h, unsigned int per10k);
 

@@ -63,6 +63,8 @@ struct kvm_import {
 	unsigned int head, count;
 	bool finishing;
 	uint32_t finish_cursor;
+	bool went_back;             /* the last push's time stamp was before its vCPU's latest */
+	struct kvm_import_back back;
 	struct vpmc__errbuf err;
 };
 
@@ -194,6 +196,13 @@ const char *kvm_import_error(const struct kvm_import *im)
 void kvm_import_get_stats(const struct kvm_import *im, struct kvm_import_stats *st)
 {
 	*st = im->stats;
+}
+
+bool kvm_import_went_back(const struct kvm_import *im, struct kvm_import_back *back)
+{
+	if (im->went_back)
+		*back = im->back;
+	return im->went_back;
 }
 
 /* ---- vCPU identity ---------------------------------------------------------------------- */
@@ -592,6 +601,7 @@ int kvm_import_push(struct kvm_import *im, const struct kvm_record *rec)
 	uint64_t t;
 	int ret;
 
+	im->went_back = false;
 	if (!is_vcpu_context(rec->kind) || (rec->kind == KVM_REC_APIC_ACCEPT_IRQ && rec->vcpu < 0))
 		return 0;
 	ret = vcpu_of(im, rec, &id);
@@ -601,8 +611,13 @@ int kvm_import_push(struct kvm_import *im, const struct kvm_record *rec)
 		return ret;
 	if (rec->kind == KVM_REC_ENTRY || rec->kind == KVM_REC_EXIT)
 		im->hw_entries = true;
-	/* Per-vCPU time never goes back, even where layouts merge CPUs at coarser resolution. */
+	/* Per-vCPU time never goes back (the model needs it): a record that does is clamped. */
 	t = rec->has_time && rec->time_ns > v->last_time ? rec->time_ns : v->last_time;
+	if (rec->has_time && rec->time_ns < v->last_time) {
+		im->went_back = true;
+		im->back = (struct kvm_import_back){ (uint32_t)id, rec->time_ns, v->last_time };
+		im->stats.time_backwards++;
+	}
 	ret = dispatch(im, (uint32_t)id, v, rec, t);
 	v->last_time = t;
 	return ret;

@@ -29,6 +29,14 @@ struct kvm_import_opts {
 struct kvm_import_stats {
 	uint64_t synthesized_entries; /* entries added because the trace has no kvm_entry */
 	uint64_t ignored_records;     /* known records that produce no event (kvm_fpu, ...) */
+	uint64_t time_backwards;      /* records whose time stamp was before their vCPU's latest */
+};
+
+/* A record whose time stamp went back on its vCPU (kvm_import_went_back()). */
+struct kvm_import_back {
+	uint32_t vcpu;
+	uint64_t time_ns;   /* the record's time stamp */
+	uint64_t latest_ns; /* the vCPU's latest time, which the record's events take instead */
 };
 
 /**
@@ -50,7 +58,8 @@ void kvm_import_free(struct kvm_import *im);
  *
  * The events it completes are queued; drain them with kvm_import_pop() before the next push
  * (the queue holds what one record can produce, at most 4 events). Records of one vCPU must
- * come in time order; a time stamp that goes back is taken as the vCPU's latest.
+ * come in time order; a time stamp that goes back is taken as the vCPU's latest, counted, and
+ * shown by kvm_import_went_back() (the caller decides whether that is acceptable).
  *
  * Return: 0; VPMC_ERR_LIMIT (a vcpu field >= VPMC_MAX_VCPUS, more than VPMC_MAX_VCPUS vCPU
  * threads, more than 2 * VPMC_MAX_VCPUS threads, or a queue not drained) with
@@ -77,6 +86,16 @@ int kvm_import_finish(struct kvm_import *im);
  * Return: 1 (*@ev set) or 0 (nothing queued; after kvm_import_finish(): the end).
  */
 int kvm_import_pop(struct kvm_import *im, struct vpmc_event *ev);
+
+/**
+ * kvm_import_went_back() - Did the last kvm_import_push() have a time stamp before its vCPU's
+ * latest?
+ * @im: importer
+ * @back: set when true is returned
+ *
+ * Return: true if it did (its events were given the vCPU's latest time instead).
+ */
+bool kvm_import_went_back(const struct kvm_import *im, struct kvm_import_back *back);
 
 /* The last error's message ("" if none), owned by @im. */
 const char *kvm_import_error(const struct kvm_import *im);

@@ -73,13 +73,24 @@ static void metrics_note(struct metrics_vcpu *m, const struct metrics_note *n)
 		m->note(m->note_data, n);
 }
 
+/* @us in whole ns for the histogram; 2^64 ns (584 years) and more count as UINT64_MAX, which
+ * the percentiles, clamped to the histogram's maximum, then report as 1.8e13 us at most. */
+static uint64_t cost_ns(double us)
+{
+	double ns = us * 1000.0;
+
+	if (!(ns >= 0.0))
+		return 0;
+	return ns >= 0x1p64 ? UINT64_MAX : (uint64_t)(ns + 0.5);
+}
+
 /* Price one exit and count it. */
 static void metrics_exit(struct metrics_vcpu *m, uint64_t resumes, uint64_t creates,
 			 uint64_t triggers, bool drained)
 {
 	double us = m->cost ? vpmc_cost_us(m->cost, resumes, creates, triggers) : 0.0;
 
-	metrics_hist_add(m, &m->cost_ns, (uint64_t)llround(us * 1000.0));
+	metrics_hist_add(m, &m->cost_ns, cost_ns(us));
 	m->cost_us_total += us;
 	if (us > m->cost_us_max)
 		m->cost_us_max = us;
@@ -107,6 +118,28 @@ void metrics_event_begin(struct metrics_vcpu *m, enum vpmc_event_type type)
 {
 	m->in_guest = type == VPMC_EV_GUEST;
 	m->implicit_open = false;
+	m->host_has = false;
+}
+
+void metrics_event_host(struct metrics_vcpu *m, const struct vpmc_event *ev)
+{
+	m->host_has = ev->has_value && (ev->type == VPMC_EV_RDMSR || ev->type == VPMC_EV_RDPMC);
+	m->host_value = ev->value;
+}
+
+/* The policy's guest read @o where the real guest read m->host_value (trace-format.md: "a VALUE
+ * in the trace is ground truth from a real host and becomes a check, never an input"). */
+static void metrics_host_read(struct metrics_vcpu *m, const struct vpmc_obs *o)
+{
+	m->host_has = false; /* one read per event */
+	m->host_reads++;
+	if (!o->gp && o->value == m->host_value)
+		return;
+	if (!m->host_differ++)
+		m->host_first = (struct vpmc_host_read){
+			.time_ns = o->time_ns, .vcpu = o->vcpu, .rdpmc = o->rdpmc,
+			.index = o->index, .gp = o->gp, .value = o->value, .host = m->host_value,
+		};
 }
 
 void metrics_ref_obs(struct metrics_vcpu *m, const struct vpmc_obs *o)
@@ -171,8 +204,12 @@ static void metrics_read(struct metrics_vcpu *m, const struct vpmc_obs *o)
 		.paired = m->ref_read,
 		.ref_value = m->ref_read_value,
 		.ref_gp = m->ref_read_gp,
+		.has_host = m->host_has,
+		.host = m->host_value,
 	};
 
+	if (m->host_has)
+		metrics_host_read(m, o);
 	metrics_note(m, &n);
 	if (!m->ref_read) {
 		m->unpaired_reads++;
@@ -380,8 +417,22 @@ int metrics_vcpu_add(struct metrics_vcpu *dst, const struct metrics_vcpu *src)
 	dst->creates += src->creates;
 	dst->triggers += src->triggers;
 	dst->ref_overflows_no_pmi += src->ref_overflows_no_pmi;
+	/* the earliest differing read of all (then the lowest vCPU: they are added in order) */
+	if (src->host_differ && (!dst->host_differ ||
+				 src->host_first.time_ns < dst->host_first.time_ns))
+		dst->host_first = src->host_first;
+	dst->host_reads += src->host_reads;
+	dst->host_differ += src->host_differ;
 	dst->cost_us_total += src->cost_us_total;
 	if (src->cost_us_max > dst->cost_us_max)
 		dst->cost_us_max = src->cost_us_max;
 	return hist_merge(&dst->cost_ns, &src->cost_ns);
+}
+
+void metrics_fill_host(const struct metrics_vcpu *sum, struct vpmc_metrics *m)
+{
+	m->host_reads = sum->host_reads;
+	m->host_differ = sum->host_differ;
+	if (sum->host_differ)
+		m->host_first_differ = sum->host_first;
 }

@@ -11,6 +11,9 @@
  * - Count error: at each guest read of a counter (RDPMC, RDMSR), the policy's value minus the
  *   reference's, as a signed number of events modulo the counter width; reads are paired in
  *   order (each event has at most one read).
+ * - Host reads: a guest read of a PMU register whose trace event carries what the real guest
+ *   read (metrics_event_host()) is counted, and counted as differing when the policy's guest
+ *   read another value or took #GP; the earliest that differs is kept.
  * - A reference overflow is tracked when the reference raised a PMI for it in the same event
  *   (its PMI's GLOBAL_STATUS has the counter's bit); overflows of counters without PMI enabled
  *   are not expected to produce PMIs and are not tracked.
@@ -79,6 +82,8 @@ struct metrics_note {
 	bool paired;                /* READ: the reference read too */
 	uint64_t ref_value;         /* READ */
 	bool ref_gp;                /* READ */
+	bool has_host;              /* READ: the trace recorded what the real guest read */
+	uint64_t host;              /* READ: that value */
 };
 
 /* Where the reference counter stood at a point of the policy's (for lateness). */
@@ -100,6 +105,8 @@ struct metrics_vcpu {
 	uint64_t exits, exits_implicit, exits_drained;
 	uint64_t drains, reprograms, resumes, creates, triggers;
 	uint64_t ref_overflows_no_pmi;
+	uint64_t host_reads, host_differ;
+	struct vpmc_host_read host_first; /* valid when host_differ != 0 */
 	uint64_t pending_mask;    /* KVM indices with a tracked overflow pending */
 	unsigned int event_slots; /* slots with cand or pend_this_event set (bit per slot) */
 	struct vpmc_hist cost_ns; /* modeled host ns per exit */
@@ -113,6 +120,8 @@ struct metrics_vcpu {
 	uint64_t implicit_insn;
 	bool ref_read, ref_read_gp;
 	uint64_t ref_read_value;
+	bool host_has;            /* the event being applied recorded the real guest's read */
+	uint64_t host_value;
 	uint64_t mask[2];         /* counter width masks: GP, fixed */
 	uint32_t status_msr;      /* GLOBAL_STATUS of the vendor */
 	const struct vpmc_cost *cost;
@@ -128,6 +137,10 @@ void metrics_vcpu_release(struct metrics_vcpu *m);
 
 /* The engine starts applying an event of @type to both models. */
 void metrics_event_begin(struct metrics_vcpu *m, enum vpmc_event_type type);
+
+/* After metrics_event_begin(): the event @ev is from the trace; an RDMSR or RDPMC with a value
+ * recorded what the real guest read, which the policy's read is checked against. */
+void metrics_event_host(struct metrics_vcpu *m, const struct vpmc_event *ev);
 
 /* One observation of the reference model, in order. */
 void metrics_ref_obs(struct metrics_vcpu *m, const struct vpmc_obs *o);
@@ -145,5 +158,8 @@ void metrics_finish(struct metrics_vcpu *m, uint64_t time_ns);
 
 /* Add @src's results into @dst (totals); histograms are merged. Return: 0 or NOMEM. */
 int metrics_vcpu_add(struct metrics_vcpu *dst, const struct metrics_vcpu *src);
+
+/* @sum's host-read figures into the public @m. */
+void metrics_fill_host(const struct metrics_vcpu *sum, struct vpmc_metrics *m);
 
 #endif /* VPMC_METRICS_H */

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -68,12 +69,29 @@ void out_json_set(json_t *obj, const char *key, json_t *v, int *err)
 		*err = VPMC_ERR_NOMEM;
 }
 
+void out_json_set_real(json_t *obj, const char *key, double v, int *err,
+		       struct vpmc__errbuf *eb)
+{
+	/* json_real() returns NULL for NaN and infinities: JSON has no such numbers */
+	if (!isfinite(v)) {
+		if (!*err)
+			*err = vpmc__set_error(eb, VPMC_ERR_LIMIT, "%s is %g, which JSON cannot "
+					       "hold (only finite numbers)", key, v);
+		return;
+	}
+	out_json_set(obj, key, json_real(v), err);
+}
+
 int out_json_finish(json_t *root, int err, char **text)
 {
 	char *s = NULL, *t;
 	size_t n;
 
-	if (!err && root)
+	if (err) {
+		json_decref(root);
+		return err;
+	}
+	if (root)
 		s = json_dumps(root, JSON_INDENT(2) | JSON_REAL_PRECISION(15));
 	json_decref(root);
 	if (!s)

@@ -31,7 +31,13 @@ json_t *out_json_u64(uint64_t v);
 /* Set @key of @obj to @v (stolen); a NULL @v (allocation failure) is recorded in *@err. */
 void out_json_set(json_t *obj, const char *key, json_t *v, int *err);
 
-/* Dump @root (decref'd) as indented JSON with a final newline into *@text. Return: 0 or NOMEM. */
+/* Set @key of @obj to the number @v; a NaN or infinity (which JSON cannot hold) is recorded
+ * in *@err as VPMC_ERR_LIMIT with @eb saying which key, unless *@err is already set. */
+void out_json_set_real(json_t *obj, const char *key, double v, int *err,
+		       struct vpmc__errbuf *eb);
+
+/* Dump @root (decref'd) as indented JSON with a final newline into *@text. Return: 0, @err if
+ * it is set (nothing is dumped), or VPMC_ERR_NOMEM. */
 int out_json_finish(json_t *root, int err, char **text);
 
 /* Write @s as one CSV field (quoted when it has a comma, a quote or a newline). */

@@ -23,6 +23,8 @@
 #define MSR_CORE_PERF_GLOBAL_OVF_CTRL 0x390
 #define MSR_F15H_PERF_CTL 0xc0010200
 #define MSR_F15H_PERF_CTR 0xc0010201
+#define MSR_K7_EVNTSEL0 0xc0010000
+#define MSR_K7_PERFCTR0 0xc0010004
 #define MSR_AMD64_PERF_CNTR_GLOBAL_STATUS 0xc0000300
 #define MSR_AMD64_PERF_CNTR_GLOBAL_CTL 0xc0000301
 #define MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_CLR 0xc0000302
@@ -440,4 +442,59 @@ int overlay_pmi_handler(const struct overlay *ov, const struct vpmc_pmu_config *
 	if (cfg->vendor == VPMC_VENDOR_AMD)
 		return amd_pmi_handler(ov, cfg, g, vcpu, t, sink);
 	return intel_pmi_handler(ov, cfg, g, vcpu, t, sink);
+}
+
+/* One assumed counter's MSRs that a trace's WRMSR may overwrite, with their SDM/APM names
+ * (arch/x86/include/asm/msr-index.h for AMD). Return: true and @name set if @msr = @value undoes
+ * what overlay_program() wrote for @c. */
+static bool ctr_overwritten(const struct overlay_ctr *c, const struct vpmc_pmu_config *cfg,
+			    uint32_t msr, uint64_t value, char *name, size_t len)
+{
+	unsigned int n = c->index;
+
+	if (cfg->vendor == VPMC_VENDOR_AMD) {
+		if (msr == MSR_F15H_PERF_CTR + 2 * n)
+			return snprintf(name, len, "MSR_F15H_PERF_CTR%u", n), true;
+		if (msr == MSR_F15H_PERF_CTL + 2 * n)
+			return snprintf(name, len, "MSR_F15H_PERF_CTL%u", n), true;
+		/* the legacy K7 MSRs alias counters 0-3 (amd_msr_idx_to_pmc()) */
+		if (n < 4 && msr == MSR_K7_PERFCTR0 + n)
+			return snprintf(name, len, "MSR_K7_PERFCTR%u", n), true;
+		if (n < 4 && msr == MSR_K7_EVNTSEL0 + n)
+			return snprintf(name, len, "MSR_K7_EVNTSEL%u", n), true;
+		if (msr == MSR_AMD64_PERF_CNTR_GLOBAL_CTL && !(value & (1ULL << n)))
+			return snprintf(name, len, "PerfCntrGlobalCtl"), true;
+		return false;
+	}
+	if (c->fixed) {
+		if (msr == MSR_CORE_PERF_FIXED_CTR0 + n)
+			return snprintf(name, len, "IA32_FIXED_CTR%u", n), true;
+		if (msr == MSR_CORE_PERF_FIXED_CTR_CTRL &&
+		    ((value >> (4 * n)) & 0xf) != FIXED_BITS_OS_USR_PMI)
+			return snprintf(name, len, "IA32_FIXED_CTR_CTRL"), true;
+		if (msr == MSR_CORE_PERF_GLOBAL_CTRL && !(value & (1ULL << (KVM_FIXED_BASE + n))))
+			return snprintf(name, len, "IA32_PERF_GLOBAL_CTRL"), true;
+		return false;
+	}
+	if (msr == MSR_IA32_PERFCTR0 + n)
+		return snprintf(name, len, "IA32_PMC%u", n), true;
+	if (msr == MSR_IA32_PMC0 + n)
+		return snprintf(name, len, "IA32_A_PMC%u", n), true;
+	if (msr == MSR_P6_EVNTSEL0 + n)
+		return snprintf(name, len, "IA32_PERFEVTSEL%u", n), true;
+	if (msr == MSR_CORE_PERF_GLOBAL_CTRL && !(value & (1ULL << n)))
+		return snprintf(name, len, "IA32_PERF_GLOBAL_CTRL"), true;
+	return false;
+}
+
+int overlay_msr_conflict(const struct overlay *ov, const struct vpmc_pmu_config *cfg,
+			 uint32_t msr, uint64_t value, char *name, size_t len)
+{
+	unsigned int i;
+
+	for (i = 0; i < ov->nr; i++) {
+		if (ctr_overwritten(&ov->ctr[i], cfg, msr, value, name, len))
+			return (int)i;
+	}
+	return -1;
 }

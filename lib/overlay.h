@@ -79,4 +79,14 @@ int overlay_pmi_handler(const struct overlay *ov, const struct vpmc_pmu_config *
 			struct overlay_guest *g, uint32_t vcpu, uint64_t t,
 			const struct overlay_sink *sink);
 
+/*
+ * overlay_msr_conflict() - Does the trace's own WRMSR of @msr = @value undo what
+ * overlay_program() set up: an assumed counter's counter or event select MSR (any alias), its
+ * FIXED_CTR_CTRL field, or its GLOBAL_CTRL bit cleared?
+ * @name: set to the MSR's SDM/APM name ("IA32_PMC0") when it does; @len: its size
+ * Return: the assumed counter's position in @ov, or -1.
+ */
+int overlay_msr_conflict(const struct overlay *ov, const struct vpmc_pmu_config *cfg,
+			 uint32_t msr, uint64_t value, char *name, size_t len);
+
 #endif /* VPMC_OVERLAY_H */

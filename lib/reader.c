@@ -23,12 +23,30 @@
 
 #define READER_BUF_SIZE (64 * 1024)
 #define READER_LINE_MAX 4096     /* bytes in a line, without its '\n' */
-#define READER_WARNINGS_MAX 10   /* warnings kept ("the first few") */
+#define READER_SKIP_MAX (1024 * 1024) /* bytes of one over-long line --lenient skips at most */
+#define READER_BACK_MAX_NS 1000000000ULL /* a time stamp may go back this far on its vCPU */
+#define READER_WARNINGS_MAX 16   /* warnings kept: the first few of each kind (warn_max[]) */
 #define READER_UNKNOWN_MAX 256   /* distinct unknown event names; later ones go to "(other)" */
 #define READER_UNKNOWN_HASH 1024 /* slots of the name index, a power of two > 2 * MAX */
 
 /* trace.dat files start with this (trace-cmd's trace-output.c: "\027\010\104tracing"). */
 static const char dat_magic[10] = "\x17\x08\x44tracing";
+
+/* Kinds of warnings; each keeps its first warn_max[kind]. */
+enum warn_kind {
+	WARN_SKIPPED, /* a malformed line skipped (--lenient) */
+	WARN_BACK,    /* a time stamp that went back on its vCPU */
+	WARN_TAIL,    /* the last line cut short */
+	WARN_UNREAD,  /* trace.dat: a CPU's ring-buffer pages libtracecmd could not read */
+	WARN_NR
+};
+
+static const unsigned int warn_max[WARN_NR] = {
+	[WARN_SKIPPED] = 10,
+	[WARN_BACK] = 5,
+	[WARN_TAIL] = 1,
+	[WARN_UNREAD] = 4, /* each says which CPU and where: one per CPU is plenty */
+};
 
 struct unknown_name {
 	char name[KVM_REC_NAME_MAX];
@@ -56,6 +74,8 @@ struct vpmc_reader {
 
 	struct text_parser *tp;
 	struct vtr_parser *vtr;
+	struct vpmc_event held;       /* .vtr: the first event, read at open with the header */
+	bool has_held, held_end;      /* it is held; the input ended before any event */
 	struct trace_dat *dat;
 	struct kvm_import *im;
 	bool finished;                /* kvm_import_finish() done */
@@ -67,6 +87,7 @@ struct vpmc_reader {
 
 	char warnings[READER_WARNINGS_MAX][VPMC_ERRMSG_MAX];
 	size_t nr_warnings;
+	unsigned int nr_warn_kind[WARN_NR];
 	struct vpmc_reader_stats st;
 	struct vpmc__errbuf err;
 };
@@ -111,13 +132,14 @@ static int __attribute__((format(printf, 3, 4))) fail(struct vpmc_reader *r, int
 	return err;
 }
 
-static void __attribute__((format(printf, 2, 3))) warn(struct vpmc_reader *r, const char *fmt,
-						       ...)
+static void __attribute__((format(printf, 3, 4))) warn(struct vpmc_reader *r,
+						       enum warn_kind kind, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (r->nr_warnings == READER_WARNINGS_MAX)
+	if (r->nr_warn_kind[kind] == warn_max[kind] || r->nr_warnings == READER_WARNINGS_MAX)
 		return;
+	r->nr_warn_kind[kind]++;
 	va_start(ap, fmt);
 	vsnprintf(r->warnings[r->nr_warnings++], VPMC_ERRMSG_MAX, fmt, ap);
 	va_end(ap);
@@ -191,26 +213,6 @@ static const char *find_newline(struct vpmc_reader *r)
 	}
 }
 
-/* Drop bytes up to and including the next '\n' (the rest of an over-long line). */
-static int skip_rest_of_line(struct vpmc_reader *r)
-{
-	for (;;) {
-		const char *nl = memchr(r->buf + r->start, '\n', r->end - r->start);
-
-		if (nl) {
-			r->start = (size_t)(nl - r->buf) + 1;
-			if (r->clean < r->start)
-				find_nul(r, r->start, r->end);
-			return 0;
-		}
-		r->start = r->end = r->clean = 0;
-		if (r->eof)
-			return 0;
-		if (refill(r))
-			return r->failed;
-	}
-}
-
 #define STR_(x) #x
 #define STR(x) STR_(x)
 
@@ -221,6 +223,47 @@ struct line {
 	const char *bad;   /* why the line cannot be parsed at all, or NULL */
 	unsigned int col;  /* where (1-based), 0 for the whole line */
 };
+
+/* "FILE:LINE[:COL]" of the current line. */
+static const char *where(const struct vpmc_reader *r, unsigned int col, char *buf, size_t len)
+{
+	if (col)
+		snprintf(buf, len, "%s:%llu:%u", r->name, (unsigned long long)r->line, col);
+	else
+		snprintf(buf, len, "%s:%llu", r->name, (unsigned long long)r->line);
+	return buf;
+}
+
+/*
+ * Drop the rest of an over-long line @l (--lenient): bytes up to and including the next '\n',
+ * but at most READER_SKIP_MAX of them, so that an endless line (/dev/zero) ends in an error.
+ */
+static int skip_rest_of_line(struct vpmc_reader *r, const struct line *l)
+{
+	uint64_t skipped = 0;
+	char at[VPMC_ERRMSG_MAX / 2];
+
+	for (;;) {
+		const char *nl = memchr(r->buf + r->start, '\n', r->end - r->start);
+
+		if (nl) {
+			r->start = (size_t)(nl - r->buf) + 1;
+			if (r->clean < r->start)
+				find_nul(r, r->start, r->end);
+			return 0;
+		}
+		skipped += r->end - r->start;
+		if (skipped > READER_SKIP_MAX)
+			return fail(r, VPMC_ERR_PARSE, "%s: %s, and no newline in its first "
+				    "%d MiB: too much to skip, even with --lenient (not a text trace?)",
+				    where(r, l->col, at, sizeof(at)), l->bad, READER_SKIP_MAX >> 20);
+		r->start = r->end = r->clean = 0;
+		if (r->eof)
+			return 0;
+		if (refill(r))
+			return r->failed;
+	}
+}
 
 /* The next line, without its '\n'. Return: 1, 0 at the end, or an error (I/O). */
 static int next_line(struct vpmc_reader *r, struct line *l)
@@ -240,13 +283,19 @@ static int next_line(struct vpmc_reader *r, struct line *l)
 	l->col = 0;
 	l->len = nl ? (size_t)(nl - l->p) : avail;
 	l->cut = !nl;
-	if (l->len > READER_LINE_MAX) {
-		l->bad = "line longer than " STR(READER_LINE_MAX) " bytes";
-		return skip_rest_of_line(r) ? r->failed : 1;
-	}
-	if (r->clean < r->start + l->len) {
+	/* a NUL byte in the first READER_LINE_MAX bytes is the line's first problem */
+	if (r->clean < r->start + (l->len < READER_LINE_MAX ? l->len : READER_LINE_MAX)) {
 		l->bad = "NUL byte in the line (binary data?)";
 		l->col = (unsigned int)(r->clean - r->start) + 1;
+	}
+	if (l->len > READER_LINE_MAX) {
+		if (!l->bad)
+			l->bad = "line longer than " STR(READER_LINE_MAX) " bytes";
+		l->cut = false;
+		/* strict: the error is now, not after reading to the end of an endless line */
+		if (!r->opts.lenient)
+			return 1;
+		return skip_rest_of_line(r, l) ? r->failed : 1;
 	}
 	r->start += l->len + !!nl;
 	if (r->clean < r->start)
@@ -257,22 +306,20 @@ static int next_line(struct vpmc_reader *r, struct line *l)
 /* A malformed line: an error, or (lenient) a counted skip with a warning. Return: 0 to go on. */
 static int bad_line(struct vpmc_reader *r, unsigned int col, const char *msg, bool cut)
 {
-	char where[32] = "";
+	char at[VPMC_ERRMSG_MAX / 2];
 
-	if (col)
-		snprintf(where, sizeof(where), ":%u", col);
+	where(r, col, at, sizeof(at));
 	if (cut) {
 		/* A cut last line is what an interrupted recording leaves: not a failure. */
 		r->st.truncated_tail = true;
-		warn(r, "%s:%llu%s: last line cut short (no newline at the end), ignored: %s",
-		     r->name, (unsigned long long)r->line, where, msg);
+		warn(r, WARN_TAIL, "%s: last line cut short (no newline at the end), ignored: %s",
+		     at, msg);
 		return 0;
 	}
 	if (!r->opts.lenient)
-		return fail(r, VPMC_ERR_PARSE, "%s:%llu%s: %s", r->name,
-			    (unsigned long long)r->line, where, msg);
+		return fail(r, VPMC_ERR_PARSE, "%s: %s", at, msg);
 	r->st.skipped_lines++;
-	warn(r, "%s:%llu%s: %s", r->name, (unsigned long long)r->line, where, msg);
+	warn(r, WARN_SKIPPED, "%s: %s", at, msg);
 	return 0;
 }
 
@@ -440,6 +487,22 @@ static int open_dat(struct vpmc_reader *r)
 	return ret;
 }
 
+static int next_vtr(struct vpmc_reader *r, struct vpmc_event *ev);
+
+/*
+ * A .vtr's directives (!pmu, !host, !source) come before its first event: read up to that event
+ * and hold it for the first vpmc_reader_next(), so that vpmc_reader_pmu() and
+ * vpmc_reader_source() describe the trace as soon as it is open. A malformed line here is kept
+ * (r->failed) for vpmc_reader_next() to return, as it would have been without this.
+ */
+static void vtr_read_header(struct vpmc_reader *r)
+{
+	int ret = next_vtr(r, &r->held);
+
+	r->has_held = ret == 1;
+	r->held_end = ret == 0;
+}
+
 /* Common to open() and open_mem(): detect the format and set up its parser. */
 static int start(struct vpmc_reader *r)
 {
@@ -466,6 +529,7 @@ static int start(struct vpmc_reader *r)
 		if (!r->vtr)
 			return fail(r, VPMC_ERR_NOMEM, "%s", vpmc_strerror(VPMC_ERR_NOMEM));
 		vtr_parser_init(r->vtr);
+		vtr_read_header(r);
 		return 0;
 	default:
 		r->format = VPMC_FORMAT_TEXT;
@@ -564,9 +628,44 @@ static int next_vtr(struct vpmc_reader *r, struct vpmc_event *ev)
 	}
 }
 
+/* "S.NNNNNNNNN" seconds of @ns. */
+static const char *secs(uint64_t ns, char *buf, size_t len)
+{
+	snprintf(buf, len, "%llu.%09llu", (unsigned long long)(ns / 1000000000u),
+		 (unsigned long long)(ns % 1000000000u));
+	return buf;
+}
+
+/*
+ * The record just pushed had a time stamp before its vCPU's latest (CPUs' clocks that differ a
+ * little, or a corrupt trace): counted and shown, its events took the latest time; more than
+ * READER_BACK_MAX_NS back is no clock skew and an error unless --lenient.
+ */
+static int time_went_back(struct vpmc_reader *r, const struct kvm_import_back *b)
+{
+	char at[VPMC_ERRMSG_MAX / 2], t[32], latest[32], by[32];
+	uint64_t back = b->latest_ns - b->time_ns;
+
+	vpmc_reader_where(r, at, sizeof(at));
+	secs(b->time_ns, t, sizeof(t));
+	secs(b->latest_ns, latest, sizeof(latest));
+	secs(back, by, sizeof(by));
+	if (back > READER_BACK_MAX_NS && !r->opts.lenient)
+		return fail(r, VPMC_ERR_PARSE, "%s: time stamp %s s is %s s before vCPU %u's "
+			    "previous record (%s s): more than %llu s back is no clock skew "
+			    "(a spliced or corrupt trace?; --lenient takes it as %s s)", at, t, by,
+			    b->vcpu, latest, READER_BACK_MAX_NS / 1000000000u, latest);
+	r->st.time_backwards++;
+	warn(r, WARN_BACK, "%s: time stamp %s s is %s s before vCPU %u's previous record; taken "
+	     "as %s s", at, t, by, b->vcpu, latest);
+	return 0;
+}
+
 /* Account for one record and feed it to the importer. Return: 0 or an error. */
 static int push_record(struct vpmc_reader *r, const struct kvm_record *rec)
 {
+	struct kvm_import_back back;
+
 	r->st.records++;
 	if (rec->kind == KVM_REC_OTHER) {
 		r->st.unknown_records++;
@@ -582,6 +681,8 @@ static int push_record(struct vpmc_reader *r, const struct kvm_record *rec)
 		return fail(r, VPMC_ERR_LIMIT, "%s:%llu: %s", r->name, (unsigned long long)r->line,
 			    kvm_import_error(r->im));
 	}
+	if (kvm_import_went_back(r->im, &back))
+		return time_went_back(r, &back);
 	return 0;
 }
 
@@ -627,7 +728,7 @@ static int next_dat_record(struct vpmc_reader *r, struct kvm_record *rec)
 			r->failed = VPMC_ERR_PARSE; /* r->err says where */
 			return r->failed;
 		}
-		warn(r, "%s", r->err.msg);
+		warn(r, WARN_UNREAD, "%s", r->err.msg);
 		vpmc__clear_error(&r->err);
 	}
 	if (ret < 0)
@@ -669,6 +770,28 @@ static int next_imported(struct vpmc_reader *r, struct vpmc_event *ev)
 	}
 }
 
+/* The input ended without a single record: not a trace, however it started (an empty file
+ * fails at open). */
+static int no_records(struct vpmc_reader *r)
+{
+	char why[128] = "";
+	size_t n = 0;
+
+	if (r->format == VPMC_FORMAT_DAT)
+		return fail(r, VPMC_ERR_PARSE, "%s: no trace records", r->name);
+	if (r->st.comment_lines)
+		n += (size_t)snprintf(why + n, sizeof(why) - n, ", %llu comment or header line%s",
+				      (unsigned long long)r->st.comment_lines,
+				      r->st.comment_lines == 1 ? "" : "s");
+	if (r->st.skipped_lines)
+		n += (size_t)snprintf(why + n, sizeof(why) - n, ", %llu malformed (skipped)",
+				      (unsigned long long)r->st.skipped_lines);
+	if (r->st.truncated_tail)
+		snprintf(why + n, sizeof(why) - n, ", the last one cut short");
+	return fail(r, VPMC_ERR_PARSE, "%s: no trace records (%llu line%s%s)", r->name,
+		    (unsigned long long)r->line, r->line == 1 ? "" : "s", why);
+}
+
 int vpmc_reader_next(struct vpmc_reader *r, struct vpmc_event *ev)
 {
 	int ret;
@@ -679,12 +802,30 @@ int vpmc_reader_next(struct vpmc_reader *r, struct vpmc_event *ev)
 		return r->failed;
 	if (r->done)
 		return 0;
-	ret = r->format == VPMC_FORMAT_VTR ? next_vtr(r, ev) : next_imported(r, ev);
+	if (r->has_held) {
+		*ev = r->held;
+		r->has_held = false;
+		ret = 1;
+	} else if (r->held_end) {
+		ret = 0;
+	} else {
+		ret = r->format == VPMC_FORMAT_VTR ? next_vtr(r, ev) : next_imported(r, ev);
+	}
 	if (ret == 1)
 		r->st.events++;
+	else if (ret == 0 && !r->st.records)
+		return no_records(r);
 	else if (ret == 0)
 		r->done = true;
 	return ret;
+}
+
+void vpmc_reader_where(const struct vpmc_reader *r, char *buf, size_t len)
+{
+	if (r->format == VPMC_FORMAT_DAT)
+		snprintf(buf, len, "%s: record %llu", r->name, (unsigned long long)r->st.records);
+	else
+		snprintf(buf, len, "%s:%llu", r->name, (unsigned long long)r->line);
 }
 
 const char *vpmc_reader_error(const struct vpmc_reader *r)

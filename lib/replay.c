@@ -255,6 +255,8 @@ static void log_note(void *data, const struct metrics_note *n)
 			     &err);
 		out_json_set(j, "reference",
 			     !n->paired || n->ref_gp ? json_null() : out_json_u64(n->ref_value), &err);
+		if (n->has_host) /* what the real guest read, from the trace */
+			out_json_set(j, "host", out_json_u64(n->host), &err);
 		break;
 	case METRICS_NOTE_MATCH:
 		out_json_set(j, "counter", json_integer(n->counter), &err);
@@ -459,8 +461,10 @@ static int lane_guest(struct lane_vcpu *lv, const struct vpmc_event *ev)
 	if (ev->cpl <= 3)
 		lv->cpl = ev->cpl; /* what the handler returns to */
 	do {
-		if (++parts > SEGMENT_PARTS_MAX)
+		if (++parts > SEGMENT_PARTS_MAX) {
+			r->segment_parts_limit = true;
 			return VPMC_ERR_LIMIT;
+		}
 		more = lane_guest_part(lv, ev, &p);
 		if (lv->m.err || r->err)
 			return lv->m.err ? lv->m.err : r->err;
@@ -480,6 +484,7 @@ static int lane_apply(struct lane_vcpu *lv, const struct vpmc_event *ev)
 	lv->ev = ev;
 	lv->qi = 0;
 	metrics_event_begin(&lv->m, ev->type);
+	metrics_event_host(&lv->m, ev);
 	err = vpmc_vcpu_event(lv->pol, ev);
 	if (err)
 		return err;
@@ -689,6 +694,34 @@ int vpmc_replay_begin(struct vpmc_replay *r, const struct vpmc_pmu_config *cfg)
 	return 0;
 }
 
+/* Why @ev failed with @err, naming the event (and for VPMC_ERR_LIMIT, which limit). */
+static int replay_event_error(struct vpmc_replay *r, const struct vpmc_event *ev, int err)
+{
+	const char *name = vpmc_event_type_name(ev->type);
+	char what[64];
+
+	if (ev->type == VPMC_EV_GUEST)
+		snprintf(what, sizeof(what), "guest segment of %" PRIu64 " instructions", ev->insn);
+	else
+		snprintf(what, sizeof(what), "%s event", name ? name : "unknown");
+	if (err == VPMC_ERR_INVAL)
+		return vpmc__set_error(&r->errbuf, err, "%s at %" PRIu64 " ns on vCPU %" PRIu32
+				       ": bad type or CPL", what, ev->time_ns, ev->vcpu);
+	if (err == VPMC_ERR_LIMIT && r->segment_parts_limit) /* lane_guest() */
+		return vpmc__set_error(&r->errbuf, err, "%s at %" PRIu64 " ns on vCPU %" PRIu32
+				       ": more than %u PMIs in one guest segment, each running the "
+				       "guest's handler, the engine's limit (a period this short or "
+				       "a segment this long)", what, ev->time_ns, ev->vcpu,
+				       SEGMENT_PARTS_MAX);
+	if (err == VPMC_ERR_LIMIT) /* group_obs() */
+		return vpmc__set_error(&r->errbuf, err, "%s at %" PRIu64 " ns on vCPU %" PRIu32
+				       ": more than %d reference overflows and PMIs in one event, "
+				       "the engine's limit (a counter this narrow or a segment this "
+				       "long wraps too often)", what, ev->time_ns, ev->vcpu,
+				       GROUP_QUEUE_MAX);
+	return vpmc__set_error(&r->errbuf, err, "%s", vpmc_strerror(err));
+}
+
 int vpmc_replay_event(struct vpmc_replay *r, const struct vpmc_event *ev)
 {
 	unsigned int i;
@@ -722,17 +755,7 @@ int vpmc_replay_event(struct vpmc_replay *r, const struct vpmc_event *ev)
 		r->progress(r->progress_data, r->events);
 	return 0;
 fail:
-	if (err == VPMC_ERR_INVAL)
-		return vpmc__set_error(&r->errbuf, err,
-				       "event at %" PRIu64 " ns on vCPU %" PRIu32 ": bad type or CPL",
-				       ev->time_ns, ev->vcpu);
-	if (err == VPMC_ERR_LIMIT)
-		return vpmc__set_error(&r->errbuf, err,
-				       "event at %" PRIu64 " ns on vCPU %" PRIu32 ": too many counter "
-				       "overflows (more than %d observations of the reference, or %u "
-				       "PMIs in one guest segment)",
-				       ev->time_ns, ev->vcpu, GROUP_QUEUE_MAX, SEGMENT_PARTS_MAX);
-	return vpmc__set_error(&r->errbuf, err, "%s", vpmc_strerror(err));
+	return replay_event_error(r, ev, err);
 }
 
 int vpmc_replay_finish(struct vpmc_replay *r)
@@ -834,6 +857,7 @@ void replay_fill_metrics(const struct metrics_vcpu *sum, int slot, struct vpmc_m
 		m->host_us_per_exit_mean = sum->cost_us_total / (double)sum->exits;
 	m->host_us_per_exit_p50 = (double)hist_percentile(&sum->cost_ns, 5000) / 1000.0;
 	m->host_us_per_exit_p99 = (double)hist_percentile(&sum->cost_ns, 9900) / 1000.0;
+	metrics_fill_host(sum, m);
 }
 
 int vpmc_replay_metrics(const struct vpmc_replay *r, size_t i, int vcpu, int counter,

@@ -78,6 +78,7 @@ struct vpmc_replay {
 	struct vpmc_cost cost;
 	uint64_t events, t_first, t_last;
 	int err;                     /* sticky error from an observer callback */
+	bool segment_parts_limit;    /* the VPMC_ERR_LIMIT was SEGMENT_PARTS_MAX, not the queue */
 	void (*log)(void *data, const char *line);
 	void *log_data;
 	void (*progress)(void *data, uint64_t events);
@@ -87,6 +88,7 @@ struct vpmc_replay {
 	struct vpmc_reader_stats source_stats;
 	struct vpmc__errbuf errbuf;
 	char *text;
+	char warning[VPMC_ERRMSG_MAX]; /* vpmc_replay_warning(): the first --assume conflict */
 };
 
 /* Sum of lane @l's metrics over vCPU @vcpu (-1 all) into @sum (initialized here). */

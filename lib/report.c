@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "output.h"
 #include "replay.h"
@@ -48,6 +49,8 @@ static const struct field fields[] = {
 	{ "error_events_mean", "mean err", F_EV, S_READS, true, M(error_events_mean) },
 	{ "status_reads", "status reads", F_U64, S_READS, false, M(status_reads) },
 	{ "status_reads_differ", "differ", F_U64, S_READS, false, M(status_reads_differ) },
+	{ "host_reads", "host reads", F_U64, S_READS, false, M(host_reads) },
+	{ "host_differ", "differ", F_U64, S_READS, false, M(host_differ) },
 	{ "ref_overflows", "ref ovf", F_U64, S_PMIS, true, M(ref_overflows) },
 	{ "overflows_matched", "matched", F_U64, S_PMIS, true, M(overflows_matched) },
 	{ "overflows_missed", "missed", F_U64, S_PMIS, true, M(overflows_missed) },
@@ -79,7 +82,7 @@ static const struct field fields[] = {
 
 static const char *const sect_titles[S_NR] = {
 	[S_READS] = "Guest-visible counts: each guest read of a counter, policy minus reference "
-		    "(events)",
+		    "(events); reads the trace recorded on the real host, and how many differ",
 	[S_PMIS] = "PMIs: reference overflows that raised a PMI, and the policy's PMIs",
 	[S_COST] = "Host cost: each VM-entry ends one exit; modeled microseconds per exit",
 };
@@ -130,16 +133,21 @@ static void cell_text(const struct row *r, const struct field *f, char *buf, siz
 	}
 }
 
-static json_t *cell_json(const struct row *r, const struct field *f)
+/* Set @o's field @f to the cell's value. */
+static void cell_json(json_t *o, const struct row *r, const struct field *f, int *err,
+		      struct vpmc__errbuf *eb)
 {
-	char buf[64];
+	char buf[512];
 
-	if (cell_undefined(r, f))
-		return json_null();
-	if (f->kind == F_U64 || f->kind == F_LAT)
-		return out_json_u64(row_u64(r, f));
-	cell_text(r, f, buf, sizeof(buf));
-	return json_real(strtod(buf, NULL)); /* the same rounding as text and CSV */
+	if (cell_undefined(r, f)) {
+		out_json_set(o, f->key, json_null(), err);
+	} else if (f->kind == F_U64 || f->kind == F_LAT) {
+		out_json_set(o, f->key, out_json_u64(row_u64(r, f)), err);
+	} else {
+		cell_text(r, f, buf, sizeof(buf));
+		/* the same rounding as text and CSV */
+		out_json_set_real(o, f->key, strtod(buf, NULL), err, eb);
+	}
 }
 
 static const struct field *field_by_key(const char *key)
@@ -374,7 +382,7 @@ static int text_detail(struct vpmc_replay *rp, FILE *f)
 
 static void csv_row(FILE *f, const struct row *r, bool per_counter)
 {
-	char buf[64];
+	char buf[512]; /* %.3f of any double */
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(fields); i++) {
@@ -470,7 +478,7 @@ static void csv_sweep(struct vpmc_replay *rp, const struct row *rows, FILE *f)
 
 /* A JSON object with @key = @val first, then the row's fields. */
 static json_t *json_row(const char *key, json_t *val, const struct row *r, bool per_counter,
-			int *err)
+			int *err, struct vpmc__errbuf *eb)
 {
 	json_t *o = json_object();
 	size_t i;
@@ -483,12 +491,12 @@ static json_t *json_row(const char *key, json_t *val, const struct row *r, bool 
 	out_json_set(o, key, val, err);
 	for (i = 0; i < ARRAY_SIZE(fields); i++) {
 		if (!per_counter || fields[i].per_counter)
-			out_json_set(o, fields[i].key, cell_json(r, &fields[i]), err);
+			cell_json(o, r, &fields[i], err, eb);
 	}
 	return o;
 }
 
-static json_t *json_header(const struct vpmc_replay *rp, int *err)
+static json_t *json_header(struct vpmc_replay *rp, int *err)
 {
 	json_t *root = json_object(), *t = json_object(), *pmu = json_object(), *ov = json_array();
 	json_t *cost = json_object();
@@ -530,10 +538,10 @@ static json_t *json_header(const struct vpmc_replay *rp, int *err)
 			*err = VPMC_ERR_NOMEM;
 	}
 	out_json_set(root, "overlay", ov, err);
-	out_json_set(cost, "resume_us", json_real(rp->cost.resume_us), err);
-	out_json_set(cost, "create_us", json_real(rp->cost.create_us), err);
-	out_json_set(cost, "trigger_cycles", json_real(rp->cost.trigger_cycles), err);
-	out_json_set(cost, "cpu_ghz", json_real(rp->cost.cpu_ghz), err);
+	out_json_set_real(cost, "resume_us", rp->cost.resume_us, err, &rp->errbuf);
+	out_json_set_real(cost, "create_us", rp->cost.create_us, err, &rp->errbuf);
+	out_json_set_real(cost, "trigger_cycles", rp->cost.trigger_cycles, err, &rp->errbuf);
+	out_json_set_real(cost, "cpu_ghz", rp->cost.cpu_ghz, err, &rp->errbuf);
 	out_json_set(root, "cost_model", cost, err);
 	return root;
 }
@@ -548,7 +556,8 @@ static int json_report(struct vpmc_replay *rp, const struct row *rows, bool deta
 
 	for (i = 0; !err && pols && i < rp->nr_lanes; i++) {
 		const struct replay_lane *l = &rp->lanes[i];
-		json_t *p = json_row("policy", json_string(l->name), &rows[i], false, &err), *vcpus;
+		json_t *p = json_row("policy", json_string(l->name), &rows[i], false, &err,
+				     &rp->errbuf), *vcpus;
 		uint64_t t;
 
 		if (!p || json_array_append_new(pols, p)) {
@@ -568,7 +577,8 @@ static int json_report(struct vpmc_replay *rp, const struct row *rows, bool deta
 			if (!l->vcpus[v])
 				continue;
 			err = lane_row(rp, l, (int)v, -1, &r);
-			jv = err ? NULL : json_row("vcpu", json_integer(v), &r, false, &err);
+			jv = err ? NULL : json_row("vcpu", json_integer(v), &r, false, &err,
+							  &rp->errbuf);
 			if (!jv || json_array_append_new(vcpus, jv)) {
 				err = VPMC_ERR_NOMEM;
 				break;
@@ -584,7 +594,7 @@ static int json_report(struct vpmc_replay *rp, const struct row *rows, bool deta
 				err = lane_row(rp, l, (int)v, slot, &r);
 				jc = err ? NULL : json_row("name", json_string(counter_name(slot, name,
 									       sizeof(name))),
-							   &r, true, &err);
+							   &r, true, &err, &rp->errbuf);
 				if (!jc || json_array_append_new(ctrs, jc)) {
 					err = VPMC_ERR_NOMEM;
 					break;
@@ -608,10 +618,11 @@ int vpmc_replay_report(struct vpmc_replay *rp, enum vpmc_replay_view view, enum 
 	unsigned int i;
 	int err = 0;
 
+	vpmc__clear_error(&rp->errbuf);
 	for (i = 0; !err && i < rp->nr_lanes; i++)
 		err = lane_row(rp, &rp->lanes[i], -1, -1, &rows[i]);
 	if (err)
-		return err;
+		return vpmc__set_error(&rp->errbuf, err, "%s", vpmc_strerror(err));
 	if (fmt == VPMC_OUTPUT_JSON) {
 		err = json_report(rp, rows, view == VPMC_VIEW_DETAIL);
 	} else {
@@ -640,50 +651,143 @@ int vpmc_replay_report(struct vpmc_replay *rp, enum vpmc_replay_view view, enum 
 	}
 	if (!err)
 		*out = rp->text;
+	else if (!rp->errbuf.msg[0])
+		vpmc__set_error(&rp->errbuf, err, "%s", vpmc_strerror(err));
 	return err;
 }
 
-int vpmc_replay_plot(struct vpmc_replay *rp, const char *svg_path, const char **out)
+/* @s as a gnuplot double-quoted string: a newline is a line break, other control bytes '?'. */
+static void plot_string(FILE *f, const char *s)
 {
-	struct row r;
-	struct outbuf b;
-	unsigned int i;
-	const char *p;
-	int err = outbuf_open(&b);
-
-	if (err)
-		return err;
-	fputs("set terminal svg size 900,540 dynamic font 'sans,11'\nset output '", b.f);
-	for (p = svg_path; *p; p++)
-		fprintf(b.f, *p == '\'' ? "''" : "%c", *p);
-	fputs("'\nset title 'vpmcsim sweep: modeled host cost and PMI lateness by tolerance'\n"
-	      "set logscale x\nset xlabel 'tolerance T (events, log scale)'\n"
-	      "set ylabel 'modeled host us per exit (mean)'\n"
-	      "set y2label 'p99 PMI lateness (events)'\nset ytics nomirror\nset y2tics\n"
-	      "set key top left\nset grid\n$sweep << EOD\n"
-	      "# tolerance host_us_per_exit_mean lateness_events_p99\n", b.f);
-	for (i = 0; !err && i < rp->nr_lanes; i++) {
-		uint64_t t;
-
-		/* a log scale has no place for T = 0 (exact): left out */
-		if (!lane_tolerance(&rp->lanes[i], &t) || !t)
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '\n') {
+			fputs("\\n", f);
 			continue;
-		err = lane_row(rp, &rp->lanes[i], -1, -1, &r);
-		fprintf(b.f, "%" PRIu64 " %.3f ", t, r.m.host_us_per_exit_mean);
-		if (r.m.overflows_matched)
-			fprintf(b.f, "%" PRIu64 "\n", r.m.lateness_events_p99);
+		}
+		if (*s == '"' || *s == '\\')
+			fputc('\\', f);
+		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, f);
+	}
+	fputc('"', f);
+}
+
+/* PNG for a .png name (cairo if this gnuplot has it, else libgd), SVG for any other. */
+static void plot_terminal(FILE *f, const char *path)
+{
+	size_t n = strlen(path);
+
+	if (n >= 4 && !strcasecmp(path + n - 4, ".png"))
+		fputs("if (strstrt(' '.GPVAL_TERMINALS.' ', ' pngcairo ') > 0) {\n"
+		      "    set terminal pngcairo size 900,540 font 'sans,10'\n"
+		      "} else {\n    set terminal png size 900,540\n}\n", f);
+	else
+		fputs("set terminal svg size 900,540 dynamic font 'sans,11'\n", f);
+	fputs("set output ", f);
+	plot_string(f, path);
+	fputc('\n', f);
+}
+
+/* The sweep's title: what was replayed, with which overlay, and what the plot cannot show. */
+static void plot_title(const struct vpmc_replay *rp, FILE *f, bool lateness, bool zero)
+{
+	char t[4096];
+	size_t n;
+	unsigned int i;
+
+	n = (size_t)snprintf(t, sizeof(t), "vpmcsim sweep of %s\n--assume",
+			     rp->source ? rp->source : "(events)");
+	for (i = 0; i < rp->ov.nr && n < sizeof(t); i++)
+		n += (size_t)snprintf(t + n, sizeof(t) - n, " %s", rp->ov.ctr[i].spec);
+	if (!rp->ov.nr && n < sizeof(t))
+		n += (size_t)snprintf(t + n, sizeof(t) - n, ": none");
+	if (!lateness && n < sizeof(t))
+		n += (size_t)snprintf(t + n, sizeof(t) - n, "; no PMI matched at any T: no "
+				      "lateness curve%s", rp->ov.nr ? "" : " (program a counter "
+				      "with --assume)");
+	if (zero && n < sizeof(t))
+		snprintf(t + n, sizeof(t) - n, "; T = 0 left out (no place on a log axis)");
+	fputs("set title ", f);
+	plot_string(f, t);
+	fputs(" noenhanced\n", f);
+}
+
+int vpmc_replay_plot(struct vpmc_replay *rp, const char *path, const char **out)
+{
+	struct row rows[VPMC_REPLAY_MAX_POLICIES];
+	bool on_axis[VPMC_REPLAY_MAX_POLICIES], lateness = false, cost = false, zero = false;
+	bool cost_pos = false, late_pos = false; /* some value above 0: else the axis is [0:1] */
+	struct outbuf b;
+	unsigned int i, n = 0;
+	uint64_t t;
+	int err = 0;
+
+	for (i = 0; !err && i < rp->nr_lanes; i++) {
+		/* a log scale has no place for T = 0 (exact): left out, and said in the title */
+		on_axis[i] = lane_tolerance(&rp->lanes[i], &t) && t;
+		zero |= lane_tolerance(&rp->lanes[i], &t) && !t;
+		if (!on_axis[i])
+			continue;
+		err = lane_row(rp, &rp->lanes[i], -1, -1, &rows[i]);
+		n++;
+		lateness |= rows[i].m.overflows_matched != 0;
+		cost |= rows[i].m.exits != 0;
+		if (rows[i].m.exits && rows[i].m.host_us_per_exit_mean > 0)
+			cost_pos = true;
+		if (rows[i].m.overflows_matched && rows[i].m.lateness_events_p99)
+			late_pos = true;
+	}
+	if (err)
+		return vpmc__set_error(&rp->errbuf, err, "%s", vpmc_strerror(err));
+	if (!n)
+		return vpmc__set_error(&rp->errbuf, VPMC_ERR_INVAL, "no tolerance T > 0 to plot "
+				       "(T = 0 has no place on the plot's log axis)");
+	if (!lateness && !cost)
+		return vpmc__set_error(&rp->errbuf, VPMC_ERR_INVAL, "nothing to plot: no exit "
+				       "and no matched PMI at any T");
+	err = outbuf_open(&b);
+	if (err)
+		return vpmc__set_error(&rp->errbuf, err, "%s", vpmc_strerror(err));
+	plot_terminal(b.f, path);
+	plot_title(rp, b.f, lateness, zero);
+	fputs("set logscale x\nset xlabel 'tolerance T (events, log scale)'\n"
+	      "set ylabel 'modeled host us per exit (mean)'\n", b.f);
+	fprintf(b.f, "set yrange [0:%s]\n", cost_pos ? "*" : "1");
+	if (lateness)
+		fprintf(b.f, "set y2label 'p99 PMI lateness (events)'\nset y2range [0:%s]\n"
+			"set ytics nomirror\nset y2tics\n", late_pos ? "*" : "1");
+	fputs("set key top left\nset grid\n", b.f);
+	/* a T whose PMIs were all missed has no lateness: say so where its point would be */
+	for (i = 0; i < rp->nr_lanes; i++) {
+		if (on_axis[i] && !rows[i].m.overflows_matched && rows[i].m.overflows_missed)
+			fprintf(b.f, "set label 'no PMI matched (%" PRIu64 " missed)' at first %" PRIu64
+				", graph 0.04 center font ',9'\n", rows[i].m.overflows_missed,
+				rp->lanes[i].policy.arg);
+	}
+	fputs("$sweep << EOD\n# tolerance host_us_per_exit_mean lateness_events_p99\n", b.f);
+	for (i = 0; i < rp->nr_lanes; i++) {
+		if (!on_axis[i])
+			continue;
+		fprintf(b.f, "%" PRIu64 " ", rp->lanes[i].policy.arg);
+		if (rows[i].m.exits)
+			fprintf(b.f, "%.3f ", rows[i].m.host_us_per_exit_mean);
+		else
+			fputs("NaN ", b.f);
+		if (rows[i].m.overflows_matched)
+			fprintf(b.f, "%" PRIu64 "\n", rows[i].m.lateness_events_p99);
 		else
 			fputs("NaN\n", b.f);
 	}
-	fputs("EOD\nplot $sweep using 1:2 axes x1y1 with linespoints title 'host us per exit', \\\n"
-	      "     $sweep using 1:3 axes x1y2 with linespoints title 'p99 PMI lateness (events)'\n",
-	      b.f);
-	if (err) {
-		outbuf_discard(&b);
-		return err;
-	}
+	fputs("EOD\nplot ", b.f);
+	if (cost)
+		fprintf(b.f, "$sweep using 1:2 axes x1y1 with linespoints title "
+			"'host us per exit (mean)'%s", lateness ? ", \\\n     " : "\n");
+	if (lateness)
+		fputs("$sweep using 1:3 axes x1y2 with linespoints title "
+		      "'p99 PMI lateness (events)'\n", b.f);
 	err = outbuf_close(&b, &rp->text);
-	if (!err)
-		*out = rp->text;
-	return err;
+	if (err)
+		return vpmc__set_error(&rp->errbuf, err, "%s", vpmc_strerror(err));
+	*out = rp->text;
+	return 0;
 }

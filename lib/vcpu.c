@@ -428,7 +428,7 @@ static void observe_access(struct vpmc_vcpu *v, enum vpmc_obs_kind kind, int cou
 	o.rdpmc = rdpmc;
 	o.index = index;
 	o.gp = gp;
-	o.value = gp ? 0 : value;
+	o.value = gp && kind == VPMC_OBS_READ ? 0 : value; /* a write: what the guest tried */
 	vpmc__pmu_observe(&v->pmu, &o);
 }
 

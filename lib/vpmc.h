@@ -225,7 +225,7 @@ enum vpmc_reprogram_outcome {
  * READ      counter (the counter read: GP/fixed/AMD counter MSRs and RDPMC; -1 for event
  *           selects, global MSRs, and any #GP), rdpmc, index (ECX or MSR), value (0 after
  *           #GP), gp
- * WRITE     counter (as READ), index (MSR), value (as written; 0 after #GP), gp
+ * WRITE     counter (as READ), index (MSR), value (as written, also when it raised #GP), gp
  * Any kind raised inside vpmc_vcpu_guest() (or a part run by vpmc_vcpu_guest_until_pmi())
  * also carries seg_insn / seg_br, counted from the segment's start.
  * OVERFLOW  counter, emulated, value = the GLOBAL_STATUS bit(s) set (BIT(counter), or bit 62
@@ -246,7 +246,7 @@ struct vpmc_obs {
 	bool rdpmc;        /* READ: RDPMC (index = ECX) rather than RDMSR (index = MSR) */
 	uint32_t index;
 	uint64_t value;    /* READ: what the guest reads; WRITE: what it wrote */
-	bool gp;           /* READ, WRITE: the access raised #GP (value is then 0) */
+	bool gp;           /* READ, WRITE: the access raised #GP (a READ's value is then 0) */
 	/* OVERFLOW */
 	bool emulated;     /* detected by the drain (pmc_pause_counter) or at the increment
 			    * (mediated, reference); false: the perf overflow callback */
@@ -566,20 +566,29 @@ struct vpmc_reader;
 /* A reader with @opts (copied); NULL = defaults. Return: 0 or VPMC_ERR_NOMEM. */
 int vpmc_reader_new(struct vpmc_reader **out, const struct vpmc_reader_opts *opts);
 
-/* Open @path ("-" = standard input, text formats only). Return: 0, VPMC_ERR_IO, VPMC_ERR_PARSE
- * (header; a corrupt trace.dat; a trace.dat on standard input), VPMC_ERR_NOSUPPORT (trace.dat
- * without libtracecmd); vpmc_reader_error() says why. */
+/* Open @path ("-" = standard input, text formats only). A .vtr is read up to its first event,
+ * so that vpmc_reader_pmu() and vpmc_reader_source() give its directives (!pmu, !host,
+ * !source) right after open; an error in those lines is returned by the first
+ * vpmc_reader_next(). Return: 0, VPMC_ERR_IO, VPMC_ERR_PARSE (header; a corrupt trace.dat; a
+ * trace.dat on standard input), VPMC_ERR_NOSUPPORT (trace.dat without libtracecmd);
+ * vpmc_reader_error() says why. */
 int vpmc_reader_open(struct vpmc_reader *r, const char *path);
 
 /* Open an in-memory buffer (copied) named @name in messages; not for trace.dat. */
 int vpmc_reader_open_mem(struct vpmc_reader *r, const char *name, const void *data, size_t len);
 
 /* Next event. Return: 1 (event in *ev), 0 (end of trace), or a negative error with
- * vpmc_reader_error() set to "FILE:LINE[:COL]: what was expected". */
+ * vpmc_reader_error() set to "FILE:LINE[:COL]: what was expected". An input that ends without
+ * a single record is VPMC_ERR_PARSE ("FILE: no trace records ..."). A line longer than 4096
+ * bytes is an error as soon as that is known; in lenient mode it is skipped, up to 1 MiB. */
 int vpmc_reader_next(struct vpmc_reader *r, struct vpmc_event *ev);
 
 /* The last error's message, "" if none. */
 const char *vpmc_reader_error(const struct vpmc_reader *r);
+
+/* Where the last event came from, into @buf: "FILE:LINE" (text, .vtr: the line of the record
+ * that completed it), "FILE: record N" (trace.dat). */
+void vpmc_reader_where(const struct vpmc_reader *r, char *buf, size_t len);
 
 /* Format actually read (after auto-detection); PMU configuration in effect (after open). */
 enum vpmc_format vpmc_reader_format(const struct vpmc_reader *r);
@@ -599,6 +608,9 @@ struct vpmc_reader_stats {
 				     * directives, blank and "..." elision lines */
 	uint64_t unread_pages;      /* trace.dat: ring-buffer pages with data that libtracecmd
 				     * could not read (corrupt; lenient: skipped with a warning) */
+	uint64_t time_backwards;    /* kvm records whose time stamp was before their vCPU's
+				     * previous one (taken as that one; more than 1 s back is an
+				     * error unless lenient) */
 };
 void vpmc_reader_stats(const struct vpmc_reader *r, struct vpmc_reader_stats *st);
 
@@ -607,7 +619,8 @@ size_t vpmc_reader_nr_unknown(const struct vpmc_reader *r);
 int vpmc_reader_unknown(const struct vpmc_reader *r, size_t i, const char **name,
 			uint64_t *count);
 
-/* The first few warnings ("FILE:LINE: ..."), e.g. skipped lines in lenient mode. */
+/* The first few warnings ("FILE:LINE: ..."), in the order they happened: the first 10 lines
+ * skipped in lenient mode, the first 5 time stamps that went back, a cut last line. */
 size_t vpmc_reader_nr_warnings(const struct vpmc_reader *r);
 const char *vpmc_reader_warning(const struct vpmc_reader *r, size_t i);
 
@@ -678,9 +691,11 @@ void vpmc_cost_default(struct vpmc_cost *c);
 /**
  * vpmc_cost_parse() - Override cost parameters: "resume_us=1.5,cpu_ghz=3".
  * @c: parameters to change; changed only on success
- * @spec: comma-separated NAME=VALUE, NAME one of resume_us, create_us, trigger_cycles, cpu_ghz;
- *        VALUE a number >= 0 (cpu_ghz > 0)
- * @why: if not NULL, set on failure to a static string naming what was expected
+ * @spec: comma-separated NAME=VALUE, NAME one of resume_us, create_us (0 to 1e6 us),
+ *        trigger_cycles (0 to 1e9), cpu_ghz (0.01 to 100): bounds that keep every exit's cost
+ *        a finite number
+ * @why: if not NULL, set on failure to a static string naming what was expected (for a bad
+ *       VALUE: the parameter and its range)
  *
  * Return: 0, or VPMC_ERR_INVAL.
  */
@@ -729,7 +744,7 @@ struct vpmc_stat;
 int vpmc_stat_new(struct vpmc_stat **out);
 
 /**
- * vpmc_stat_set_vcpus() - Count only the exits of these vCPUs.
+ * vpmc_stat_set_vcpus() - Count only the exits of these vCPUs (and of those of earlier calls).
  * @s: statistics
  * @list: comma-separated vCPU indices and ranges, "0,2-3"
  *
@@ -798,6 +813,18 @@ struct vpmc_replay;
 
 #define VPMC_REPLAY_MAX_POLICIES 64
 
+/* A guest read whose trace event recorded what the real guest read there (rdmsr / rdpmc VALUE,
+ * kvm_msr msr_read): ground truth from the recording host, checked against the model. */
+struct vpmc_host_read {
+	uint64_t time_ns;
+	uint32_t vcpu;
+	bool rdpmc;     /* RDPMC (index = ECX), else RDMSR (index = MSR) */
+	uint32_t index;
+	bool gp;        /* the model's guest took #GP there */
+	uint64_t value; /* what the model's guest read (0 after #GP) */
+	uint64_t host;  /* what the real guest read */
+};
+
 /* What one policy did, summed over vCPUs and counters as asked (vpmc_replay_metrics()).
  * Times in ns, host cost in us; lateness and per-exit figures are valid only when their count
  * (overflows_matched, exits) is non-zero. */
@@ -806,6 +833,11 @@ struct vpmc_metrics {
 	uint64_t reads, reads_with_error, error_events_max_abs;
 	double error_events_mean_abs, error_events_mean;
 	uint64_t status_reads, status_reads_differ; /* GLOBAL_STATUS reads */
+	/* reads of PMU registers whose trace event carries the value the real guest read, and
+	 * those where the policy's guest read something else (or took #GP); for exact, how well
+	 * the trace fits the modeled PMU (the recording host ran upstream KVM) */
+	uint64_t host_reads, host_differ;
+	struct vpmc_host_read host_first_differ; /* the earliest such read; host_differ != 0 */
 	/* PMIs */
 	uint64_t ref_overflows;     /* reference overflows that raised a reference PMI */
 	uint64_t overflows_matched, overflows_missed;
@@ -908,9 +940,21 @@ int vpmc_replay_finish(struct vpmc_replay *r);
  * @r: engine
  * @rd: an open reader
  *
- * Return: 0, the reader's error (message in vpmc_replay_error()), or an engine error.
+ * Return: 0, the reader's error (message in vpmc_replay_error()), or an engine error (its
+ * message prefixed with the event's place in the trace, vpmc_reader_where()).
  */
 int vpmc_replay_run(struct vpmc_replay *r, struct vpmc_reader *rd);
+
+/**
+ * vpmc_replay_warning() - What vpmc_replay_run() found worth a warning: the first WRMSR of the
+ * trace itself that undoes an --assume counter's programming (its counter or event select MSR,
+ * its FIXED_CTR_CTRL field, or its GLOBAL_CTRL bit cleared), with the MSR's name, where it is
+ * in the trace (vpmc_reader_where()) and the --assume it overwrites.
+ * @r: engine
+ *
+ * Return: the message, "" if none; owned by @r.
+ */
+const char *vpmc_replay_warning(const struct vpmc_replay *r);
 
 /**
  * vpmc_replay_nr_policies() - How many policies the engine replays.
@@ -956,21 +1000,27 @@ enum vpmc_replay_view {
  * @fmt: output format
  * @out: set to the text, owned by @r until the next call or vpmc_replay_free()
  *
- * Return: 0, or VPMC_ERR_NOMEM.
+ * Return: 0, VPMC_ERR_NOMEM, or VPMC_ERR_LIMIT (JSON only: a figure that is not a finite
+ * number, which JSON cannot hold; only cost parameters beyond vpmc_cost_parse()'s bounds give
+ * one); vpmc_replay_error() says which.
  */
 int vpmc_replay_report(struct vpmc_replay *r, enum vpmc_replay_view view, enum vpmc_output fmt,
 		       const char **out);
 
 /**
- * vpmc_replay_plot() - A gnuplot script that draws the sweep (x: tolerance, log scale;
- * y: modeled host us per exit and p99 PMI lateness) into an SVG file; the data is inline.
+ * vpmc_replay_plot() - A gnuplot script that draws the sweep (x: tolerance T > 0, log scale;
+ * y: modeled host us per exit, and p99 PMI lateness when some T matched a PMI) into an SVG
+ * file, or a PNG file when @path ends in ".png"; the data is inline. The title names the trace
+ * and the overlay, and says what is missing (no lateness curve, T = 0 left out); a T whose PMIs
+ * were all missed is labeled so.
  * @r: engine after vpmc_replay_finish()
- * @svg_path: output file name written into the script
+ * @path: output file name written into the script
  * @out: set to the script, owned by @r until the next call or vpmc_replay_free()
  *
- * Return: 0, or VPMC_ERR_NOMEM.
+ * Return: 0, VPMC_ERR_INVAL (no policy with T > 0, or no exit and no matched PMI at all: nothing
+ * to draw) or VPMC_ERR_NOMEM; vpmc_replay_error() says which.
  */
-int vpmc_replay_plot(struct vpmc_replay *r, const char *svg_path, const char **out);
+int vpmc_replay_plot(struct vpmc_replay *r, const char *path, const char **out);
 
 /**
  * vpmc_replay_set_source() - Describe the trace in the report header.

@@ -4,10 +4,10 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "vpmc.h"
@@ -26,7 +26,9 @@ static void convert_usage(FILE *f)
 	fprintf(f, "Usage: vpmcsim convert [OPTIONS] IN -o OUT.vtr\n\n"
 		   "Write the native events of a trace (trace.dat, kvm tracepoint text, .vtr) as .vtr.\n\n"
 		   "  -o, --output=FILE             the .vtr to write ('-' = standard output)\n"
-		   "      --format=auto|vtr|text|dat  input format (default: by content)\n"
+		   "      --input-format=auto|vtr|text|dat\n"
+		   "                                input format (default: by content); --format\n"
+		   "                                is the old name of this option\n"
 		   "      --lenient                 skip malformed lines (counted) instead of failing\n"
 		   "      --guest-ips=N             guest instructions per second of guest-mode time\n"
 		   "                                (default %llu; 0: no guest events)\n"
@@ -79,7 +81,8 @@ static int parse_args(int argc, char **argv, struct convert_args *a)
 	enum { OPT_FORMAT = 256, OPT_LENIENT, OPT_IPS, OPT_PERMILLE, OPT_KERNEL, OPT_VENDOR };
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
-		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "input-format", required_argument, NULL, OPT_FORMAT },
+		{ "format", required_argument, NULL, OPT_FORMAT }, /* its first name, kept */
 		{ "lenient", no_argument, NULL, OPT_LENIENT },
 		{ "guest-ips", required_argument, NULL, OPT_IPS },
 		{ "guest-branch-permille", required_argument, NULL, OPT_PERMILLE },
@@ -102,8 +105,8 @@ static int parse_args(int argc, char **argv, struct convert_args *a)
 			break;
 		case OPT_FORMAT:
 			if (parse_format(optarg, &a->opts.format))
-				return vpmcsim_fail(EXIT_USAGE, "convert: --format: '%s' is not auto, "
-						    "vtr, text or dat", optarg);
+				return vpmcsim_fail(EXIT_USAGE, "convert: --input-format: '%s' is not "
+						    "auto, vtr, text or dat", optarg);
 			break;
 		case OPT_LENIENT:
 			a->opts.lenient = true;
@@ -159,8 +162,9 @@ static int parse_args(int argc, char **argv, struct convert_args *a)
 }
 
 /* Header and events; 0 or the exit code, with the message printed. The header follows the first
- * event: a .vtr's directives and a text's layout are known once reading has begun. */
-static int convert_events(struct vpmc_reader *r, const char *in, const char *out, FILE *f)
+ * event: a .vtr's directives and a text's layout are known once reading has begun. When reading
+ * ends, the reader's report comes before its error. */
+static int convert_events(struct vpmc_reader *r, const char *in, const char *what, FILE *f)
 {
 	const char *kind = NULL, *file = NULL;
 	struct vpmc_event ev;
@@ -169,29 +173,43 @@ static int convert_events(struct vpmc_reader *r, const char *in, const char *out
 	if (ret >= 0) {
 		vpmc_reader_source(r, &kind, &file);
 		if (vpmc_vtr_write_header(f, vpmc_reader_pmu(r), kind, file))
-			return vpmcsim_fail(EXIT_INPUT, "convert: %s: %s", out, strerror(errno));
+			return vpmcsim_write_error(what, errno);
 	}
 	for (; ret == 1; ret = vpmc_reader_next(r, &ev)) {
 		ret = vpmc_vtr_write_event(f, &ev);
 		if (ret == VPMC_ERR_IO)
-			return vpmcsim_fail(EXIT_INPUT, "convert: %s: %s", out, strerror(errno));
+			return vpmcsim_write_error(what, errno);
 		if (ret)
 			return vpmcsim_fail(EXIT_INPUT, "convert: %s: event at %" PRIu64
 					    " ns of vCPU %u cannot be written as .vtr", in,
 					    ev.time_ns, ev.vcpu);
 	}
+	vpmcsim_reader_report(in, r);
 	if (ret < 0)
-		return vpmcsim_fail(ret == VPMC_ERR_NOSUPPORT ? EXIT_NOSUPPORT : EXIT_INPUT, "%s",
-				    vpmc_reader_error(r));
+		return vpmcsim_fail(vpmcsim_reader_exit(ret), "%s", vpmc_reader_error(r));
 	return 0;
+}
+
+/* Flush and close the output (not standard output: main() closes it). */
+static int convert_close(FILE *f, bool to_stdout, const char *what)
+{
+	int err = 0;
+
+	errno = 0;
+	if (fflush(f) || ferror(f))
+		err = errno ? errno : -1;
+	errno = 0;
+	if (!to_stdout && fclose(f) && !err)
+		err = errno ? errno : -1;
+	return err ? vpmcsim_write_error(what, err > 0 ? err : 0) : 0;
 }
 
 static int convert_run(int argc, char **argv)
 {
 	struct convert_args a = { 0 };
 	struct vpmc_reader *r;
+	const char *what;
 	bool to_stdout, regular;
-	struct stat st;
 	FILE *f;
 	int ret;
 
@@ -202,14 +220,12 @@ static int convert_run(int argc, char **argv)
 		return vpmcsim_fail(EXIT_INPUT, "convert: out of memory");
 	ret = vpmc_reader_open(r, a.in);
 	if (ret) {
-		/* A file the command line names but that cannot be opened is a usage error. */
-		ret = vpmcsim_fail(ret == VPMC_ERR_NOSUPPORT ? EXIT_NOSUPPORT :
-				   ret == VPMC_ERR_IO ? EXIT_USAGE : EXIT_INPUT, "%s",
-				   vpmc_reader_error(r));
+		ret = vpmcsim_fail(vpmcsim_reader_exit(ret), "%s", vpmc_reader_error(r));
 		vpmc_reader_free(r);
 		return ret;
 	}
 	to_stdout = !strcmp(a.out, "-");
+	what = to_stdout ? "standard output" : a.out;
 	f = to_stdout ? stdout : fopen(a.out, "w");
 	if (!f) {
 		ret = vpmcsim_fail(EXIT_USAGE, "convert: %s: %s", a.out, strerror(errno));
@@ -217,15 +233,14 @@ static int convert_run(int argc, char **argv)
 		return ret;
 	}
 	/* Only a regular file may be removed on failure: -o /dev/null must stay a device. */
-	regular = !to_stdout && !fstat(fileno(f), &st) && S_ISREG(st.st_mode);
-	ret = convert_events(r, a.in, a.out, f);
-	if (fflush(f) && !ret)
-		ret = vpmcsim_fail(EXIT_INPUT, "convert: %s: %s", a.out, strerror(errno));
-	if (!to_stdout && fclose(f) && !ret)
-		ret = vpmcsim_fail(EXIT_INPUT, "convert: %s: %s", a.out, strerror(errno));
+	regular = !to_stdout && vpmcsim_is_regular(f);
+	ret = convert_events(r, a.in, what, f);
+	if (!ret)
+		ret = convert_close(f, to_stdout, what);
+	else if (!to_stdout)
+		fclose(f); /* the error is said */
 	if (ret && regular)
 		unlink(a.out); /* no half-written trace */
-	vpmcsim_reader_report(a.in, r);
 	vpmc_reader_free(r);
 	return ret;
 }

@@ -2,8 +2,10 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "replay_cli.h"
 #include "vpmcsim.h"
@@ -18,7 +20,8 @@ static void usage(FILE *out)
 		"counter.\n\n"
 		"  --policy P          the policy (required, once)\n"
 		"  --log FILE          JSON Lines: every read (with the reference's value), overflow,\n"
-		"                      PMI, drain and reprogram, with time, vCPU and counter\n"
+		"                      PMI, drain and reprogram, with time, vCPU and counter ('-':\n"
+		"                      standard output, before the report)\n"
 		"  --assume SPEC       a guest profiler's counter (repeatable)\n"
 		"  --cost NAME=VALUE   cost parameters (repeatable)\n"
 		"  --format F          text (default), csv or json\n"
@@ -27,19 +30,72 @@ static void usage(FILE *out)
 		usage_line);
 }
 
+/* --log FILE ('-': standard output), and the first error writing it. */
+struct replay_log {
+	const char *path;
+	char what[32 + 4096];
+	FILE *f;
+	bool regular; /* removed when not whole */
+	int err;      /* errno of the first failed write; -1 if it had none */
+};
+
 static void log_line(void *data, const char *line)
 {
-	FILE *f = data;
+	struct replay_log *l = data;
 
-	fputs(line, f);
-	fputc('\n', f);
+	if (l->err)
+		return;
+	errno = 0;
+	if (fputs(line, l->f) == EOF || fputc('\n', l->f) == EOF)
+		l->err = errno ? errno : -1;
+}
+
+/* Open --log FILE; return 0 or the exit code. */
+static int log_open(struct replay_log *l, struct vpmc_replay *r)
+{
+	if (!strcmp(l->path, "-")) {
+		l->f = stdout;
+		snprintf(l->what, sizeof(l->what), "standard output");
+	} else {
+		l->f = fopen(l->path, "w");
+		if (!l->f)
+			return vpmcsim_fail(EXIT_USAGE, "replay: --log '%s': %s", l->path,
+					    strerror(errno));
+		l->regular = vpmcsim_is_regular(l->f);
+		snprintf(l->what, sizeof(l->what), "--log %s", l->path);
+	}
+	vpmc_replay_set_log(r, log_line, l);
+	return 0;
+}
+
+/* Close the log; report its first write error (then the log is removed: it is not whole). */
+static int log_close(struct replay_log *l, int rc)
+{
+	int err = l->err;
+
+	errno = 0;
+	if (fflush(l->f) && !err)
+		err = errno ? errno : -1;
+	errno = 0;
+	if (l->f != stdout && fclose(l->f) && !err)
+		err = errno ? errno : -1;
+	if (!err)
+		return rc;
+	if (l->regular)
+		unlink(l->path);
+	return rc ? rc : vpmcsim_write_error(l->what, err > 0 ? err : 0);
 }
 
 static int replay_own(struct replay_cli *c, int opt, const char *arg)
 {
+	struct replay_log *l = c->data;
+
 	if (opt != OPT_LOG)
 		return 1;
-	c->data = (void *)arg;
+	if (l->path)
+		return vpmcsim_fail(EXIT_USAGE, "replay: --log given twice ('%s', '%s')", l->path,
+				    arg);
+	l->path = arg;
 	return 0;
 }
 
@@ -52,31 +108,24 @@ static int replay_run(int argc, char **argv)
 		{ "log", required_argument, NULL, OPT_LOG },
 		{ NULL, 0, NULL, 0 },
 	};
+	struct replay_log log = { NULL, "", NULL, false, 0 };
 	struct replay_cli c;
-	const char *log_path;
-	FILE *log = NULL;
 	int rc;
 
 	replay_cli_init(&c, "replay", VPMC_OUTPUT_TEXT);
 	if (vpmc_replay_new(&c.r))
 		return vpmcsim_fail(EXIT_INPUT, "replay: out of memory");
+	c.data = &log;
 	rc = replay_cli_parse(&c, argc, argv, opts, replay_own, usage, usage_line);
-	log_path = c.data;
 	if (!rc && vpmc_replay_nr_policies(c.r) != 1)
 		rc = vpmcsim_fail(EXIT_USAGE, "replay: give exactly one --policy (usage: %s)",
 				  usage_line);
-	if (!rc && log_path) {
-		log = fopen(log_path, "w");
-		if (!log)
-			rc = vpmcsim_fail(EXIT_USAGE, "replay: --log '%s': %s", log_path,
-					  strerror(errno));
-		else
-			vpmc_replay_set_log(c.r, log_line, log);
-	}
+	if (!rc && log.path)
+		rc = log_open(&log, c.r);
 	if (!rc)
 		rc = replay_cli_run(&c);
-	if (log && (ferror(log) | fclose(log)) && !rc)
-		rc = vpmcsim_fail(EXIT_INPUT, "replay: writing '%s' failed", log_path);
+	if (log.f)
+		rc = log_close(&log, rc);
 	if (!rc)
 		rc = replay_cli_report(&c, VPMC_VIEW_DETAIL);
 	replay_cli_close(&c);

@@ -15,7 +15,7 @@ static void usage(FILE *out)
 		"Per exit reason: samples, share of samples and of time, min, max, mean (+- the\n"
 		"mean's relative standard error) and p50 / p99 of the time from a VM-exit to the\n"
 		"next VM-entry of the same vCPU, as perf kvm stat report prints them.\n\n"
-		"  --vcpu LIST         only these vCPUs, e.g. 0,2-3\n"
+		"  --vcpu LIST         only these vCPUs, e.g. 0,2-3 (repeatable: they add up)\n"
 		"  --time START,STOP   only exits in this trace-time range, in seconds\n"
 		"  --format F          text (default), csv or json\n"
 		"  --input-format F, --lenient, --guest-ips N   as for compare\n"
@@ -23,15 +23,26 @@ static void usage(FILE *out)
 		usage_line);
 }
 
+struct stat_opts {
+	struct vpmc_stat *s;
+	const char *time; /* --time, once */
+};
+
+/* --vcpu adds to the vCPUs counted; --time once. */
 static int stat_own(struct replay_cli *c, int opt, const char *arg)
 {
-	struct vpmc_stat *s = c->data;
+	struct stat_opts *so = c->data;
 	int err;
 
 	if (opt != OPT_VCPU && opt != OPT_TIME)
 		return 1;
-	err = opt == OPT_VCPU ? vpmc_stat_set_vcpus(s, arg) : vpmc_stat_set_time(s, arg);
-	return err ? vpmcsim_fail(EXIT_USAGE, "stat: %s", vpmc_stat_error(s)) : 0;
+	if (opt == OPT_TIME && so->time)
+		return vpmcsim_fail(EXIT_USAGE, "stat: --time given twice ('%s', '%s')", so->time,
+				    arg);
+	if (opt == OPT_TIME)
+		so->time = arg;
+	err = opt == OPT_VCPU ? vpmc_stat_set_vcpus(so->s, arg) : vpmc_stat_set_time(so->s, arg);
+	return err ? vpmcsim_fail(EXIT_USAGE, "stat: %s", vpmc_stat_error(so->s)) : 0;
 }
 
 static int stat_run(int argc, char **argv)
@@ -42,6 +53,7 @@ static int stat_run(int argc, char **argv)
 		{ "time", required_argument, NULL, OPT_TIME },
 		{ NULL, 0, NULL, 0 },
 	};
+	struct stat_opts so = { NULL, NULL };
 	struct replay_cli c;
 	struct vpmc_stat *s;
 	const char *text;
@@ -50,14 +62,14 @@ static int stat_run(int argc, char **argv)
 	replay_cli_init(&c, "stat", VPMC_OUTPUT_TEXT);
 	if (vpmc_stat_new(&s))
 		return vpmcsim_fail(EXIT_INPUT, "stat: out of memory");
-	c.data = s;
+	so.s = s;
+	c.data = &so;
 	rc = replay_cli_parse(&c, argc, argv, opts, stat_own, usage, usage_line);
 	if (!rc)
 		rc = replay_cli_open(&c);
 	if (!rc) {
 		err = vpmc_stat_run(s, c.reader);
-		if (err)
-			rc = replay_cli_fail(err, vpmc_stat_error(s));
+		rc = replay_cli_read_end(&c, err, vpmc_stat_error(s), NULL);
 	}
 	if (!rc) {
 		if (vpmc_stat_report(s, c.fmt, &text))

@@ -2,9 +2,14 @@
 #include "config.h"
 
 #include <errno.h>
+#include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "replay_cli.h"
 #include "vpmcsim.h"
@@ -17,9 +22,11 @@ static void usage(FILE *out)
 		"Usage: %s\n\n"
 		"Replay TRACE through tolerance=T for every T of LIST in one pass; one CSV row each.\n\n"
 		"  --tolerance LIST    comma-separated thresholds in events, e.g. 0,10,100,1000\n"
+		"                      (repeatable: the lists add up; at most 64 in all)\n"
 		"  --wrap              sweep tolerance-wrap=T instead of tolerance=T\n"
-		"  --plot FILE.svg     also draw host us per exit and p99 PMI lateness against T\n"
-		"                      (log scale; T = 0 left out) with gnuplot\n"
+		"  --plot FILE         also draw host us per exit and p99 PMI lateness against T\n"
+		"                      (log scale; T = 0 left out) with gnuplot, into FILE.svg\n"
+		"                      or FILE.png\n"
 		"  --assume SPEC, --cost NAME=VALUE   as for compare\n"
 		"  --format F          csv (default), text or json\n"
 		"  --input-format F, --lenient, --guest-ips N   as for compare\n"
@@ -27,63 +34,151 @@ static void usage(FILE *out)
 		usage_line);
 }
 
-/* One policy per element of @list. */
-static int sweep_policies(struct replay_cli *c, const char *list, bool wrap)
+struct sweep_opts {
+	const char *lists[VPMC_REPLAY_MAX_POLICIES]; /* each --tolerance, in order */
+	unsigned int nr_lists;
+	const char *plot;
+	bool wrap;
+};
+
+static int too_many_thresholds(void)
 {
-	char buf[VPMC_POLICY_NAME_MAX];
-	const char *p = list;
-	int rc;
-
-	for (;;) {
-		size_t n = strcspn(p, ",");
-
-		if (!n || n > 20) {
-			return vpmcsim_fail(EXIT_USAGE, "sweep: --tolerance '%s': expected a comma-"
-					    "separated list of event counts", list);
-		}
-		snprintf(buf, sizeof(buf), "%s=%.*s", wrap ? "tolerance-wrap" : "tolerance",
-			 (int)n, p);
-		rc = replay_cli_add_policy(c, buf);
-		if (rc)
-			return rc;
-		if (!p[n])
-			return 0;
-		p += n + 1;
-	}
+	return vpmcsim_fail(EXIT_USAGE, "sweep: --tolerance: at most %d thresholds in all",
+			    VPMC_REPLAY_MAX_POLICIES);
 }
 
-static int sweep_plot(struct replay_cli *c, const char *svg)
+/* One policy per element of every --tolerance LIST, at most VPMC_REPLAY_MAX_POLICIES in all. */
+static int sweep_policies(struct replay_cli *c, const struct sweep_opts *so)
 {
-	const char *script;
+	char buf[VPMC_POLICY_NAME_MAX];
+	struct vpmc_policy pol;
+	unsigned int i, nr = 0;
+
+	for (i = 0; i < so->nr_lists; i++) {
+		const char *list = so->lists[i], *p = list;
+
+		for (;;) {
+			size_t n = strcspn(p, ",");
+
+			snprintf(buf, sizeof(buf), "%s=%.*s", so->wrap ? "tolerance-wrap" :
+				 "tolerance", (int)(n < 24 ? n : 24), p);
+			if (!n || n > 20 || vpmc_policy_parse(&pol, buf, NULL))
+				return vpmcsim_fail(EXIT_USAGE, "sweep: --tolerance '%s': '%.*s' is "
+						    "not a number of events (decimal, or hex with "
+						    "0x; the list is comma-separated)", list,
+						    (int)n, p);
+			if (++nr > VPMC_REPLAY_MAX_POLICIES)
+				return too_many_thresholds();
+			if (vpmc_replay_add_policy(c->r, &pol))
+				return vpmcsim_fail(EXIT_USAGE, "sweep: --tolerance: %s",
+						    vpmc_replay_error(c->r));
+			if (!p[n])
+				break;
+			p += n + 1;
+		}
+	}
+	return 0;
+}
+
+/* --plot FILE: .svg or .png (gnuplot's svg, pngcairo or png terminal). */
+static bool plot_name_ok(const char *path)
+{
+	size_t n = strlen(path);
+
+	return n > 4 && (!strcasecmp(path + n - 4, ".svg") || !strcasecmp(path + n - 4, ".png"));
+}
+
+/* Before replaying: the plot can be drawn (a T > 0; T = 0 is noted) and FILE written (created
+ * empty here, *@regular set if it is a regular file: removed again if no plot is drawn).
+ * Return 0 or the exit code. */
+static int plot_check(struct replay_cli *c, const char *path, bool *regular)
+{
+	bool zero = false, some = false;
+	FILE *f;
+	size_t i;
+
+	for (i = 0; i < vpmc_replay_nr_policies(c->r); i++) {
+		const struct vpmc_policy *p = vpmc_replay_policy(c->r, i);
+
+		zero |= !p->arg;
+		some |= p->arg != 0;
+	}
+	if (!some)
+		return vpmcsim_fail(EXIT_USAGE, "sweep: --plot: no tolerance T > 0 in the list: "
+				    "T = 0 has no place on the plot's log axis");
+	if (zero)
+		fprintf(stderr, "vpmcsim: sweep: --plot: T = 0 is left out of the plot (no place "
+			"on its log axis); its row is in the table\n");
+	f = fopen(path, "w");
+	if (!f)
+		return vpmcsim_fail(EXIT_USAGE, "sweep: --plot: cannot write %s: %s", path,
+				    strerror(errno));
+	*regular = vpmcsim_is_regular(f);
+	fclose(f);
+	return 0;
+}
+
+/* Run gnuplot on @script; its own messages go to our standard error. */
+static int run_gnuplot(const char *script, const char *path)
+{
+	void (*old)(int);
 	FILE *gp;
 	int st;
 
-	if (vpmc_replay_plot(c->r, svg, &script))
-		return vpmcsim_fail(EXIT_INPUT, "sweep: out of memory");
 	gp = popen("gnuplot", "w");
 	if (!gp)
 		return vpmcsim_fail(EXIT_INPUT, "sweep: --plot: cannot run gnuplot: %s",
 				    strerror(errno));
+	old = signal(SIGPIPE, SIG_IGN); /* a gnuplot that stops reading fails below, not us */
 	fputs(script, gp);
 	st = pclose(gp);
-	if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st))
-		return vpmcsim_fail(EXIT_INPUT, "sweep: --plot: gnuplot failed (is it installed?)");
+	signal(SIGPIPE, old);
+	if (st == -1)
+		return vpmcsim_fail(EXIT_INPUT, "sweep: --plot: gnuplot: %s", strerror(errno));
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 127)
+		return vpmcsim_fail(EXIT_INPUT, "sweep: --plot: gnuplot could not be run (not "
+				    "installed, or not on PATH); no plot in %s", path);
+	if (WIFSIGNALED(st))
+		return vpmcsim_fail(EXIT_INPUT, "sweep: --plot: gnuplot was killed by signal %d; "
+				    "no plot in %s", WTERMSIG(st), path);
+	if (WEXITSTATUS(st))
+		return vpmcsim_fail(EXIT_INPUT, "sweep: --plot: gnuplot failed with exit status "
+				    "%d (its messages are above); no plot in %s", WEXITSTATUS(st),
+				    path);
 	return 0;
 }
 
-struct sweep_opts {
-	const char *list, *plot;
-	bool wrap;
-};
+static int sweep_plot(struct replay_cli *c, const char *path)
+{
+	const char *script;
+	struct stat st;
+	int rc;
 
+	if (vpmc_replay_plot(c->r, path, &script))
+		return vpmcsim_fail(EXIT_INPUT, "sweep: --plot: %s", vpmc_replay_error(c->r));
+	rc = run_gnuplot(script, path);
+	if (!rc && (stat(path, &st) || !st.st_size))
+		rc = vpmcsim_fail(EXIT_INPUT, "sweep: --plot: gnuplot wrote nothing to %s", path);
+	return rc;
+}
+
+/* --tolerance adds to the list (at most 64 in all); --plot once. */
 static int sweep_own(struct replay_cli *c, int opt, const char *arg)
 {
 	struct sweep_opts *so = c->data;
 
-	if (opt == OPT_TOLERANCE)
-		so->list = arg;
+	if (opt == OPT_TOLERANCE && so->nr_lists == VPMC_REPLAY_MAX_POLICIES)
+		return too_many_thresholds();
+	else if (opt == OPT_TOLERANCE)
+		so->lists[so->nr_lists++] = arg;
 	else if (opt == OPT_WRAP)
 		so->wrap = true;
+	else if (opt == OPT_PLOT && so->plot)
+		return vpmcsim_fail(EXIT_USAGE, "sweep: --plot given twice ('%s', '%s')", so->plot,
+				    arg);
+	else if (opt == OPT_PLOT && !plot_name_ok(arg))
+		return vpmcsim_fail(EXIT_USAGE, "sweep: --plot '%s': expected a file name ending "
+				    "in .svg or .png", arg);
 	else if (opt == OPT_PLOT)
 		so->plot = arg;
 	else
@@ -101,7 +196,8 @@ static int sweep_run(int argc, char **argv)
 		{ "plot", required_argument, NULL, OPT_PLOT },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct sweep_opts so = { NULL, NULL, false };
+	struct sweep_opts so = { .nr_lists = 0 };
+	bool plot_made = false;
 	struct replay_cli c;
 	int rc;
 
@@ -110,17 +206,21 @@ static int sweep_run(int argc, char **argv)
 		return vpmcsim_fail(EXIT_INPUT, "sweep: out of memory");
 	c.data = &so;
 	rc = replay_cli_parse(&c, argc, argv, opts, sweep_own, usage, usage_line);
-	if (!rc && !so.list)
+	if (!rc && !so.nr_lists)
 		rc = vpmcsim_fail(EXIT_USAGE, "sweep: --tolerance LIST is required (usage: %s)",
 				  usage_line);
 	if (!rc)
-		rc = sweep_policies(&c, so.list, so.wrap);
+		rc = sweep_policies(&c, &so);
+	if (!rc && so.plot)
+		rc = plot_check(&c, so.plot, &plot_made);
 	if (!rc)
 		rc = replay_cli_run(&c);
 	if (!rc)
 		rc = replay_cli_report(&c, VPMC_VIEW_SWEEP);
 	if (!rc && so.plot)
 		rc = sweep_plot(&c, so.plot);
+	if (rc && plot_made)
+		unlink(so.plot); /* no empty or half-drawn plot left behind */
 	replay_cli_close(&c);
 	return rc == REPLAY_CLI_HELP ? EXIT_OK : rc;
 }

@@ -1,4 +1,5 @@
-/* reader_report.c - What a reader saw besides events, on stderr (every command that reads). */
+/* reader_report.c - What a reader saw besides events, on stderr, and its errors' exit codes;
+ * the same for every command that reads a trace. */
 #include "config.h"
 
 #include <inttypes.h>
@@ -35,10 +36,31 @@ void vpmcsim_reader_report(const char *path, const struct vpmc_reader *r)
 			path, st.lost_events, st.lost_markers,
 			st.lost_events ? "" : ", counts unknown");
 	if (st.skipped_lines)
-		fprintf(stderr, "vpmcsim: %s: %" PRIu64 " malformed lines skipped\n", path,
-			st.skipped_lines);
-	if (st.truncated_tail)
-		fprintf(stderr, "vpmcsim: %s: the last line is cut short (ignored)\n", path);
+		fprintf(stderr, "vpmcsim: %s: %" PRIu64 " malformed line%s skipped (--lenient)%s\n",
+			path, st.skipped_lines, st.skipped_lines == 1 ? "" : "s",
+			st.skipped_lines > 10 ? "; the first 10 follow" : "");
+	if (st.unread_pages)
+		fprintf(stderr, "vpmcsim: %s: %" PRIu64 " ring-buffer page%s unread (corrupt)\n",
+			path, st.unread_pages, st.unread_pages == 1 ? "" : "s");
+	if (st.time_backwards)
+		fprintf(stderr, "vpmcsim: %s: %" PRIu64 " time stamp%s went back on %s vCPU, taken "
+			"as the vCPU's previous time%s\n", path, st.time_backwards,
+			st.time_backwards == 1 ? "" : "s", st.time_backwards == 1 ? "its" : "their",
+			st.time_backwards > 5 ? "; the first 5 follow" : "");
+	/* the details: the first skipped lines and time stamps, a cut last line, unread pages */
 	for (i = 0; i < vpmc_reader_nr_warnings(r); i++)
 		fprintf(stderr, "vpmcsim: warning: %s\n", vpmc_reader_warning(r, i));
+}
+
+int vpmcsim_reader_exit(int err)
+{
+	switch (err) {
+	case VPMC_ERR_NOSUPPORT:
+		return EXIT_NOSUPPORT;
+	case VPMC_ERR_IO: /* missing, unreadable, a directory */
+		return EXIT_USAGE;
+	default:          /* empty, no records, a bad line or header, a corrupt trace.dat, a
+			   * trace.dat on standard input */
+		return EXIT_INPUT;
+	}
 }

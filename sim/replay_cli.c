@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -147,7 +148,7 @@ int replay_cli_report(struct replay_cli *c, enum vpmc_replay_view view)
 	const char *text;
 
 	if (vpmc_replay_report(c->r, view, c->fmt, &text))
-		return vpmcsim_fail(EXIT_INPUT, "%s: out of memory", c->cmd);
+		return vpmcsim_fail(EXIT_INPUT, "%s: %s", c->cmd, vpmc_replay_error(c->r));
 	return replay_cli_print(text);
 }
 
@@ -160,9 +161,17 @@ int replay_cli_open(struct replay_cli *c)
 	err = vpmc_reader_open(c->reader, c->trace);
 	if (!err)
 		return 0;
-	/* a trace that cannot be opened or is not a trace at all is a bad argument */
-	return vpmcsim_fail(err == VPMC_ERR_NOSUPPORT ? EXIT_NOSUPPORT : EXIT_USAGE, "%s: %s",
-			    c->cmd, vpmc_reader_error(c->reader));
+	return vpmcsim_fail(vpmcsim_reader_exit(err), "%s: %s", c->cmd,
+			    vpmc_reader_error(c->reader));
+}
+
+int replay_cli_read_end(struct replay_cli *c, int err, const char *msg, const char *warning)
+{
+	replay_cli_progress_done();
+	vpmcsim_reader_report(c->trace, c->reader);
+	if (warning && warning[0])
+		fprintf(stderr, "vpmcsim: warning: %s\n", warning);
+	return err ? replay_cli_fail(err, msg) : 0;
 }
 
 int replay_cli_fail(int err, const char *msg)
@@ -179,6 +188,36 @@ int replay_cli_fail(int err, const char *msg)
 
 static bool progress_shown;
 
+/*
+ * Reads the trace recorded on the real host that the model's guest read differently: once, for
+ * the first policy in order with any, with its first such read. Under exact (upstream KVM, as on
+ * the recording host) they say that the modeled PMU is not the recording host's.
+ */
+static void host_read_warning(struct replay_cli *c)
+{
+	struct vpmc_metrics m;
+	const struct vpmc_host_read *h = &m.host_first_differ;
+	char name[VPMC_POLICY_NAME_MAX], model[32];
+	size_t i, n = vpmc_replay_nr_policies(c->r);
+
+	for (i = 0; i < n; i++) {
+		if (vpmc_replay_metrics(c->r, i, -1, -1, &m) || !m.host_differ)
+			continue;
+		vpmc_policy_format(vpmc_replay_policy(c->r, i), name, sizeof(name));
+		if (h->gp)
+			snprintf(model, sizeof(model), "#GP");
+		else
+			snprintf(model, sizeof(model), "%#" PRIx64, h->value);
+		fprintf(stderr, "vpmcsim: warning: %s: %" PRIu64 " of the %" PRIu64 " reads whose "
+			"value the trace recorded on the real host differ from the model under %s "
+			"(is the modeled PMU the recording host's?); the first at %" PRIu64 " ns on "
+			"vCPU %" PRIu32 ": %s %#" PRIx32 ": model %s, host %#" PRIx64 "\n", c->trace,
+			m.host_differ, m.host_reads, name, h->time_ns, h->vcpu,
+			h->rdpmc ? "rdpmc" : "rdmsr", h->index, model, h->host);
+		return;
+	}
+}
+
 int replay_cli_run(struct replay_cli *c)
 {
 	struct vpmc_replay *r = c->r;
@@ -192,11 +231,11 @@ int replay_cli_run(struct replay_cli *c)
 	if (err)
 		return vpmcsim_fail(EXIT_USAGE, "%s: %s", c->cmd, vpmc_replay_error(r));
 	err = vpmc_replay_run(r, c->reader);
-	replay_cli_progress_done();
-	if (err)
-		return replay_cli_fail(err == VPMC_ERR_INVAL ? VPMC_ERR_PARSE : err,
-				       vpmc_replay_error(r));
-	return 0;
+	err = replay_cli_read_end(c, err == VPMC_ERR_INVAL ? VPMC_ERR_PARSE : err,
+				  vpmc_replay_error(r), vpmc_replay_warning(r));
+	if (!err)
+		host_read_warning(c);
+	return err;
 }
 
 void replay_cli_progress(void *data, uint64_t events)
@@ -218,7 +257,7 @@ void replay_cli_progress_done(void)
 int replay_cli_print(const char *text)
 {
 	if (fputs(text, stdout) == EOF || fflush(stdout))
-		return vpmcsim_fail(EXIT_INPUT, "writing the report: %s", strerror(errno));
+		return vpmcsim_write_error("standard output", errno);
 	return 0;
 }
 

@@ -89,6 +89,10 @@ int replay_cli_run(struct replay_cli *c);
 /* Exit code and message for an error of the engine or the reader while replaying. */
 int replay_cli_fail(int err, const char *msg);
 
+/* Reading ended, with error @err (0 if none; message @msg): the reader's report, the engine's
+ * @warning (NULL or "" if none), then the error. Return: 0, or the exit code. */
+int replay_cli_read_end(struct replay_cli *c, int err, const char *msg, const char *warning);
+
 /* Print progress on stderr every so often when it is a terminal. */
 void replay_cli_progress(void *data, uint64_t events);
 void replay_cli_progress_done(void);

@@ -1,10 +1,12 @@
 /* vpmcsim.c - The vpmcsim command: options common to all subcommands, and dispatch. */
 #include "config.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "vpmc.h"
 #include "vpmcsim.h"
@@ -31,6 +33,36 @@ int vpmcsim_fail(int code, const char *fmt, ...)
 	return code;
 }
 
+int vpmcsim_write_error(const char *what, int err)
+{
+	if (err)
+		return vpmcsim_fail(EXIT_INPUT, "write error on %s: %s", what, strerror(err));
+	return vpmcsim_fail(EXIT_INPUT, "write error on %s", what);
+}
+
+bool vpmcsim_is_regular(FILE *f)
+{
+	struct stat st;
+
+	return !fstat(fileno(f), &st) && S_ISREG(st.st_mode);
+}
+
+/* The end of every command: what is still buffered for standard output must reach it. */
+static int close_stdout(int rc)
+{
+	int err = 0;
+
+	errno = 0;
+	if (fflush(stdout) || ferror(stdout))
+		err = errno ? errno : -1; /* -1: an earlier write failed, its errno is gone */
+	errno = 0;
+	if (fclose(stdout) && !err)
+		err = errno ? errno : -1;
+	if (err && rc == EXIT_OK)
+		return vpmcsim_write_error("standard output", err > 0 ? err : 0);
+	return rc;
+}
+
 static void usage(FILE *out)
 {
 	size_t i;
@@ -43,7 +75,7 @@ static void usage(FILE *out)
 	fprintf(out, "\nRun 'vpmcsim COMMAND --help' for a command's options; see vpmcsim(1).\n");
 }
 
-int main(int argc, char **argv)
+static int run(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "help", no_argument, NULL, 'h' },
@@ -80,4 +112,9 @@ int main(int argc, char **argv)
 		}
 	}
 	return vpmcsim_fail(EXIT_USAGE, "unknown command '%s' (try 'vpmcsim --help')", argv[optind]);
+}
+
+int main(int argc, char **argv)
+{
+	return close_stdout(run(argc, argv));
 }

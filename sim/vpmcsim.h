@@ -2,6 +2,9 @@
 #ifndef VPMCSIM_H
 #define VPMCSIM_H
 
+#include <stdbool.h>
+#include <stdio.h>
+
 /* Exit codes (vpmcsim(1)). */
 enum {
 	EXIT_OK = 0,
@@ -22,9 +25,23 @@ extern const struct vpmcsim_cmd cmd_convert;
 
 struct vpmc_reader;
 
-/* After reading @path: records and events read, unused event names with counts, synthesized
- * VM-entries, lost events, skipped lines, warnings; "vpmcsim: PATH: ..." lines on stderr. */
+/* After reading @path (to its end or to an error): records and events read, unused event
+ * names with counts, synthesized VM-entries, lost events, skipped lines, time stamps that went
+ * back, and the reader's warnings; "vpmcsim: PATH: ..." lines on stderr. Every command that
+ * reads a trace prints it, before its error if any. */
 void vpmcsim_reader_report(const char *path, const struct vpmc_reader *r);
+
+/* The exit code for a reader's error @err (open or read): 2 for a trace that cannot be opened
+ * as given, 3 for a format not built in, else 1 (bad input). */
+int vpmcsim_reader_exit(int err);
+
+/* Print "vpmcsim: write error on WHAT: <strerror(err)>" (without it if @err is 0); return
+ * EXIT_INPUT. */
+int vpmcsim_write_error(const char *what, int err);
+
+/* Whether @f is a regular file: only such an output is removed after a failure (as root,
+ * removing /dev/null would remove the device). */
+bool vpmcsim_is_regular(FILE *f);
 
 /* Print "vpmcsim: <msg>" on stderr; return @code. */
 int vpmcsim_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

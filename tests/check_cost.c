@@ -45,11 +45,24 @@ static const struct {
 	{ "empty", "", "NAME=VALUE" },
 	{ "unknown-name", "resume=1", "resume_us" },
 	{ "no-value", "resume_us", "NAME=VALUE" },
-	{ "empty-value", "resume_us=", "number" },
-	{ "negative", "create_us=-1", "number" },
-	{ "zero-ghz", "cpu_ghz=0", "cpu_ghz > 0" },
-	{ "trailing", "resume_us=1x", "number" },
-	{ "nan", "resume_us=nan", "number" },
+	{ "empty-value", "resume_us=", "resume_us: expected microseconds" },
+	{ "negative", "create_us=-1", "create_us: expected microseconds per perf event created, "
+	  "from 0 to 1e6" },
+	{ "zero-ghz", "cpu_ghz=0", "cpu_ghz: expected the host clock in GHz, from 0.01 to 100" },
+	{ "trailing", "resume_us=1x", "resume_us: expected" },
+	{ "nan", "resume_us=nan", "resume_us: expected" },
+	{ "inf", "trigger_cycles=inf", "trigger_cycles: expected host cycles per "
+	  "kvm_pmu_trigger_event(), from 0 to 1e9" },
+	{ "beyond-double", "resume_us=1e309", "resume_us: expected" },
+	/* finite, but an exit's cost would not be (F9: 1e308 us per resume) */
+	{ "huge-resume", "resume_us=1e308", "resume_us: expected microseconds per perf event "
+	  "resumed, from 0 to 1e6" },
+	{ "resume-over", "resume_us=1000000.5", "resume_us: expected" },
+	{ "create-over", "create_us=1e7", "create_us: expected" },
+	{ "trigger-over", "trigger_cycles=1000000001", "trigger_cycles: expected" },
+	{ "ghz-under", "cpu_ghz=0.0099", "cpu_ghz: expected" },
+	{ "ghz-over", "cpu_ghz=100.5", "cpu_ghz: expected" },
+	{ "second-over", "resume_us=1,create_us=2e6", "create_us: expected" },
 	{ "trailing-comma", "resume_us=1,", "NAME=VALUE" },
 	{ "second-bad", "resume_us=1,bogus=2", "NAME=VALUE" },
 };
@@ -69,6 +82,21 @@ START_TEST(test_parse_bad_leaves_params)
 }
 END_TEST
 
+/* The bounds themselves are allowed; the largest exit then costs a finite amount. */
+START_TEST(test_parse_bounds_inclusive)
+{
+	struct vpmc_cost c;
+
+	vpmc_cost_default(&c);
+	ck_assert_int_eq(vpmc_cost_parse(&c, "resume_us=1e6,create_us=1e6,trigger_cycles=1e9,"
+					 "cpu_ghz=0.01", NULL), 0);
+	/* 1e9 cycles at 10 MHz are 1e8 us */
+	ck_assert_double_eq_tol(vpmc_cost_us(&c, 1, 1, 1), 1e6 + 1e6 + 1e8, 1e-3);
+	ck_assert_int_eq(vpmc_cost_parse(&c, "cpu_ghz=100,resume_us=0,create_us=0", NULL), 0);
+	ck_assert_double_eq(c.cpu_ghz, 100.0);
+}
+END_TEST
+
 static Suite *cost_suite(void)
 {
 	Suite *s = suite_create("cost");
@@ -77,6 +105,7 @@ static Suite *cost_suite(void)
 	tcase_add_test(tc, test_defaults_and_formula);
 	tcase_add_test(tc, test_parse_overrides);
 	tcase_add_loop_test(tc, test_parse_bad_leaves_params, 0, ARRAY_SIZE(bad));
+	tcase_add_test(tc, test_parse_bounds_inclusive);
 	suite_add_tcase(s, tc);
 	return s;
 }

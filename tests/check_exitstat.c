@@ -84,9 +84,10 @@ START_TEST(test_vcpu_and_time_filters)
 	ck_assert_int_eq(vpmc_stat_set_vcpus(s, "1,3-4"), 0);
 	feed();
 	ck_assert_int_eq(vpmc_stat_report(s, VPMC_OUTPUT_CSV, &out), 0);
-	ck_assert_str_eq(out, "reason,samples,samples_pct,time_pct,time_us_min,time_us_max,"
-			      "time_us_mean,time_us_mean_stddev_pct,time_us_p50,time_us_p99\n"
-			      "MSR_WRITE,1,100.00,100.00,0.100,0.100,0.100,0.00,0.100,0.100\n");
+	/* the JSON key names, in ns */
+	ck_assert_str_eq(out, "reason,samples,samples_pct,time_pct,time_ns_min,time_ns_max,"
+			      "time_ns_mean,time_mean_stddev_pct,time_ns_p50,time_ns_p99\n"
+			      "MSR_WRITE,1,100.00,100.00,100,100,100.0,0.00,100,100\n");
 	vpmc_stat_free(s);
 	ck_assert_int_eq(vpmc_stat_new(&s), 0);
 	/* exits from 0.000004 s on: the MSR_WRITE at 5000 and the HLT at 7000 */
@@ -96,6 +97,30 @@ START_TEST(test_vcpu_and_time_filters)
 	ck_assert_msg(strstr(out, "\"total_samples\": 2,") && strstr(out, "\"total_time_ns\": 1500"),
 		      "%s", out);
 	ck_assert(strstr(out, "\"time_ns_p50\": 1000"));
+}
+END_TEST
+
+/* A second --vcpu list adds to the first; a bad one leaves the selection as it was. */
+START_TEST(test_vcpu_lists_add_up)
+{
+	const char *out;
+
+	ck_assert_int_eq(vpmc_stat_set_vcpus(s, "1"), 0);
+	ck_assert_int_eq(vpmc_stat_set_vcpus(s, "5"), 0);
+	ck_assert_int_eq(vpmc_stat_set_vcpus(s, "2-x"), VPMC_ERR_INVAL);
+	feed();
+	/* vCPU 1's MSR_WRITE of 100 ns alone (vCPU 5 has no exit; the last list does not win) */
+	ck_assert_int_eq(vpmc_stat_report(s, VPMC_OUTPUT_CSV, &out), 0);
+	ck_assert_str_eq(strchr(out, '\n') + 1,
+			 "MSR_WRITE,1,100.00,100.00,100,100,100.0,0.00,100,100\n");
+	vpmc_stat_free(s);
+	ck_assert_int_eq(vpmc_stat_new(&s), 0);
+	ck_assert_int_eq(vpmc_stat_set_vcpus(s, "1"), 0);
+	ck_assert_int_eq(vpmc_stat_set_vcpus(s, "0"), 0);
+	feed();
+	/* both vCPUs: the 4 samples of test_text_columns */
+	ck_assert_int_eq(vpmc_stat_report(s, VPMC_OUTPUT_TEXT, &out), 0);
+	ck_assert_msg(strstr(out, "Total Samples:4, "), "%s", out);
 }
 END_TEST
 
@@ -133,6 +158,7 @@ static Suite *exitstat_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_text_columns);
 	tcase_add_test(tc, test_vcpu_and_time_filters);
+	tcase_add_test(tc, test_vcpu_lists_add_up);
 	tcase_add_loop_test(tc, test_bad_filters, 0, ARRAY_SIZE(bad));
 	suite_add_tcase(su, tc);
 	return su;

@@ -89,6 +89,25 @@ START_TEST(test_percentile_clamped_to_min_and_max)
 }
 END_TEST
 
+/* A rank that is the first or the last sample is that sample, exactly: p99 of 3 exits of 10,
+ * 25 and 95 us is 95 us (nearest rank ceil(0.99 * 3) = 3), never a midpoint below it (94.72). */
+START_TEST(test_first_and_last_rank_exact)
+{
+	struct vpmc_hist h;
+
+	hist_init(&h);
+	ck_assert_int_eq(hist_add(&h, 10000), 0);
+	ck_assert_int_eq(hist_add(&h, 25000), 0);
+	ck_assert_int_eq(hist_add(&h, 95000), 0);
+	ck_assert_uint_eq(hist_percentile(&h, 9900), 95000);
+	ck_assert_uint_eq(hist_percentile(&h, 1), 10000); /* rank ceil(0.0001 * 3) = 1 */
+	/* rank 2 (p50): its bucket's midpoint, within 1/128 of 25000 */
+	ck_assert_uint_ge(hist_percentile(&h, 5000), 25000 - 25000 / 128);
+	ck_assert_uint_le(hist_percentile(&h, 5000), 25000 + 25000 / 128);
+	hist_release(&h);
+}
+END_TEST
+
 START_TEST(test_empty_and_merge)
 {
 	struct vpmc_hist a, b, all;
@@ -144,6 +163,7 @@ static Suite *hist_suite(void)
 	tcase_add_test(tc, test_every_bucket_midpoint_within_one_percent);
 	tcase_add_test(tc, test_uniform_percentiles_within_one_percent);
 	tcase_add_test(tc, test_percentile_clamped_to_min_and_max);
+	tcase_add_test(tc, test_first_and_last_rank_exact);
 	tcase_add_test(tc, test_empty_and_merge);
 	tcase_add_test(tc, test_memory_only_where_samples_land);
 	suite_add_tcase(s, tc);

@@ -562,11 +562,45 @@ START_TEST(test_finish_flushes_each_vcpu)
 }
 END_TEST
 
-/* Per-vCPU time never goes back (coarser text timestamps merged across CPUs). */
+/* Per-vCPU time never goes back: a record that does is clamped, counted and shown. */
 START_TEST(test_time_clamped_per_vcpu)
 {
 	RUN(&no_guest, "10 0 entry\n10 0 exit HLT\n10 0 retire\n",
 	    entry(0, 1, 10), kexit(1, 9, "HLT"));
+	ck_assert_uint_eq(stats.time_backwards, 1);
+}
+END_TEST
+
+/* kvm_import_went_back() is about the last push only; other vCPUs' times do not count. */
+START_TEST(test_went_back_last_push)
+{
+	const struct kvm_record recs[] = { entry(0, 1, 10), entry(1, 2, 5), kexit(1, 9, "HLT"),
+					   kexit(2, 6, "HLT") };
+	struct kvm_import_back b = { 0, 0, 0 };
+	struct kvm_import_stats st;
+	struct kvm_import *im;
+	struct vpmc_event ev;
+	bool back[ARRAY_SIZE(recs)];
+	size_t i;
+
+	ck_assert_int_eq(kvm_import_new(&im, &no_guest), 0);
+	for (i = 0; i < ARRAY_SIZE(recs); i++) {
+		ck_assert_int_eq(kvm_import_push(im, &recs[i]), 0);
+		back[i] = kvm_import_went_back(im, &b);
+		while (kvm_import_pop(im, &ev) == 1)
+			;
+	}
+	/* vCPU 1 at 5 after vCPU 0 at 10 is no step back; vCPU 0 at 9 after 10 is */
+	ck_assert(!back[0] && !back[1] && !back[3]);
+	ck_assert(back[2]);
+	kvm_import_get_stats(im, &st);
+	ck_assert_uint_eq(st.time_backwards, 1);
+	ck_assert_int_eq(kvm_import_push(im, &recs[2]), 0);
+	ck_assert(kvm_import_went_back(im, &b));
+	ck_assert_uint_eq(b.vcpu, 0);
+	ck_assert_uint_eq(b.time_ns, 9);
+	ck_assert_uint_eq(b.latest_ns, 10);
+	kvm_import_free(im);
 }
 END_TEST
 
@@ -612,6 +646,7 @@ static Suite *import_suite(void)
 	tcase_add_test(irq, test_lvtpc);
 	tcase_add_test(end, test_finish_flushes_each_vcpu);
 	tcase_add_test(end, test_time_clamped_per_vcpu);
+	tcase_add_test(end, test_went_back_last_push);
 	suite_add_tcase(s, vmx);
 	suite_add_tcase(s, guest);
 	suite_add_tcase(s, pvm);

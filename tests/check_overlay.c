@@ -266,6 +266,67 @@ START_TEST(test_amd_v2_handler)
 }
 END_TEST
 
+/*
+ * A trace's own WRMSR that undoes what overlay_program() wrote for an assumed counter (F6): the
+ * counter MSR (both Intel aliases; AMD's F15H and, for counters 0-3, K7 MSRs: amd_msr_idx_to_pmc
+ * maps both), its event select, its FIXED_CTR_CTRL nibble other than 0xb, or GLOBAL_CTRL without
+ * its bit. Writes that keep the assumed state, or touch other counters, are no conflict.
+ */
+static const struct {
+	enum vpmc_vendor vendor;
+	const char *spec;
+	uint32_t msr;
+	uint64_t value;
+	const char *name; /* NULL: no conflict */
+} conflicts[] = {
+	{ VPMC_VENDOR_INTEL, "gp0=instructions", 0xc1, 0, "IA32_PMC0" },
+	{ VPMC_VENDOR_INTEL, "gp2=instructions", 0x4c3, 5, "IA32_A_PMC2" },
+	{ VPMC_VENDOR_INTEL, "gp0=instructions", 0x186, 0x5300c0, "IA32_PERFEVTSEL0" },
+	{ VPMC_VENDOR_INTEL, "gp0=instructions", 0xc2, 0, NULL },
+	{ VPMC_VENDOR_INTEL, "gp0=instructions", 0x187, 0, NULL },
+	{ VPMC_VENDOR_INTEL, "gp0=instructions", 0x38f, 0x70000000f, NULL },
+	{ VPMC_VENDOR_INTEL, "gp0=instructions", 0x38f, 0x70000000e, "IA32_PERF_GLOBAL_CTRL" },
+	{ VPMC_VENDOR_INTEL, "gp0=instructions", 0x38d, 0, NULL },
+	{ VPMC_VENDOR_INTEL, "fixed1", 0x30a, 0, "IA32_FIXED_CTR1" },
+	{ VPMC_VENDOR_INTEL, "fixed1", 0x309, 0, NULL },
+	{ VPMC_VENDOR_INTEL, "fixed1", 0x38d, 0xb0, NULL },
+	{ VPMC_VENDOR_INTEL, "fixed1", 0x38d, 0x3b, "IA32_FIXED_CTR_CTRL" },
+	{ VPMC_VENDOR_INTEL, "fixed1", 0x38f, 0xff, "IA32_PERF_GLOBAL_CTRL" },
+	{ VPMC_VENDOR_INTEL, "fixed1", 0x38f, 1ULL << 33, NULL },
+	{ VPMC_VENDOR_AMD, "gp2=instructions", 0xc0010205, 0, "MSR_F15H_PERF_CTR2" },
+	{ VPMC_VENDOR_AMD, "gp2=instructions", 0xc0010204, 0, "MSR_F15H_PERF_CTL2" },
+	{ VPMC_VENDOR_AMD, "gp2=instructions", 0xc0010006, 0, "MSR_K7_PERFCTR2" },
+	{ VPMC_VENDOR_AMD, "gp2=instructions", 0xc0010002, 0, "MSR_K7_EVNTSEL2" },
+	{ VPMC_VENDOR_AMD, "gp2=instructions", 0xc0000301, 0x3, "PerfCntrGlobalCtl" },
+	{ VPMC_VENDOR_AMD, "gp2=instructions", 0xc0000301, 0x3f, NULL },
+	{ VPMC_VENDOR_AMD, "gp5=instructions", 0xc0010009, 0, NULL },
+	{ VPMC_VENDOR_AMD, "gp5=instructions", 0xc001020b, 0, "MSR_F15H_PERF_CTR5" },
+};
+
+START_TEST(test_msr_conflict)
+{
+	struct vpmc_pmu_config cfg;
+	struct overlay ov = { 0 };
+	const char *why = NULL;
+	char name[32] = "";
+	int i;
+
+	vpmc_pmu_config_default(&cfg, conflicts[_i].vendor);
+	/* a second assumed counter that no row touches: the answer is the row's position */
+	ck_assert_int_eq(overlay_add(&ov, "gp4=branches", &why), 0);
+	ck_assert_int_eq(overlay_add(&ov, conflicts[_i].spec, &why), 0);
+	i = overlay_msr_conflict(&ov, &cfg, conflicts[_i].msr, conflicts[_i].value | 1ULL << 4,
+				 name, sizeof(name));
+	if (!conflicts[_i].name) {
+		ck_assert_msg(i == -1, "%s %#x: conflict %s", conflicts[_i].spec,
+			      conflicts[_i].msr, name);
+		return;
+	}
+	ck_assert_int_eq(i, 1);
+	ck_assert_str_eq(name, conflicts[_i].name);
+}
+END_TEST
+
 static Suite *overlay_suite(void)
 {
 	Suite *s = suite_create("overlay");
@@ -278,6 +339,7 @@ static Suite *overlay_suite(void)
 	tcase_add_test(tc, test_intel_legacy_alias_and_status_bits_not_ours);
 	tcase_add_test(tc, test_intel_handler_without_status);
 	tcase_add_test(tc, test_amd_v2_handler);
+	tcase_add_loop_test(tc, test_msr_conflict, 0, ARRAY_SIZE(conflicts));
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -413,6 +413,167 @@ START_TEST(test_lenient_keeps_first_warnings)
 }
 END_TEST
 
+/* A time stamp that goes back on its vCPU (not on another one) is taken as the vCPU's latest:
+ * counted, and the first 5 shown with file, line and vCPU. */
+START_TEST(test_time_backwards_warned)
+{
+	char data[2048] = "kvm_entry: vcpu 1\n";
+	struct vpmc_reader *r = new_reader(VPMC_FORMAT_TEXT, false);
+	struct vpmc_reader_stats st;
+	struct vpmc_event ev;
+	int i;
+
+	/* lines 2..15: vCPU 0 at 100.000010, then 7 times 100.000005 after 100.000010 */
+	strcat(data, " 100.000005: kvm_entry: vcpu 0\n");
+	for (i = 0; i < 7; i++)
+		strcat(data, " 100.000010: kvm_exit: vcpu 0 reason HLT rip 0x1 info 0 0\n"
+			     " 100.000005: kvm_entry: vcpu 0\n");
+	ck_assert_int_eq(vpmc_reader_open_mem(r, "t.txt", data, strlen(data)), 0);
+	ck_assert_int_eq(vpmc_reader_next(r, &ev), 1); /* vCPU 1, no time stamp */
+	ck_assert_int_eq(vpmc_reader_next(r, &ev), 1);
+	ck_assert_uint_eq(ev.time_ns, 100000005000);
+	/* the later entries are taken as the exit's time */
+	while (vpmc_reader_next(r, &ev) == 1)
+		ck_assert_uint_eq(ev.time_ns, 100000010000);
+	ck_assert_str_eq(vpmc_reader_error(r), "");
+	vpmc_reader_stats(r, &st);
+	ck_assert_uint_eq(st.time_backwards, 7);
+	ck_assert_uint_eq(vpmc_reader_nr_warnings(r), 5);
+	for (i = 0; i < 5; i++) {
+		char want[200];
+
+		snprintf(want, sizeof(want), "t.txt:%d: time stamp 100.000005000 s is 0.000005000 s "
+			 "before vCPU 0's previous record; taken as 100.000010000 s", 4 + 2 * i);
+		ck_assert_str_eq(vpmc_reader_warning(r, (size_t)i), want);
+	}
+	vpmc_reader_free(r);
+}
+END_TEST
+
+/* More than a second back is no clock skew: an error, unless lenient (then clamped). */
+START_TEST(test_time_backwards_far)
+{
+	static const char data[] = " 100.0: kvm_entry: vcpu 0\n"
+				   " 100.5: kvm_exit: vcpu 0 reason HLT rip 0x1 info 0 0\n"
+				   " 99.4: kvm_entry: vcpu 0\n";
+	struct vpmc_reader *r = new_reader(VPMC_FORMAT_TEXT, _i);
+	struct vpmc_reader_stats st;
+
+	ck_assert_int_eq(vpmc_reader_open_mem(r, "t.txt", data, sizeof(data) - 1), 0);
+	vpmc_reader_stats(r, &st);
+	if (!_i) {
+		ck_assert_int_eq(drain(r, NULL), VPMC_ERR_PARSE);
+		ck_assert_str_eq(vpmc_reader_error(r),
+				 "t.txt:3: time stamp 99.400000000 s is 1.100000000 s before vCPU "
+				 "0's previous record (100.500000000 s): more than 1 s back is no "
+				 "clock skew (a spliced or corrupt trace?; --lenient takes it as "
+				 "100.500000000 s)");
+	} else {
+		ck_assert_int_eq(drain(r, NULL), 0);
+		vpmc_reader_stats(r, &st);
+		ck_assert_uint_eq(st.time_backwards, 1);
+		ck_assert_str_eq(vpmc_reader_warning(r, 0),
+				 "t.txt:3: time stamp 99.400000000 s is 1.100000000 s before vCPU "
+				 "0's previous record; taken as 100.500000000 s");
+	}
+	vpmc_reader_free(r);
+}
+END_TEST
+
+/* An endless line: strict fails as soon as it passes the maximum; lenient skips it up to 1 MiB,
+ * then it is an error. /dev/zero does not hang either. */
+static const struct {
+	bool lenient;
+	const char *msg;
+} endless[] = {
+	{ false, "/dev/zero:1:1: NUL byte in the line (binary data?)" },
+	{ true, "/dev/zero:1:1: NUL byte in the line (binary data?), and no newline in its first "
+		"1 MiB: too much to skip, even with --lenient (not a text trace?)" },
+};
+
+START_TEST(test_endless_line)
+{
+	struct vpmc_reader *r = new_reader(VPMC_FORMAT_AUTO, endless[_i].lenient);
+
+	ck_assert_int_eq(vpmc_reader_open(r, "/dev/zero"), 0);
+	ck_assert_int_eq(drain(r, NULL), VPMC_ERR_PARSE);
+	ck_assert_str_eq(vpmc_reader_error(r), endless[_i].msg);
+	vpmc_reader_free(r);
+}
+END_TEST
+
+/* Lenient: a line of 1 MiB is skipped (the limit is inclusive of its first bytes), one of
+ * 1 MiB + 64 KiB is not. */
+START_TEST(test_overlong_skip_limit)
+{
+	static const size_t lens[] = { 1024 * 1024 - 100, 1024 * 1024 + 65536 };
+	size_t len = lens[_i] + 64;
+	char *data = malloc(len);
+	struct vpmc_reader *r = new_reader(VPMC_FORMAT_TEXT, true);
+	struct vpmc_reader_stats st;
+
+	ck_assert_ptr_nonnull(data);
+	memset(data, 'x', lens[_i]);
+	strcpy(data + lens[_i], "\nkvm_fpu: load\n");
+	ck_assert_int_eq(vpmc_reader_open_mem(r, "t.txt", data, strlen(data)), 0);
+	if (!_i) {
+		ck_assert_int_eq(drain(r, NULL), 0);
+		vpmc_reader_stats(r, &st);
+		ck_assert_uint_eq(st.skipped_lines, 1);
+		ck_assert_uint_eq(st.records, 1);
+		ck_assert_str_eq(vpmc_reader_warning(r, 0), "t.txt:1: line longer than 4096 bytes");
+	} else {
+		ck_assert_int_eq(drain(r, NULL), VPMC_ERR_PARSE);
+		ck_assert_str_eq(vpmc_reader_error(r), "t.txt:1: line longer than 4096 bytes, and no "
+				 "newline in its first 1 MiB: too much to skip, even with --lenient "
+				 "(not a text trace?)");
+	}
+	free(data);
+	vpmc_reader_free(r);
+}
+END_TEST
+
+/* NUL bytes: the same message for a short and a long all-NUL input. */
+START_TEST(test_all_nul_same_message)
+{
+	static const size_t lens[] = { 100, 10000 };
+	char *data = calloc(1, lens[_i] + 1);
+	struct vpmc_reader *r = new_reader(VPMC_FORMAT_AUTO, false);
+
+	ck_assert_ptr_nonnull(data);
+	data[lens[_i]] = '\n';
+	ck_assert_int_eq(vpmc_reader_open_mem(r, "t.txt", data, lens[_i] + 1), 0);
+	ck_assert_int_eq(drain(r, NULL), VPMC_ERR_PARSE);
+	ck_assert_str_eq(vpmc_reader_error(r), "t.txt:1:1: NUL byte in the line (binary data?)");
+	free(data);
+	vpmc_reader_free(r);
+}
+END_TEST
+
+/* Input without a single record is an error, like an empty one: a cut first line (7 bytes of a
+ * trace.dat), comments only, a .vtr header without events. */
+START_TEST(test_no_records)
+{
+	static const struct {
+		const char *name, *data, *want;
+	} c[] = {
+		{ "t.txt", "\x17\x08\x44tra", "t.txt: no trace records (1 line, the last one cut short)" },
+		{ "t.txt", "# tracer: nop\n#\n", "t.txt: no trace records (2 lines, 2 comment or header "
+		  "lines)" },
+		{ "v.vtr", "!vpmcsim-trace 1\n", "v.vtr: no trace records (1 line, 1 comment or "
+		  "header line)" },
+	};
+	struct vpmc_reader *r = new_reader(VPMC_FORMAT_AUTO, false);
+	struct vpmc_event ev;
+
+	ck_assert_int_eq(vpmc_reader_open_mem(r, c[_i].name, c[_i].data, strlen(c[_i].data)), 0);
+	ck_assert_int_eq(vpmc_reader_next(r, &ev), VPMC_ERR_PARSE);
+	ck_assert_str_eq(vpmc_reader_error(r), c[_i].want);
+	ck_assert_int_eq(vpmc_reader_next(r, &ev), VPMC_ERR_PARSE);
+	vpmc_reader_free(r);
+}
+END_TEST
+
 /* NUL bytes are found once per block read: lines after one, and one past the first 64 kB
  * block (line 3001, byte 7), are still found at their line and column. */
 START_TEST(test_nul_bytes_in_many_lines)
@@ -609,7 +770,18 @@ START_TEST(test_public_file)
 
 	snprintf(path, sizeof(path), "%s/public/%s", traces_dir(), public_files[_i].file);
 	ck_assert_int_eq(vpmc_reader_open(r, path), 0);
-	ck_assert_msg(drain(r, NULL) == 0, "%s: %s", public_files[_i].file, vpmc_reader_error(r));
+	if (!public_files[_i].records) {
+		/* every line skipped (20): a file without records is no trace, lenient or not */
+		char want[1200];
+
+		snprintf(want, sizeof(want), "%s: no trace records (%u lines, %u malformed "
+			 "(skipped))", path, public_files[_i].lines, public_files[_i].skipped);
+		ck_assert_int_eq(drain(r, NULL), VPMC_ERR_PARSE);
+		ck_assert_str_eq(vpmc_reader_error(r), want);
+	} else {
+		ck_assert_msg(drain(r, NULL) == 0, "%s: %s", public_files[_i].file,
+			      vpmc_reader_error(r));
+	}
 	ck_assert_int_eq(vpmc_reader_format(r), VPMC_FORMAT_TEXT);
 	vpmc_reader_stats(r, &st);
 	ck_assert_msg(st.lines == public_files[_i].lines && st.records == public_files[_i].records &&
@@ -829,29 +1001,34 @@ START_TEST(test_stdin)
 }
 END_TEST
 
+/* @r's .vtr directives: !pmu vendor, !host kernel, !source kind and file. */
+static void assert_header(struct vpmc_reader *r, enum vpmc_vendor vendor, unsigned int kernel,
+			  const char *want_kind, const char *want_file)
+{
+	const char *kind, *file;
+
+	ck_assert_int_eq(vpmc_reader_pmu(r)->vendor, vendor);
+	ck_assert_uint_eq(vpmc_reader_pmu(r)->host_kernel, kernel);
+	ck_assert_int_eq(vpmc_reader_source(r, &kind, &file), 0);
+	ck_assert_str_eq(kind, want_kind);
+	ck_assert_str_eq(file, want_file);
+}
+
 START_TEST(test_vtr_file)
 {
 	struct vpmc_reader *r = new_reader(VPMC_FORMAT_AUTO, false);
-	const struct vpmc_pmu_config *pmu;
 	struct vpmc_reader_stats st;
 	struct vpmc_event ev;
-	const char *kind, *file;
 	char path[1024];
 
 	snprintf(path, sizeof(path), "%s/vtr/every-event.vtr", traces_dir());
 	ck_assert_int_eq(vpmc_reader_open(r, path), 0);
 	ck_assert_int_eq(vpmc_reader_format(r), VPMC_FORMAT_VTR);
-	/* the directives are read when the first event is */
 	ck_assert_int_eq(vpmc_reader_next(r, &ev), 1);
 	ck_assert_int_eq(ev.type, VPMC_EV_ENTRY);
 	ck_assert_uint_eq(ev.time_ns, 100);
-	pmu = vpmc_reader_pmu(r);
-	ck_assert_int_eq(pmu->vendor, VPMC_VENDOR_AMD);
-	ck_assert_uint_eq(pmu->nr_gp, 6);
-	ck_assert_uint_eq(pmu->host_kernel, VPMC_KERNEL(6, 9));
-	ck_assert_int_eq(vpmc_reader_source(r, &kind, &file), 0);
-	ck_assert_str_eq(kind, "trace-cmd");
-	ck_assert_str_eq(file, "guest.dat");
+	assert_header(r, VPMC_VENDOR_AMD, VPMC_KERNEL(6, 9), "trace-cmd", "guest.dat");
+	ck_assert_uint_eq(vpmc_reader_pmu(r)->nr_gp, 6);
 	ck_assert_int_eq(drain(r, NULL), 0);
 	vpmc_reader_stats(r, &st);
 	ck_assert_uint_eq(st.events, 20);
@@ -883,6 +1060,37 @@ START_TEST(test_pmu_override)
 	ck_assert_int_eq(vpmc_reader_source(r, &kind, &file), 0);
 	ck_assert_ptr_null(kind);
 	ck_assert_ptr_null(file);
+	vpmc_reader_free(r);
+}
+END_TEST
+
+/* A .vtr's directives are known right after open, before any vpmc_reader_next() (F16: the
+ * replay sets up its PMU then); the first event is not lost; a bad directive is returned by the
+ * first vpmc_reader_next(), open still succeeds. */
+START_TEST(test_vtr_header_at_open)
+{
+	static const char data[] = "# an AMD guest\n!vpmcsim-trace 1\n!pmu vendor=amd version=1\n"
+				   "!host kernel=6.1\n!source kind=perf file=x.txt\n5 0 entry\n"
+				   "6 0 exit HLT\n";
+	static const char bad_pmu[] = "!vpmcsim-trace 1\n!pmu vendor=via\n0 0 entry\n";
+	struct vpmc_reader *r = new_reader(VPMC_FORMAT_AUTO, false);
+	struct vpmc_event ev;
+
+	ck_assert_int_eq(vpmc_reader_open_mem(r, "v.vtr", data, sizeof(data) - 1), 0);
+	assert_header(r, VPMC_VENDOR_AMD, VPMC_KERNEL(6, 1), "perf", "x.txt");
+	ck_assert_uint_eq(vpmc_reader_pmu(r)->version, 1);
+	ck_assert_int_eq(vpmc_reader_next(r, &ev), 1);
+	ck_assert_int_eq(ev.type, VPMC_EV_ENTRY);
+	ck_assert_uint_eq(ev.time_ns, 5);
+	ck_assert_int_eq(vpmc_reader_next(r, &ev), 1);
+	ck_assert_int_eq(ev.type, VPMC_EV_EXIT);
+	ck_assert_int_eq(vpmc_reader_next(r, &ev), 0);
+	vpmc_reader_free(r);
+
+	r = new_reader(VPMC_FORMAT_AUTO, false);
+	ck_assert_int_eq(vpmc_reader_open_mem(r, "v.vtr", bad_pmu, sizeof(bad_pmu) - 1), 0);
+	ck_assert_int_eq(vpmc_reader_next(r, &ev), VPMC_ERR_PARSE);
+	ck_assert_ptr_nonnull(strstr(vpmc_reader_error(r), "v.vtr:2:"));
 	vpmc_reader_free(r);
 }
 END_TEST
@@ -929,6 +1137,12 @@ static Suite *reader_suite(void)
 	tcase_add_loop_test(tw, test_lenient_ctrl_c_and_overlong, 0, 2);
 	tcase_add_test(tw, test_lenient_keeps_first_warnings);
 	tcase_add_test(tw, test_nul_bytes_in_many_lines);
+	tcase_add_test(tw, test_time_backwards_warned);
+	tcase_add_loop_test(tw, test_time_backwards_far, 0, 2);
+	tcase_add_loop_test(tw, test_endless_line, 0, ARRAY_SIZE(endless));
+	tcase_add_loop_test(tw, test_overlong_skip_limit, 0, 2);
+	tcase_add_loop_test(tw, test_all_nul_same_message, 0, 2);
+	tcase_add_loop_test(tw, test_no_records, 0, 3);
 	tcase_add_test(tw, test_lost_markers_counted);
 	tcase_add_test(tw, test_unknown_names_first_seen);
 	tcase_add_test(tw, test_unknown_names_bounded);
@@ -945,6 +1159,7 @@ static Suite *reader_suite(void)
 	tcase_add_test(td, test_stdin);
 	tcase_add_test(td, test_vtr_file);
 	tcase_add_test(td, test_pmu_override);
+	tcase_add_test(td, test_vtr_header_at_open);
 	tcase_add_test(td, test_api_misuse);
 	suite_add_tcase(s, td);
 	return s;

@@ -55,11 +55,9 @@ static struct vpmc_replay *replay_make(const char *const *policies, unsigned int
 	return r;
 }
 
-static struct vpmc_replay *run_scenario_assume(const char *file, const char *const *policies,
-					       unsigned int n, const char *assume,
-					       struct pmi_times *log)
+/* @r (from replay_make()) run over @file under traces/scenarios. */
+static struct vpmc_replay *run_file(struct vpmc_replay *r, const char *file)
 {
-	struct vpmc_replay *r = replay_make(policies, n, assume, log);
 	struct vpmc_reader *rd;
 	char path[1024];
 	const char *dir = getenv("VPMC_TRACES");
@@ -72,10 +70,27 @@ static struct vpmc_replay *run_scenario_assume(const char *file, const char *con
 	return r;
 }
 
+static struct vpmc_replay *run_scenario_assume(const char *file, const char *const *policies,
+					       unsigned int n, const char *assume,
+					       struct pmi_times *log)
+{
+	return run_file(replay_make(policies, n, assume, log), file);
+}
+
 static struct vpmc_replay *run_scenario(const char *file, const char *const *policies,
 					unsigned int n)
 {
 	return run_scenario_assume(file, policies, n, NULL, NULL);
+}
+
+/* @file replayed through @policies, priced by @cost. */
+static struct vpmc_replay *run_scenario_cost(const char *file, const char *const *policies,
+					     unsigned int n, const struct vpmc_cost *cost)
+{
+	struct vpmc_replay *r = replay_make(policies, n, NULL, NULL);
+
+	vpmc_replay_set_cost(r, cost);
+	return run_file(r, file);
 }
 
 static struct vpmc_metrics metrics(struct vpmc_replay *r, size_t i)
@@ -168,6 +183,80 @@ START_TEST(test_tolerance_missed_pmi)
 	ck_assert_uint_eq(tol.overflows_matched, 0);
 	ck_assert_uint_eq(tol.overflows_missed, 1);
 	ck_assert_uint_eq(tol.pmis_delivered, 0);
+	vpmc_replay_free(r);
+}
+END_TEST
+
+/* Recorded values are checked, never used (the scenario's header works every row out). */
+START_TEST(test_host_values_checked)
+{
+	static const char *const pol[] = { "exact", "disabled=0x12", "mediated" };
+	struct vpmc_replay *r = run_scenario("replay-host-values.vtr", pol, 3);
+	struct vpmc_metrics m;
+	size_t i;
+
+	for (i = 0; i < 3; i++) {
+		m = metrics(r, i);
+		ck_assert_uint_eq(m.host_reads, 6);
+		ck_assert_uint_eq(m.host_differ, 4);
+		ck_assert_uint_eq(m.host_first_differ.time_ns, 45);
+		ck_assert_uint_eq(m.host_first_differ.vcpu, 1);
+		ck_assert(m.host_first_differ.rdpmc);
+		ck_assert_uint_eq(m.host_first_differ.index, 0);
+		ck_assert(!m.host_first_differ.gp);
+		ck_assert_uint_eq(m.host_first_differ.value, 0);
+		ck_assert_uint_eq(m.host_first_differ.host, 1);
+		/* the recorded values are no input: reads are exact against the reference */
+		ck_assert_uint_eq(m.reads, 5);
+		ck_assert_uint_eq(m.reads_with_error, 0);
+	}
+	ck_assert_int_eq(vpmc_replay_metrics(r, 0, 0, -1, &m), 0);
+	ck_assert_uint_eq(m.host_reads, 5);
+	ck_assert_uint_eq(m.host_differ, 3);
+	ck_assert_uint_eq(m.host_first_differ.time_ns, 50);
+	ck_assert_uint_eq(m.host_first_differ.value, 100);
+	ck_assert_uint_eq(m.host_first_differ.host, 101);
+	vpmc_replay_free(r);
+}
+END_TEST
+
+/*
+ * Costs set through the API beyond vpmc_cost_parse()'s bounds. late-pmi under exact has 21 exits,
+ * each with one perf event created or resumed (test_tolerance_late_pmi): at 1e300 us each, every
+ * exit is beyond the histogram's 2^64 ns, so p50 and p99 are its top, never more than the max.
+ */
+START_TEST(test_cost_beyond_histogram)
+{
+	static const char *const pol[] = { "exact" };
+	static const struct vpmc_cost huge = { 1e300, 1e300, 200, 2.5 };
+	struct vpmc_replay *r = run_scenario_cost("replay-tolerance-late-pmi.vtr", pol, 1, &huge);
+	struct vpmc_metrics m = metrics(r, 0);
+	const char *text;
+
+	ck_assert_uint_eq(m.exits, 21);
+	ck_assert_double_eq(m.host_us_per_exit_p50, 18446744073709551615.0 / 1000.0);
+	ck_assert_double_eq(m.host_us_per_exit_p99, 18446744073709551615.0 / 1000.0);
+	ck_assert_double_eq_tol(m.host_us_per_exit_max, 1e300, 1e285);
+	ck_assert_int_eq(vpmc_replay_report(r, VPMC_VIEW_COMPARE, VPMC_OUTPUT_JSON, &text), 0);
+	vpmc_replay_free(r);
+}
+END_TEST
+
+/* 21 exits at 1e308 us: the total (and the mean) are infinite. JSON cannot hold that: the
+ * report fails and says why, not "out of memory"; text prints "inf". */
+START_TEST(test_cost_not_finite_json)
+{
+	static const char *const pol[] = { "exact" };
+	static const struct vpmc_cost huge = { 1e308, 1e308, 200, 2.5 };
+	struct vpmc_replay *r = run_scenario_cost("replay-tolerance-late-pmi.vtr", pol, 1, &huge);
+	const char *text;
+
+	ck_assert_int_eq(vpmc_replay_report(r, VPMC_VIEW_COMPARE, VPMC_OUTPUT_JSON, &text),
+			 VPMC_ERR_LIMIT);
+	ck_assert_str_eq(vpmc_replay_error(r), "host_us_per_exit_mean is inf, which JSON cannot "
+			 "hold (only finite numbers)");
+	ck_assert_int_eq(vpmc_replay_report(r, VPMC_VIEW_COMPARE, VPMC_OUTPUT_TEXT, &text), 0);
+	ck_assert_ptr_nonnull(strstr(text, " inf "));
 	vpmc_replay_free(r);
 }
 END_TEST
@@ -363,6 +452,9 @@ static Suite *replay_suite(void)
 	tcase_add_test(tc, test_disabled_read_error_is_minus_k);
 	tcase_add_test(tc, test_tolerance_late_pmi);
 	tcase_add_test(tc, test_tolerance_missed_pmi);
+	tcase_add_test(tc, test_host_values_checked);
+	tcase_add_test(tc, test_cost_beyond_histogram);
+	tcase_add_test(tc, test_cost_not_finite_json);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("overlay");

@@ -9,6 +9,8 @@ public=$T/public
 kvm=$T/local-kvm
 recordings="small-mixed-real small-mixed-pm32 small-mixed-lm64 multi-vcpu-real pmu-gp-real
 pmu-usermsr-real"
+# the recordings that traces/local-kvm also has as trace-cmd report -R text
+raw_recordings="small-mixed-real small-mixed-pm32 small-mixed-lm64 pmu-gp-real pmu-usermsr-real"
 have_dat=no
 grep -q '^#define HAVE_LIBTRACECMD 1' "$top_builddir/config.h" 2>/dev/null && have_dat=yes
 
@@ -26,7 +28,7 @@ same() {
 	fi
 }
 
-tap_plan 46
+tap_plan 48
 
 # ---- command line -----------------------------------------------------------------------------
 check help 0 "Usage: vpmcsim convert [OPTIONS] IN -o OUT.vtr" $vpmcsim convert --help
@@ -36,8 +38,15 @@ check two-inputs 2 "vpmcsim: convert: one input trace only" \
 	$vpmcsim convert a.txt b.txt -o "$out/x.vtr"
 check no-output 2 "vpmcsim: convert: no output: -o OUT.vtr" $vpmcsim convert "$kvm/pmu-gp-real.txt"
 check bad-option 2 "Usage: vpmcsim convert" $vpmcsim convert --frobnicate x.txt -o "$out/x.vtr"
-check bad-format 2 "vpmcsim: convert: --format: 'xml' is not auto, vtr, text or dat" \
+check bad-format 2 "vpmcsim: convert: --input-format: 'xml' is not auto, vtr, text or dat" \
+	$vpmcsim convert --input-format=xml x.txt -o "$out/x.vtr"
+# --input-format as in the other commands; --format, its first name, still works
+check input-format 0 "!source kind=ftrace" \
+	$vpmcsim convert --input-format text "$public/05-vmx-ctf-kvm-hlt-userspace-exit.txt" -o -
+check input-format-old-name 2 "vpmcsim: convert: --input-format: 'xml' is not" \
 	$vpmcsim convert --format=xml x.txt -o "$out/x.vtr"
+check input-format-applies 1 "expected an event ('NAME: ...') on this line, found '!vpmcsim-trace'" \
+	$vpmcsim convert --input-format=text "$T/vtr/canonical.vtr" -o "$out/x.vtr"
 check bad-permille 2 "vpmcsim: convert: --guest-branch-permille: '1001' is not 0..1000" \
 	$vpmcsim convert --guest-branch-permille=1001 x.txt -o "$out/x.vtr"
 check bad-ips 2 "vpmcsim: convert: --guest-ips: '1e9' is not a decimal number" \
@@ -121,13 +130,12 @@ if [ "$have_dat" = yes ]; then
 		events_us "$out/$name.dat.vtr" >"$out/a"
 		events_us "$out/$name.txt.vtr" >"$out/b"
 		same "dat-vs-report-$name" "$out/a" "$out/b"
-		if [ -f "$kvm/$name.raw.txt" ]; then
-			$vpmcsim convert "$kvm/$name.raw.txt" -o "$out/$name.raw.vtr" 2>/dev/null
-			events_us "$out/$name.raw.vtr" >"$out/b"
-			same "dat-vs-report-R-$name" "$out/a" "$out/b"
-		else
-			tap_result 0 "dat-vs-report-R-$name # SKIP no $name.raw.txt in traces/"
-		fi
+	done
+	for name in $raw_recordings; do
+		events_us "$out/$name.dat.vtr" >"$out/a"
+		$vpmcsim convert "$kvm/$name.raw.txt" -o "$out/$name.raw.vtr" 2>/dev/null
+		events_us "$out/$name.raw.vtr" >"$out/b"
+		same "dat-vs-report-R-$name" "$out/a" "$out/b"
 	done
 	check dat-source 0 "!source kind=trace.dat file=$kvm/pmu-gp-real.dat" \
 		$vpmcsim convert "$kvm/pmu-gp-real.dat" -o -
@@ -137,6 +145,8 @@ else
 	# Built without libtracecmd: trace.dat is refused with exit 3 (vpmcsim(1)).
 	for name in $recordings; do
 		tap_result 0 "dat-vs-report-$name # SKIP built without libtracecmd"
+	done
+	for name in $raw_recordings; do
 		tap_result 0 "dat-vs-report-R-$name # SKIP built without libtracecmd"
 	done
 	check dat-not-built 3 "trace.dat support not built in" \

@@ -40,4 +40,17 @@ check() {
 	fi
 }
 
+# small_fs CMD...: CMD with files limited to 0 bytes (ulimit -f 0) and SIGXFSZ ignored, so that
+# every write to a regular file fails with EFBIG ("File too large"), as on a full disk (this
+# works where /dev/full does not exist). Standard error goes through a pipe, which the limit
+# leaves alone; standard output stays where it was (a file). Returns CMD's exit status.
+small_fs() {
+	local rc
+	{ ( ( ulimit -f 0; trap '' XFSZ; exec "$@" ) 2>&3; echo $? >"$tap_out.rc" ) \
+		3>&1 1>&4 4>&- | cat >&2; } 4>&1
+	rc=$(cat "$tap_out.rc")
+	rm -f "$tap_out.rc"
+	return "$rc"
+}
+
 tap_done() { exit $((tap_failed > 0)); }
