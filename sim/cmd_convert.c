@@ -91,14 +91,23 @@ static int parse_args(int argc, char **argv, struct convert_args *a)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	const char *given[OPT_VENDOR - OPT_FORMAT + 2] = { NULL }; /* -o, then OPT_FORMAT.. */
 	bool kernel_set = false;
 	unsigned int kernel = VPMC_KERNEL_LATEST;
 	enum vpmc_vendor vendor = VPMC_VENDOR_INTEL;
+	char name[64];
 	uint64_t v;
-	int c;
+	int c, li;
 
 	vpmc_reader_opts_default(&a->opts);
-	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+	while ((li = -1, c = getopt_long(argc, argv, "o:h", opts, &li)) != -1) {
+		/* every option that takes a value is given once */
+		if (optarg && (c == 'o' || c >= OPT_FORMAT)) {
+			snprintf(name, sizeof(name), "--%s", li >= 0 ? opts[li].name : "output");
+			if (vpmcsim_once("convert", li >= 0 ? name : "-o",
+					 &given[c == 'o' ? 0 : c - OPT_FORMAT + 1], optarg))
+				return EXIT_USAGE;
+		}
 		switch (c) {
 		case 'o':
 			a->out = optarg;

@@ -92,10 +92,7 @@ static int replay_own(struct replay_cli *c, int opt, const char *arg)
 
 	if (opt != OPT_LOG)
 		return 1;
-	if (l->path)
-		return vpmcsim_fail(EXIT_USAGE, "replay: --log given twice ('%s', '%s')", l->path,
-				    arg);
-	l->path = arg;
+	l->path = arg; /* given once: replay_cli_parse() */
 	return 0;
 }
 

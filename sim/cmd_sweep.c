@@ -162,7 +162,7 @@ static int sweep_plot(struct replay_cli *c, const char *path)
 	return rc;
 }
 
-/* --tolerance adds to the list (at most 64 in all); --plot once. */
+/* --tolerance adds to the list (at most 64 in all); --plot is given once (replay_cli_parse()). */
 static int sweep_own(struct replay_cli *c, int opt, const char *arg)
 {
 	struct sweep_opts *so = c->data;
@@ -173,9 +173,6 @@ static int sweep_own(struct replay_cli *c, int opt, const char *arg)
 		so->lists[so->nr_lists++] = arg;
 	else if (opt == OPT_WRAP)
 		so->wrap = true;
-	else if (opt == OPT_PLOT && so->plot)
-		return vpmcsim_fail(EXIT_USAGE, "sweep: --plot given twice ('%s', '%s')", so->plot,
-				    arg);
 	else if (opt == OPT_PLOT && !plot_name_ok(arg))
 		return vpmcsim_fail(EXIT_USAGE, "sweep: --plot '%s': expected a file name ending "
 				    "in .svg or .png", arg);

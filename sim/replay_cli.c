@@ -114,16 +114,37 @@ int replay_cli_engine_option(struct replay_cli *c, int opt, const char *arg)
 	}
 }
 
+/* Options whose values add up; every other option that takes a value is given once. */
+static bool repeatable(int opt)
+{
+	return opt == OPT_POLICY || opt == OPT_ASSUME || opt == OPT_COST || opt == OPT_TOLERANCE ||
+	       opt == OPT_VCPU;
+}
+
+/* Option @o (long option @name) with value @arg, given once; return 0 or EXIT_USAGE. */
+static int given_once(struct replay_cli *c, int o, const char *name, const char *arg)
+{
+	char opt[64];
+
+	if (!arg || o < OPT_FORMAT || o >= OPT_END_ || repeatable(o))
+		return 0;
+	snprintf(opt, sizeof(opt), "--%s", name);
+	return vpmcsim_once(c->cmd, opt, &c->given[o - OPT_FORMAT], arg);
+}
+
 int replay_cli_parse(struct replay_cli *c, int argc, char **argv, const struct option *opts,
 		     replay_cli_own_fn own, void (*usage)(FILE *out), const char *usage_line)
 {
-	int o, rc;
+	int o, rc, li;
 
-	while ((o = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((li = -1, o = getopt_long(argc, argv, "h", opts, &li)) != -1) {
 		if (o == 'h') {
 			usage(stdout);
 			return REPLAY_CLI_HELP;
 		}
+		rc = li >= 0 ? given_once(c, o, opts[li].name, optarg) : 0;
+		if (rc)
+			return rc;
 		rc = replay_cli_option(c, o, optarg);
 		if (rc == 1 && c->r)
 			rc = replay_cli_engine_option(c, o, optarg);

@@ -23,6 +23,7 @@ enum {
 	OPT_PLOT,
 	OPT_VCPU,
 	OPT_TIME,
+	OPT_END_ /* not an option: the number of them, after OPT_FORMAT */
 };
 
 #define REPLAY_CLI_COMMON_OPTIONS                                              \
@@ -46,6 +47,7 @@ struct replay_cli {
 	enum vpmc_output fmt;
 	const char *trace;
 	struct vpmc_reader *reader;
+	const char *given[OPT_END_ - OPT_FORMAT]; /* each option's value, for those given once */
 };
 
 /* Defaults for command @cmd, output @fmt. */
@@ -68,7 +70,9 @@ int replay_cli_add_policy(struct replay_cli *c, const char *text);
 typedef int (*replay_cli_own_fn)(struct replay_cli *c, int opt, const char *arg);
 
 /*
- * Parse the options (getopt_long with @opts), then the one TRACE operand. The common options,
+ * Parse the options (getopt_long with @opts), then the one TRACE operand. An option that takes
+ * one value is refused when given twice (--policy, --assume, --cost, --tolerance and --vcpu may
+ * be repeated); a flag may be repeated. The common options,
  * and --policy, --assume, --cost when c->r is set, are handled here; the others go to @own
  * (may be NULL). @usage prints the command's help.
  * Return: 0, REPLAY_CLI_HELP (help printed on stdout), or an exit code (message printed).

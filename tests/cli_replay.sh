@@ -109,7 +109,7 @@ golden() {
 # has_dat: this build reads trace.dat
 has_dat() { $vpmcsim stat "$pvm" >/dev/null 2>&1; }
 
-tap_plan 82
+tap_plan 96
 
 golden compare-vmx-overlay "$golden/compare-12-vmx-gp0.txt" \
 	$vpmcsim compare --assume gp0=instructions,period=10000 "$vmx"
@@ -379,4 +379,16 @@ check replay-log-twice 2 "vpmcsim: replay: --log given twice ('$tmp/a.jsonl', '$
 	$vpmcsim replay --policy exact --log "$tmp/a.jsonl" --log "$tmp/b.jsonl" "$late"
 check sweep-plot-twice 2 "vpmcsim: sweep: --plot given twice ('$tmp/a.svg', '$tmp/b.svg')" \
 	$vpmcsim sweep --tolerance 1 --plot "$tmp/a.svg" --plot "$tmp/b.svg" "$late"
+check compare-format-twice 2 "vpmcsim: compare: --format given twice ('csv', 'json')" \
+	$vpmcsim compare --format csv --format json "$late"
+# the options every command takes, in each: compare, replay, sweep, stat
+for cmd in compare "replay --policy exact" "sweep --tolerance 1" stat; do
+	for o in "format text csv" "input-format vtr text" "guest-ips 1 2"; do
+		set -- $o
+		check "${cmd%% *}-$1-twice" 2 "vpmcsim: ${cmd%% *}: --$1 given twice ('$2', '$3')" \
+			$vpmcsim $cmd "--$1" "$2" "--$1=$3" "$late"
+	done
+done
+# a flag may be given again: it asks for the same thing
+check lenient-twice 0 "exact," $vpmcsim compare --lenient --lenient --format csv "$late"
 tap_done
