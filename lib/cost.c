@@ -40,16 +40,19 @@ static const struct cost_param {
 	const char *name;
 	size_t off;
 	double min, max;
-	const char *why;
+	const char *why, *twice;
 } cost_params[] = {
 	{ "resume_us", offsetof(struct vpmc_cost, resume_us), 0, 1e6,
-	  "resume_us: expected microseconds per perf event resumed, from 0 to 1e6" },
+	  "resume_us: expected microseconds per perf event resumed, from 0 to 1e6",
+	  "resume_us given twice" },
 	{ "create_us", offsetof(struct vpmc_cost, create_us), 0, 1e6,
-	  "create_us: expected microseconds per perf event created, from 0 to 1e6" },
+	  "create_us: expected microseconds per perf event created, from 0 to 1e6",
+	  "create_us given twice" },
 	{ "trigger_cycles", offsetof(struct vpmc_cost, trigger_cycles), 0, 1e9,
-	  "trigger_cycles: expected host cycles per kvm_pmu_trigger_event(), from 0 to 1e9" },
+	  "trigger_cycles: expected host cycles per kvm_pmu_trigger_event(), from 0 to 1e9",
+	  "trigger_cycles given twice" },
 	{ "cpu_ghz", offsetof(struct vpmc_cost, cpu_ghz), 0.01, 100,
-	  "cpu_ghz: expected the host clock in GHz, from 0.01 to 100" },
+	  "cpu_ghz: expected the host clock in GHz, from 0.01 to 100", "cpu_ghz given twice" },
 };
 
 static const struct cost_param *cost_param(const char *name, size_t len)
@@ -67,6 +70,7 @@ int vpmc_cost_parse(struct vpmc_cost *c, const char *spec, const char **why)
 {
 	struct vpmc_cost tmp = *c;
 	const char *p = spec;
+	unsigned int given = 0; /* bit i: cost_params[i] set by @spec */
 
 	if (!spec || !*spec)
 		goto bad_name;
@@ -81,6 +85,12 @@ int vpmc_cost_parse(struct vpmc_cost *c, const char *spec, const char **why)
 		cp = cost_param(p, (size_t)(eq - p));
 		if (!cp)
 			goto bad_name;
+		if (given & (1u << (cp - cost_params))) {
+			if (why) /* one value, and not the last of two silently */
+				*why = cp->twice;
+			return VPMC_ERR_INVAL;
+		}
+		given |= 1u << (cp - cost_params);
 		end = strchr(eq + 1, ',');
 		errno = 0;
 		v = strtod(eq + 1, &vend);

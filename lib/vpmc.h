@@ -693,9 +693,9 @@ void vpmc_cost_default(struct vpmc_cost *c);
  * @c: parameters to change; changed only on success
  * @spec: comma-separated NAME=VALUE, NAME one of resume_us, create_us (0 to 1e6 us),
  *        trigger_cycles (0 to 1e9), cpu_ghz (0.01 to 100): bounds that keep every exit's cost
- *        a finite number
+ *        a finite number; each NAME at most once
  * @why: if not NULL, set on failure to a static string naming what was expected (for a bad
- *       VALUE: the parameter and its range)
+ *       VALUE: the parameter and its range; for a NAME given twice: "NAME given twice")
  *
  * Return: 0, or VPMC_ERR_INVAL.
  */

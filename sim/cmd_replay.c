@@ -23,7 +23,7 @@ static void usage(FILE *out)
 		"                      PMI, drain and reprogram, with time, vCPU and counter ('-':\n"
 		"                      standard output, before the report)\n"
 		"  --assume SPEC       a guest profiler's counter (repeatable)\n"
-		"  --cost NAME=VALUE   cost parameters (repeatable)\n"
+		"  --cost NAME=VALUE   cost parameters (repeatable; each NAME once)\n"
 		"  --format F          text (default), csv or json\n"
 		"  --input-format F, --lenient, --guest-ips N   as for compare\n"
 		"  -h, --help          this text; see vpmcsim(1)\n",

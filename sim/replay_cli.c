@@ -93,6 +93,43 @@ int replay_cli_add_policy(struct replay_cli *c, const char *text)
 	return 0;
 }
 
+/* The value of cost parameter @name (@len bytes) in @spec ("NAME=VALUE,..."), looking at the
+ * items that start before @stop; NULL if none. */
+static const char *cost_value(const char *spec, const char *stop, const char *name, size_t len)
+{
+	const char *p;
+
+	for (p = spec; p && p < stop; p = strchr(p, ','), p = p ? p + 1 : NULL) {
+		if (!strncmp(p, name, len) && p[len] == '=')
+			return p + len + 1;
+	}
+	return NULL;
+}
+
+/* --cost @arg sets no parameter twice: in itself, or that an earlier --cost set. A later
+ * --cost may set others. Return 0 or EXIT_USAGE. */
+static int cost_given_once(const struct replay_cli *c, const char *arg)
+{
+	const char *item, *first;
+	unsigned int i;
+	size_t len;
+
+	for (item = arg; item; item = strchr(item, ','), item = item ? item + 1 : NULL) {
+		len = strcspn(item, "=,");
+		if (item[len] != '=')
+			continue; /* not NAME=VALUE: vpmc_cost_parse() says what is expected */
+		first = cost_value(arg, item, item, len);
+		for (i = 0; !first && i < c->nr_costs; i++)
+			first = cost_value(c->costs[i], c->costs[i] + strlen(c->costs[i]), item, len);
+		if (first)
+			return vpmcsim_fail(EXIT_USAGE, "%s: --cost '%s': %.*s given twice ('%.*s', "
+					    "'%.*s')", c->cmd, arg, (int)len, item,
+					    (int)strcspn(first, ","), first,
+					    (int)strcspn(item + len + 1, ","), item + len + 1);
+	}
+	return 0;
+}
+
 int replay_cli_engine_option(struct replay_cli *c, int opt, const char *arg)
 {
 	const char *why = NULL;
@@ -105,8 +142,12 @@ int replay_cli_engine_option(struct replay_cli *c, int opt, const char *arg)
 			return vpmcsim_fail(EXIT_USAGE, "%s: %s", c->cmd, vpmc_replay_error(c->r));
 		return 0;
 	case OPT_COST:
+		if (cost_given_once(c, arg))
+			return EXIT_USAGE;
 		if (vpmc_cost_parse(&c->cost, arg, &why))
 			return vpmcsim_fail(EXIT_USAGE, "%s: --cost '%s': %s", c->cmd, arg, why);
+		if (c->nr_costs < sizeof(c->costs) / sizeof(c->costs[0]))
+			c->costs[c->nr_costs++] = arg;
 		vpmc_replay_set_cost(c->r, &c->cost);
 		return 0;
 	default:

@@ -48,6 +48,8 @@ struct replay_cli {
 	const char *trace;
 	struct vpmc_reader *reader;
 	const char *given[OPT_END_ - OPT_FORMAT]; /* each option's value, for those given once */
+	const char *costs[4];       /* each --cost taken: each sets a parameter the others do not */
+	unsigned int nr_costs;
 };
 
 /* Defaults for command @cmd, output @fmt. */
@@ -57,7 +59,8 @@ void replay_cli_init(struct replay_cli *c, const char *cmd, enum vpmc_output fmt
  * printed). */
 int replay_cli_option(struct replay_cli *c, int opt, const char *arg);
 
-/* Handle --policy, --assume, --cost for c->r; return as replay_cli_option(). */
+/* Handle --policy, --assume, --cost for c->r (a cost parameter set twice, in one --cost or in
+ * two, is refused); return as replay_cli_option(). */
 int replay_cli_engine_option(struct replay_cli *c, int opt, const char *arg);
 
 /* Add policy @text to c->r; return 0 or EXIT_USAGE (message printed). */

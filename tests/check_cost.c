@@ -65,6 +65,9 @@ static const struct {
 	{ "second-over", "resume_us=1,create_us=2e6", "create_us: expected" },
 	{ "trailing-comma", "resume_us=1,", "NAME=VALUE" },
 	{ "second-bad", "resume_us=1,bogus=2", "NAME=VALUE" },
+	/* one value per NAME: not the last of two silently */
+	{ "twice", "resume_us=1,resume_us=2", "resume_us given twice" },
+	{ "twice-apart", "cpu_ghz=3,create_us=1,cpu_ghz=3", "cpu_ghz given twice" },
 };
 
 START_TEST(test_parse_bad_leaves_params)

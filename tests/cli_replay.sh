@@ -109,7 +109,7 @@ golden() {
 # has_dat: this build reads trace.dat
 has_dat() { $vpmcsim stat "$pvm" >/dev/null 2>&1; }
 
-tap_plan 96
+tap_plan 99
 
 golden compare-vmx-overlay "$golden/compare-12-vmx-gp0.txt" \
 	$vpmcsim compare --assume gp0=instructions,period=10000 "$vmx"
@@ -341,6 +341,14 @@ check cost-too-large 2 "vpmcsim: compare: --cost 'resume_us=1e308': resume_us: e
 	$vpmcsim compare --cost resume_us=1e308 --format json "$late"
 check cost-ghz-too-small 2 "vpmcsim: compare: --cost 'cpu_ghz=0.001': cpu_ghz: expected the host clock in GHz, from 0.01 to 100" \
 	$vpmcsim compare --cost cpu_ghz=0.001 "$late"
+# a cost parameter is set once: in one --cost, or across several (which may set others)
+check cost-key-twice 2 "vpmcsim: compare: --cost 'resume_us=1,resume_us=2': resume_us given twice ('1', '2')" \
+	$vpmcsim compare --cost resume_us=1,resume_us=2 "$late"
+check cost-key-twice-apart 2 "vpmcsim: sweep: --cost 'create_us=3,resume_us=2': resume_us given twice ('1', '2')" \
+	$vpmcsim sweep --tolerance 1 --cost resume_us=1 --cost create_us=3,resume_us=2 "$late"
+check cost-keys-add-up 0 "cost model: resume_us=1 create_us=3 trigger_cycles=100 cpu_ghz=2" \
+	$vpmcsim replay --policy exact --cost resume_us=1 --cost create_us=3 \
+	--cost trigger_cycles=100,cpu_ghz=2 "$late"
 check cost-at-bounds 0 "cost model: resume_us=1e+06 create_us=1e+06 trigger_cycles=1e+09 cpu_ghz=0.01" \
 	$vpmcsim compare --cost resume_us=1e6,create_us=1e6,trigger_cycles=1e9,cpu_ghz=0.01 "$late"
 check bad-format 2 "vpmcsim: compare: --format 'xml': expected text, csv or json" \
