@@ -23,7 +23,7 @@ static void usage(FILE *out)
 		"                      reference (repeatable; default: exact disabled=0x12\n"
 		"                      tolerance=100 tolerance=10000 mediated)\n"
 		"  --assume SPEC       a guest profiler's counter, gpN=EVENT[,period=P] or\n"
-		"                      fixedN[,period=P] (repeatable)\n"
+		"                      fixedN[,period=P] (repeatable; each counter once)\n"
 		"  --cost NAME=VALUE   resume_us, create_us, trigger_cycles, cpu_ghz (repeatable;\n"
 		"                      each NAME once)\n"
 		"  --format F          text (default), csv or json\n"

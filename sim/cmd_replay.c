@@ -22,7 +22,7 @@ static void usage(FILE *out)
 		"  --log FILE          JSON Lines: every read (with the reference's value), overflow,\n"
 		"                      PMI, drain and reprogram, with time, vCPU and counter ('-':\n"
 		"                      standard output, before the report)\n"
-		"  --assume SPEC       a guest profiler's counter (repeatable)\n"
+		"  --assume SPEC       a guest profiler's counter (repeatable; each counter once)\n"
 		"  --cost NAME=VALUE   cost parameters (repeatable; each NAME once)\n"
 		"  --format F          text (default), csv or json\n"
 		"  --input-format F, --lenient, --guest-ips N   as for compare\n"

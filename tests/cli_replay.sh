@@ -109,7 +109,7 @@ golden() {
 # has_dat: this build reads trace.dat
 has_dat() { $vpmcsim stat "$pvm" >/dev/null 2>&1; }
 
-tap_plan 99
+tap_plan 103
 
 golden compare-vmx-overlay "$golden/compare-12-vmx-gp0.txt" \
 	$vpmcsim compare --assume gp0=instructions,period=10000 "$vmx"
@@ -332,6 +332,17 @@ check missing-file 2 "vpmcsim: compare: " $vpmcsim compare "$traces/no-such-trac
 check unreadable-trace 2 "vpmcsim: compare: " $vpmcsim compare "$traces/scenarios"
 check bad-assume 2 "vpmcsim: compare: --assume 'gp0': gpN needs =EVENT" \
 	$vpmcsim compare --assume gp0 "$late"
+# B: the messages name the accepted range. perf_event_open() refuses a sample_period with bit
+# 63 set (INT64_MAX at most); the raw event is IA32_PERFEVTSELx's unit mask and event select.
+check assume-period-range 2 "vpmcsim: compare: --assume 'gp0=instructions,period=18446744073709551615': period=18446744073709551615: expected 1 to 9223372036854775807 events (INT64_MAX, as perf_event_open() takes); a period above the counter's max period is clamped to it at each re-arm, as x86_perf_event_set_period() does" \
+	$vpmcsim compare --assume gp0=instructions,period=18446744073709551615 "$late"
+check assume-raw-range 2 "vpmcsim: compare: --assume 'gp0=0xffffff': raw event '0xffffff' is out of range: expected 0x1 to 0xffff (0xUUEE: unit mask UU, event select EE)" \
+	$vpmcsim compare --assume gp0=0xffffff "$late"
+# A: a key twice in one SPEC, a counter in two
+check assume-period-twice 2 "vpmcsim: replay: --assume 'fixed0,period=10,period=20': period given twice ('10', '20')" \
+	$vpmcsim replay --policy exact --assume fixed0,period=10,period=20 "$late"
+check assume-counter-twice 2 "vpmcsim: sweep: --assume 'gp0=branches': gp0 given twice ('gp0=instructions,period=100000', 'gp0=branches')" \
+	$vpmcsim sweep --tolerance 1 --assume gp0=instructions --assume gp0=branches "$late"
 check assume-missing-counter 2 "vpmcsim: compare: --assume gp9=branches,period=100000: the Intel PMU has 8 GP counters" \
 	$vpmcsim compare --assume gp9=branches "$late"
 check bad-cost 2 "vpmcsim: compare: --cost 'resume=1': expected NAME=VALUE" \
