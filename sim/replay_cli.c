@@ -78,18 +78,39 @@ int replay_cli_option(struct replay_cli *c, int opt, const char *arg)
 	}
 }
 
+int replay_cli_find_policy(const struct vpmc_replay *r, const struct vpmc_policy *p)
+{
+	size_t i, n = vpmc_replay_nr_policies(r);
+
+	for (i = 0; i < n; i++) {
+		const struct vpmc_policy *q = vpmc_replay_policy(r, i);
+
+		if (q->kind == p->kind && q->arg == p->arg)
+			return (int)i;
+	}
+	return -1;
+}
+
 int replay_cli_add_policy(struct replay_cli *c, const char *text)
 {
+	char name[VPMC_POLICY_NAME_MAX];
 	struct vpmc_policy p;
 	const char *why = NULL;
-	int err;
+	int err, i;
 
 	if (vpmc_policy_parse(&p, text, &why))
 		return vpmcsim_fail(EXIT_USAGE, "%s: --policy '%s': %s", c->cmd, text, why);
+	i = replay_cli_find_policy(c->r, &p);
+	if (i >= 0) {
+		vpmc_policy_format(&p, name, sizeof(name));
+		return vpmcsim_fail(EXIT_USAGE, "%s: policy %s given twice ('%s', '%s')", c->cmd,
+				    name, c->policies[i], text);
+	}
 	err = vpmc_replay_add_policy(c->r, &p);
 	if (err)
 		return vpmcsim_fail(EXIT_USAGE, "%s: --policy '%s': %s", c->cmd, text,
 				    err == VPMC_ERR_LIMIT ? vpmc_replay_error(c->r) : vpmc_strerror(err));
+	c->policies[vpmc_replay_nr_policies(c->r) - 1] = text;
 	return 0;
 }
 

@@ -48,6 +48,7 @@ struct replay_cli {
 	const char *trace;
 	struct vpmc_reader *reader;
 	const char *given[OPT_END_ - OPT_FORMAT]; /* each option's value, for those given once */
+	const char *policies[VPMC_REPLAY_MAX_POLICIES]; /* each policy's text, in c->r's order */
 	const char *costs[4];       /* each --cost taken: each sets a parameter the others do not */
 	unsigned int nr_costs;
 };
@@ -63,8 +64,12 @@ int replay_cli_option(struct replay_cli *c, int opt, const char *arg);
  * two, is refused); return as replay_cli_option(). */
 int replay_cli_engine_option(struct replay_cli *c, int opt, const char *arg);
 
-/* Add policy @text to c->r; return 0 or EXIT_USAGE (message printed). */
+/* Add policy @text to c->r (not one it has: each policy is one row); return 0 or EXIT_USAGE
+ * (message printed). */
 int replay_cli_add_policy(struct replay_cli *c, const char *text);
+
+/* The index of policy @p in @r (the same kind and argument), or -1. */
+int replay_cli_find_policy(const struct vpmc_replay *r, const struct vpmc_policy *p);
 
 /* Returned by replay_cli_parse() after --help. */
 #define REPLAY_CLI_HELP (-1)

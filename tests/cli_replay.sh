@@ -109,7 +109,7 @@ golden() {
 # has_dat: this build reads trace.dat
 has_dat() { $vpmcsim stat "$pvm" >/dev/null 2>&1; }
 
-tap_plan 103
+tap_plan 107
 
 golden compare-vmx-overlay "$golden/compare-12-vmx-gp0.txt" \
 	$vpmcsim compare --assume gp0=instructions,period=10000 "$vmx"
@@ -398,6 +398,15 @@ check replay-log-twice 2 "vpmcsim: replay: --log given twice ('$tmp/a.jsonl', '$
 	$vpmcsim replay --policy exact --log "$tmp/a.jsonl" --log "$tmp/b.jsonl" "$late"
 check sweep-plot-twice 2 "vpmcsim: sweep: --plot given twice ('$tmp/a.svg', '$tmp/b.svg')" \
 	$vpmcsim sweep --tolerance 1 --plot "$tmp/a.svg" --plot "$tmp/b.svg" "$late"
+# the same policy twice would be two identical rows (tolerance=0xa is tolerance=10)
+check compare-policy-twice 2 "vpmcsim: compare: policy exact given twice ('exact', 'exact')" \
+	$vpmcsim compare --policy exact --policy exact "$late"
+check compare-policy-twice-spelled 2 "vpmcsim: compare: policy tolerance=10 given twice ('tolerance=10', 'tolerance=0xa')" \
+	$vpmcsim compare --policy tolerance=10 --policy mediated --policy tolerance=0xa "$late"
+check replay-policy-twice 2 "vpmcsim: replay: policy mediated given twice ('mediated', 'mediated')" \
+	$vpmcsim replay --policy mediated --policy mediated "$late"
+check sweep-tolerance-twice 2 "vpmcsim: sweep: --tolerance '0xa': T = 10 given twice (each T is one row)" \
+	$vpmcsim sweep --tolerance 1,10 --tolerance 0xa "$late"
 check compare-format-twice 2 "vpmcsim: compare: --format given twice ('csv', 'json')" \
 	$vpmcsim compare --format csv --format json "$late"
 # the options every command takes, in each: compare, replay, sweep, stat
