@@ -791,6 +791,16 @@ int vpmc_stat_run(struct vpmc_stat *s, struct vpmc_reader *r);
 int vpmc_stat_report(struct vpmc_stat *s, enum vpmc_output fmt, const char **out);
 
 /**
+ * vpmc_stat_warning() - What is worth a warning once every event is counted: no exit matched
+ * the vpmc_stat_set_vcpus() / vpmc_stat_set_time() selection (with the vCPUs and the time range
+ * of the trace's exits), or there was no VM-exit at all. An empty table is then no surprise.
+ * @s: statistics
+ *
+ * Return: the message, "" if none; owned by @s until the next call or vpmc_stat_free().
+ */
+const char *vpmc_stat_warning(struct vpmc_stat *s);
+
+/**
  * vpmc_stat_error() - The last error's message.
  * @s: statistics
  *

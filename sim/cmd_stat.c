@@ -57,7 +57,8 @@ static int stat_run(int argc, char **argv)
 		rc = replay_cli_open(&c);
 	if (!rc) {
 		err = vpmc_stat_run(s, c.reader);
-		rc = replay_cli_read_end(&c, err, vpmc_stat_error(s), NULL);
+		rc = replay_cli_read_end(&c, err, vpmc_stat_error(s),
+					 err ? NULL : vpmc_stat_warning(s));
 	}
 	if (!rc) {
 		if (vpmc_stat_report(s, c.fmt, &text))

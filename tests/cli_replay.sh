@@ -109,7 +109,7 @@ golden() {
 # has_dat: this build reads trace.dat
 has_dat() { $vpmcsim stat "$pvm" >/dev/null 2>&1; }
 
-tap_plan 107
+tap_plan 110
 
 golden compare-vmx-overlay "$golden/compare-12-vmx-gp0.txt" \
 	$vpmcsim compare --assume gp0=instructions,period=10000 "$vmx"
@@ -146,6 +146,15 @@ check stat-triple-fault-has-no-entry 0 '"exits_without_entry": 1' \
 # vCPU 0 exits 3 times (EXTERNAL_INTERRUPT), each followed by its entry
 check stat-vcpu-filter 0 "Total Samples:3," $vpmcsim stat --vcpu 0 "$vmx"
 check stat-time-filter 0 "Total Samples:0," $vpmcsim stat --time 1405, "$vmx"
+# C: an empty selection is said on standard error (exit 0), with the trace's vCPUs and the time
+# range of its exits: vCPUs 0 and 1, the first kvm_exit at 1404.389366, the last at 1404.389730
+check stat-vcpu-none 0 "vpmcsim: warning: no exit matched --vcpu 5 (the trace's exits are on vCPUs 0-1, from 1404.389366000 s to 1404.389730000 s)" \
+	$vpmcsim stat --vcpu 5 "$vmx"
+check stat-time-none 0 "vpmcsim: warning: no exit matched --time 0,1 (the trace's exits are on vCPUs 0-1, from 1404.389366000 s to 1404.389730000 s)" \
+	$vpmcsim stat --time 0,1 "$vmx"
+$vpmcsim stat --vcpu 0 "$vmx" >"$tmp/o" 2>&1
+! grep -q "warning: no exit matched" "$tmp/o"
+tap_result $? stat-vcpu-matched-no-warning
 
 # the scenarios through the CLI: values from their header comments
 check replay-disabled-error 0 "disabled=0x2,all,all,1,1,3.00,3,-3.00" \
