@@ -692,10 +692,12 @@ void vpmc_cost_default(struct vpmc_cost *c);
  * vpmc_cost_parse() - Override cost parameters: "resume_us=1.5,cpu_ghz=3".
  * @c: parameters to change; changed only on success
  * @spec: comma-separated NAME=VALUE, NAME one of resume_us, create_us (0 to 1e6 us),
- *        trigger_cycles (0 to 1e9), cpu_ghz (0.01 to 100): bounds that keep every exit's cost
- *        a finite number; each NAME at most once
+ *        trigger_cycles (0 to 1e8), cpu_ghz (0.01 to 100), with trigger_cycles / cpu_ghz
+ *        (ns per trigger, taking @c's values for NAMEs not in @spec) at most 1e6: bounds that
+ *        keep every exit's cost a finite number; each NAME at most once
  * @why: if not NULL, set on failure to a static string naming what was expected (for a bad
- *       VALUE: the parameter and its range; for a NAME given twice: "NAME given twice")
+ *       VALUE: the parameter and its range; for a NAME given twice: "NAME given twice"; for
+ *       a trigger above 1e6 ns: both parameters and the bound)
  *
  * Return: 0, or VPMC_ERR_INVAL.
  */

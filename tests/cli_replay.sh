@@ -109,7 +109,7 @@ golden() {
 # has_dat: this build reads trace.dat
 has_dat() { $vpmcsim stat "$pvm" >/dev/null 2>&1; }
 
-tap_plan 110
+tap_plan 113
 
 golden compare-vmx-overlay "$golden/compare-12-vmx-gp0.txt" \
 	$vpmcsim compare --assume gp0=instructions,period=10000 "$vmx"
@@ -369,8 +369,16 @@ check cost-key-twice-apart 2 "vpmcsim: sweep: --cost 'create_us=3,resume_us=2': 
 check cost-keys-add-up 0 "cost model: resume_us=1 create_us=3 trigger_cycles=100 cpu_ghz=2" \
 	$vpmcsim replay --policy exact --cost resume_us=1 --cost create_us=3 \
 	--cost trigger_cycles=100,cpu_ghz=2 "$late"
-check cost-at-bounds 0 "cost model: resume_us=1e+06 create_us=1e+06 trigger_cycles=1e+09 cpu_ghz=0.01" \
-	$vpmcsim compare --cost resume_us=1e6,create_us=1e6,trigger_cycles=1e9,cpu_ghz=0.01 "$late"
+check cost-at-bounds 0 "cost model: resume_us=1e+06 create_us=1e+06 trigger_cycles=1e+08 cpu_ghz=100" \
+	$vpmcsim compare --cost resume_us=1e6,create_us=1e6,trigger_cycles=1e8,cpu_ghz=100 "$late"
+# D: each value in range, but one kvm_pmu_trigger_event() would cost 1e8 cycles / 0.01 GHz =
+# 1e10 ns (10 s): refused above 1e6 ns (1 ms), also when two --cost make it so
+check cost-trigger-too-costly 2 "vpmcsim: compare: --cost 'trigger_cycles=1e8,cpu_ghz=0.01': trigger_cycles / cpu_ghz: expected at most 1e6 ns (1 ms) per kvm_pmu_trigger_event(): lower trigger_cycles or raise cpu_ghz" \
+	$vpmcsim compare --cost trigger_cycles=1e8,cpu_ghz=0.01 "$late"
+check cost-trigger-too-costly-apart 2 "vpmcsim: compare: --cost 'cpu_ghz=0.05': trigger_cycles / cpu_ghz: expected at most 1e6 ns" \
+	$vpmcsim compare --cost trigger_cycles=1e5 --cost cpu_ghz=0.05 "$late"
+check cost-trigger-cycles-range 2 "vpmcsim: compare: --cost 'trigger_cycles=1e9,cpu_ghz=0.01': trigger_cycles: expected host cycles per kvm_pmu_trigger_event(), from 0 to 1e8" \
+	$vpmcsim compare --cost trigger_cycles=1e9,cpu_ghz=0.01 "$late"
 check bad-format 2 "vpmcsim: compare: --format 'xml': expected text, csv or json" \
 	$vpmcsim compare --format xml "$late"
 check replay-needs-one-policy 2 "vpmcsim: replay: give exactly one --policy" \
