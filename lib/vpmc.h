@@ -1020,9 +1020,10 @@ int vpmc_replay_report(struct vpmc_replay *r, enum vpmc_replay_view view, enum v
 		       const char **out);
 
 /**
- * vpmc_replay_plot() - A gnuplot script that draws the sweep (x: tolerance T > 0, log scale;
- * y: modeled host us per exit, and p99 PMI lateness when some T matched a PMI) into an SVG
- * file, or a PNG file when @path ends in ".png"; the data is inline. The title names the trace
+ * vpmc_replay_plot() - A gnuplot script that draws the sweep (x: tolerance T > 0, log scale,
+ * from T/10 to 10T when there is one T; y: modeled host us per exit, and p99 PMI lateness when
+ * some T matched a PMI) into an SVG file, or a PNG file when @path ends in ".png"; the data is
+ * inline. The title names the trace
  * and the overlay, and says what is missing (no lateness curve, T = 0 left out); a T whose PMIs
  * were all missed is labeled so.
  * @r: engine after vpmc_replay_finish()
