@@ -28,11 +28,18 @@ same() {
 	fi
 }
 
-tap_plan 57
+tap_plan 63
 
 # ---- command line -----------------------------------------------------------------------------
 check help 0 "Usage: vpmcsim convert [OPTIONS] IN -o OUT.vtr" $vpmcsim convert --help
 check listed 0 "convert" $vpmcsim --help
+# F: every command's --help shows its options as "--opt ARG", none as "--opt=ARG"
+check help-output-style 0 "  -o, --output FILE   the .vtr to write" $vpmcsim convert --help
+for c in compare replay sweep stat convert; do
+	$vpmcsim $c --help >"$out/help" 2>&1
+	! grep -q -- '--[a-z-]*=' "$out/help"
+	tap_result $? "help-no-equals-$c"
+done
 check no-input 2 "vpmcsim: convert: no input trace" $vpmcsim convert -o "$out/x.vtr"
 check two-inputs 2 "vpmcsim: convert: one input trace only" \
 	$vpmcsim convert a.txt b.txt -o "$out/x.vtr"
