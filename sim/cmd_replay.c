@@ -113,6 +113,7 @@ static int replay_run(int argc, char **argv)
 	if (vpmc_replay_new(&c.r))
 		return vpmcsim_fail(EXIT_INPUT, "replay: out of memory");
 	c.data = &log;
+	c.one_policy = true;
 	rc = replay_cli_parse(&c, argc, argv, opts, replay_own, usage, usage_line);
 	if (!rc && vpmc_replay_nr_policies(c.r) != 1)
 		rc = vpmcsim_fail(EXIT_USAGE, "replay: give exactly one --policy (usage: %s)",

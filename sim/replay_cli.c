@@ -177,10 +177,10 @@ int replay_cli_engine_option(struct replay_cli *c, int opt, const char *arg)
 }
 
 /* Options whose values add up; every other option that takes a value is given once. */
-static bool repeatable(int opt)
+static bool repeatable(const struct replay_cli *c, int opt)
 {
-	return opt == OPT_POLICY || opt == OPT_ASSUME || opt == OPT_COST || opt == OPT_TOLERANCE ||
-	       opt == OPT_VCPU;
+	return (opt == OPT_POLICY && !c->one_policy) || opt == OPT_ASSUME || opt == OPT_COST ||
+	       opt == OPT_TOLERANCE || opt == OPT_VCPU;
 }
 
 /* Option @o (long option @name) with value @arg, given once; return 0 or EXIT_USAGE. */
@@ -188,7 +188,7 @@ static int given_once(struct replay_cli *c, int o, const char *name, const char 
 {
 	char opt[64];
 
-	if (!arg || o < OPT_FORMAT || o >= OPT_END_ || repeatable(o))
+	if (!arg || o < OPT_FORMAT || o >= OPT_END_ || repeatable(c, o))
 		return 0;
 	snprintf(opt, sizeof(opt), "--%s", name);
 	return vpmcsim_once(c->cmd, opt, &c->given[o - OPT_FORMAT], arg);

@@ -42,6 +42,7 @@ struct replay_cli {
 	const char *cmd;
 	void *data;                 /* the command's own option state */
 	struct vpmc_replay *r;      /* compare, replay, sweep */
+	bool one_policy;            /* replay: --policy is given once */
 	struct vpmc_cost cost;
 	struct vpmc_reader_opts ropts;
 	enum vpmc_output fmt;
@@ -79,8 +80,8 @@ typedef int (*replay_cli_own_fn)(struct replay_cli *c, int opt, const char *arg)
 
 /*
  * Parse the options (getopt_long with @opts), then the one TRACE operand. An option that takes
- * one value is refused when given twice (--policy, --assume, --cost, --tolerance and --vcpu may
- * be repeated); a flag may be repeated. The common options,
+ * one value is refused when given twice (--policy unless c->one_policy, --assume, --cost,
+ * --tolerance and --vcpu may be repeated); a flag may be repeated. The common options,
  * and --policy, --assume, --cost when c->r is set, are handled here; the others go to @own
  * (may be NULL). @usage prints the command's help.
  * Return: 0, REPLAY_CLI_HELP (help printed on stdout), or an exit code (message printed).

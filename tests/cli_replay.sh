@@ -109,7 +109,7 @@ golden() {
 # has_dat: this build reads trace.dat
 has_dat() { $vpmcsim stat "$pvm" >/dev/null 2>&1; }
 
-tap_plan 114
+tap_plan 115
 
 golden compare-vmx-overlay "$golden/compare-12-vmx-gp0.txt" \
 	$vpmcsim compare --assume gp0=instructions,period=10000 "$vmx"
@@ -424,8 +424,11 @@ check compare-policy-twice 2 "vpmcsim: compare: policy exact given twice ('exact
 	$vpmcsim compare --policy exact --policy exact "$late"
 check compare-policy-twice-spelled 2 "vpmcsim: compare: policy tolerance=10 given twice ('tolerance=10', 'tolerance=0xa')" \
 	$vpmcsim compare --policy tolerance=10 --policy mediated --policy tolerance=0xa "$late"
-check replay-policy-twice 2 "vpmcsim: replay: policy mediated given twice ('mediated', 'mediated')" \
+# replay takes one --policy: a second one, the same or not, is given twice
+check replay-policy-twice 2 "vpmcsim: replay: --policy given twice ('mediated', 'mediated')" \
 	$vpmcsim replay --policy mediated --policy mediated "$late"
+check replay-two-policies 2 "vpmcsim: replay: --policy given twice ('exact', 'mediated')" \
+	$vpmcsim replay --policy exact --policy mediated "$late"
 check sweep-tolerance-twice 2 "vpmcsim: sweep: --tolerance '0xa': T = 10 given twice (each T is one row)" \
 	$vpmcsim sweep --tolerance 1,10 --tolerance 0xa "$late"
 check compare-format-twice 2 "vpmcsim: compare: --format given twice ('csv', 'json')" \
