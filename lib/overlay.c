@@ -94,6 +94,15 @@ static int overlay_parse_event(struct overlay_ctr *c, const char *s, size_t len,
 	return err ? VPMC_ERR_INVAL : 0;
 }
 
+/* perf_event_open() refuses a sample_period with bit 63 set; set_period() clamps to max_period. */
+static int period_range(const char *p, size_t len, char *why, size_t why_len)
+{
+	snprintf(why, why_len, "period=%.*s: expected 1 to %" PRId64 " events (INT64_MAX, as "
+		 "perf_event_open() takes); a period above the counter's max period is clamped to "
+		 "it at each re-arm, as x86_perf_event_set_period() does", (int)len, p, INT64_MAX);
+	return VPMC_ERR_INVAL;
+}
+
 /* ",period=P" items after the counter (@p: the first comma, or NULL). Return 0, or
  * VPMC_ERR_INVAL with @why filled. */
 static int overlay_parse_period(struct overlay_ctr *c, const char *p, char *why, size_t why_len)
@@ -116,14 +125,8 @@ static int overlay_parse_period(struct overlay_ctr *c, const char *p, char *why,
 			return VPMC_ERR_INVAL;
 		}
 		first = p + 7;
-		/* perf_event_open() refuses a sample_period with bit 63 set */
-		if (parse_num(p + 7, len - 7, 1, INT64_MAX, &c->period)) {
-			snprintf(why, why_len, "period=%.*s: expected 1 to %" PRId64 " events (INT64_MAX, "
-				 "as perf_event_open() takes); a period above the counter's max "
-				 "period is clamped to it at each re-arm, as "
-				 "x86_perf_event_set_period() does", (int)len - 7, p + 7, INT64_MAX);
-			return VPMC_ERR_INVAL;
-		}
+		if (parse_num(p + 7, len - 7, 1, INT64_MAX, &c->period))
+			return period_range(p + 7, len - 7, why, why_len);
 	}
 	return 0;
 }

@@ -26,15 +26,15 @@ static void convert_usage(FILE *f)
 	fprintf(f, "Usage: vpmcsim convert [OPTIONS] IN -o OUT.vtr\n\n"
 		   "Write the native events of a trace (trace.dat, kvm tracepoint text, .vtr) as .vtr.\n\n"
 		   "  -o, --output FILE   the .vtr to write ('-': standard output)\n"
-		   "  --input-format F    auto (default: by content), vtr, text or dat; --format is\n"
-		   "                      its old name\n"
+		   "  --input-format F    auto (default: by content), vtr, text or dat;\n"
+		   "                      --format is its old name\n"
 		   "  --lenient           skip malformed trace lines (counted) instead of failing\n"
 		   "  --guest-ips N       guest instructions per second of guest-mode time\n"
 		   "                      (default %llu; 0: no guest events)\n"
 		   "  --guest-branch-permille N\n"
 		   "                      branches per 1000 of them (default %u)\n"
 		   "  --host-kernel X.Y   host kernel of the recording (!host)\n"
-		   "  --vendor V          intel or amd: the guest PMU's vendor (!pmu, its defaults)\n"
+		   "  --vendor V          intel or amd: the guest PMU's vendor (!pmu)\n"
 		   "  -h, --help          this text; see vpmcsim(1), CONVERT\n",
 		(unsigned long long)d.guest_ips, d.guest_branch_permille);
 }

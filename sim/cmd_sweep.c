@@ -70,9 +70,9 @@ static int sweep_policies(struct replay_cli *c, const struct sweep_opts *so)
 						    "0x; the list is comma-separated)", list,
 						    (int)n, p);
 			if (replay_cli_find_policy(c->r, &pol) >= 0)
-				return vpmcsim_fail(EXIT_USAGE, "sweep: --tolerance '%s': T = %" PRIu64
-						    " given twice (each T is one row)", list,
-						    pol.arg);
+				return vpmcsim_fail(EXIT_USAGE, "sweep: --tolerance '%s': T = %"
+						    PRIu64 " given twice (each T is one row)",
+						    list, pol.arg);
 			if (++nr > VPMC_REPLAY_MAX_POLICIES)
 				return too_many_thresholds();
 			if (vpmc_replay_add_policy(c->r, &pol))

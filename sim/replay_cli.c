@@ -131,7 +131,7 @@ static const char *cost_value(const char *spec, const char *stop, const char *na
  * --cost may set others. Return 0 or EXIT_USAGE. */
 static int cost_given_once(const struct replay_cli *c, const char *arg)
 {
-	const char *item, *first;
+	const char *item, *first, *value;
 	unsigned int i;
 	size_t len;
 
@@ -141,12 +141,13 @@ static int cost_given_once(const struct replay_cli *c, const char *arg)
 			continue; /* not NAME=VALUE: vpmc_cost_parse() says what is expected */
 		first = cost_value(arg, item, item, len);
 		for (i = 0; !first && i < c->nr_costs; i++)
-			first = cost_value(c->costs[i], c->costs[i] + strlen(c->costs[i]), item, len);
-		if (first)
-			return vpmcsim_fail(EXIT_USAGE, "%s: --cost '%s': %.*s given twice ('%.*s', "
-					    "'%.*s')", c->cmd, arg, (int)len, item,
-					    (int)strcspn(first, ","), first,
-					    (int)strcspn(item + len + 1, ","), item + len + 1);
+			first = cost_value(c->costs[i], strchr(c->costs[i], '\0'), item, len);
+		if (!first)
+			continue;
+		value = item + len + 1;
+		return vpmcsim_fail(EXIT_USAGE, "%s: --cost '%s': %.*s given twice ('%.*s', "
+				    "'%.*s')", c->cmd, arg, (int)len, item,
+				    (int)strcspn(first, ","), first, (int)strcspn(value, ","), value);
 	}
 	return 0;
 }

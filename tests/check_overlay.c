@@ -213,8 +213,8 @@ END_TEST
 /*
  * A period above x86_pmu.max_period is clamped to it at each re-arm (x86_perf_event_set_period():
  * "if (left > x86_pmu.max_period) left = x86_pmu.max_period"), while period_left keeps the whole
- * period. Intel with full-width writes: max_period = cntval_mask >> 1 = 2^47 - 1 (intel_pmu_init());
- * without them 2^31 - 1; AMD 2^47 - 1 (amd_pmu_init()).
+ * period. Intel with full-width writes: max_period = cntval_mask >> 1 = 2^47 - 1
+ * (intel_pmu_init()); without them 2^31 - 1; AMD 2^47 - 1 (amd_pmu_init()).
  */
 static const struct {
 	enum vpmc_vendor vendor;
