@@ -431,7 +431,7 @@ check replay-two-policies 2 "vpmcsim: replay: --policy given twice ('exact', 'me
 	$vpmcsim replay --policy exact --policy mediated "$late"
 check sweep-tolerance-twice 2 "vpmcsim: sweep: --tolerance '0xa': T = 10 given twice (each T is one row)" \
 	$vpmcsim sweep --tolerance 1,10 --tolerance 0xa "$late"
-check compare-format-twice 2 "vpmcsim: compare: --format given twice ('csv', 'json')" \
+check compare-format-csv-json-twice 2 "vpmcsim: compare: --format given twice ('csv', 'json')" \
 	$vpmcsim compare --format csv --format json "$late"
 # the options every command takes, in each: compare, replay, sweep, stat
 for cmd in compare "replay --policy exact" "sweep --tolerance 1" stat; do
