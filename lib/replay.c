@@ -141,6 +141,21 @@ size_t vpmc_replay_nr_policies(const struct vpmc_replay *r)
 	return r->nr_lanes;
 }
 
+uint64_t vpmc_replay_handler_capped(const struct vpmc_replay *r, size_t i, uint64_t *first_ns,
+				    uint32_t *first_vcpu)
+{
+	const struct replay_lane *l;
+
+	if (!r || i >= r->nr_lanes)
+		return 0;
+	l = &r->lanes[i];
+	if (l->handler_capped && first_ns)
+		*first_ns = l->capped_first_ns;
+	if (l->handler_capped && first_vcpu)
+		*first_vcpu = l->capped_first_vcpu;
+	return l->handler_capped;
+}
+
 const struct vpmc_policy *vpmc_replay_policy(const struct vpmc_replay *r, size_t i)
 {
 	return i < r->nr_lanes ? &r->lanes[i].policy : NULL;
@@ -546,8 +561,11 @@ static int lane_pmi_handler(struct lane_vcpu *lv, uint64_t t)
 		err = overlay_pmi_handler(&r->ov, &r->cfg, &lv->og, lv->vcpu, t, &sink);
 		lv->lane->handler_runs++;
 	}
-	if (lv->pmi_delivered) {
-		lv->lane->handler_capped++;
+	if (lv->pmi_delivered) { /* no handler: an Intel guest's LVTPC stays masked */
+		if (!lv->lane->handler_capped++) {
+			lv->lane->capped_first_ns = t;
+			lv->lane->capped_first_vcpu = lv->vcpu;
+		}
 		lv->pmi_delivered = false;
 	}
 	if (!err)

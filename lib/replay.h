@@ -63,6 +63,8 @@ struct replay_lane {
 	struct replay_group *g;
 	struct lane_vcpu **vcpus;    /* by vCPU index */
 	uint64_t handler_runs, handler_capped;
+	uint64_t capped_first_ns;    /* the first handler_capped: when, and on which vCPU */
+	uint32_t capped_first_vcpu;
 };
 
 struct vpmc_replay {

@@ -302,6 +302,29 @@ static void host_read_warning(struct replay_cli *c)
 	}
 }
 
+/* Policies whose guest PMI handler was cut off (vpmc_replay_handler_capped()): their guest
+ * got no PMI after that, and their figures say more about the overlay than the policy. */
+static void handler_capped_warning(struct replay_cli *c)
+{
+	char name[VPMC_POLICY_NAME_MAX];
+	size_t i, n = vpmc_replay_nr_policies(c->r);
+	uint64_t capped, t = 0;
+	uint32_t vcpu = 0;
+
+	for (i = 0; i < n; i++) {
+		capped = vpmc_replay_handler_capped(c->r, i, &t, &vcpu);
+		if (!capped)
+			continue;
+		vpmc_policy_format(vpmc_replay_policy(c->r, i), name, sizeof(name));
+		fprintf(stderr, "vpmcsim: warning: %s: under %s the guest's PMI handler was cut off "
+			"%" PRIu64 " time%s, first at %" PRIu64 " ns on vCPU %" PRIu32 ": PMIs kept "
+			"coming while it ran (8 runs in a row) and the last got none (an Intel guest's "
+			"LVTPC stays masked then: no more PMIs on that vCPU); the --assume period is "
+			"too short for the events the handler's own exits count\n", c->trace, name, capped, capped == 1 ? "" : "s",
+			t, vcpu);
+	}
+}
+
 int replay_cli_run(struct replay_cli *c)
 {
 	struct vpmc_replay *r = c->r;
@@ -317,8 +340,10 @@ int replay_cli_run(struct replay_cli *c)
 	err = vpmc_replay_run(r, c->reader);
 	err = replay_cli_read_end(c, err == VPMC_ERR_INVAL ? VPMC_ERR_PARSE : err,
 				  vpmc_replay_error(r), vpmc_replay_warning(r));
-	if (!err)
+	if (!err) {
 		host_read_warning(c);
+		handler_capped_warning(c);
+	}
 	return err;
 }
 

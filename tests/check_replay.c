@@ -356,6 +356,34 @@ START_TEST(test_overlay_pmis_inside_segment)
 }
 END_TEST
 
+/*
+ * A period of 2 (x86_perf_event_set_period()'s least) and exact: the handler's last two exits,
+ * WRMSR GLOBAL_CTRL = all and WRMSR LVTPC, each retire an instruction that KVM counts once the
+ * counter is enabled again (kvm_skip_emulated_instruction() -> kvm_pmu_instruction_retired()),
+ * so the counter, rewritten to -2, overflows at the handler's end and LVTPC, just unmasked,
+ * lets the PMI in: every run of the handler brings the next, and the 8th is cut off, once, at
+ * the first PMI (t = 1002: the segment's 1st instruction overflows the counter that the
+ * enabling WRMSR left at -1, drained at the next entry). After it LVTPC stays masked. Under
+ * disabled=0x12 the handler's exits count nothing, so no handler is cut off.
+ */
+START_TEST(test_overlay_handler_cut_off)
+{
+	static const char *const pol[] = { "exact", "disabled=0x12" };
+	struct vpmc_replay *r = run_scenario_assume("replay-overlay-segment.vtr", pol, 2,
+						    "gp0=instructions,period=2", NULL);
+	uint64_t t = 0;
+	uint32_t vcpu = 99;
+
+	ck_assert_uint_eq(vpmc_replay_handler_capped(r, 0, &t, &vcpu), 1);
+	ck_assert_uint_eq(t, 1002);
+	ck_assert_uint_eq(vcpu, 0);
+	ck_assert_uint_eq(metrics(r, 0).pmis_delivered, 9); /* 8 handler runs; none for the 9th */
+	ck_assert_uint_eq(vpmc_replay_handler_capped(r, 1, NULL, NULL), 0);
+	ck_assert_uint_eq(vpmc_replay_handler_capped(r, 2, NULL, NULL), 0); /* no such policy */
+	vpmc_replay_free(r);
+}
+END_TEST
+
 /* Apply one event to the engine. */
 static void replay_ev(struct vpmc_replay *r, uint64_t t, enum vpmc_event_type type, uint64_t insn)
 {
@@ -489,6 +517,7 @@ static Suite *replay_suite(void)
 
 	tc = tcase_create("overlay");
 	tcase_add_test(tc, test_overlay_pmis_inside_segment);
+	tcase_add_test(tc, test_overlay_handler_cut_off);
 	tcase_add_test(tc, test_overlay_amd_pmis_inside_segment);
 	tcase_add_test(tc, test_no_overlay_segment_in_one_piece);
 	suite_add_tcase(s, tc);

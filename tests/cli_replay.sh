@@ -109,7 +109,7 @@ golden() {
 # has_dat: this build reads trace.dat
 has_dat() { $vpmcsim stat "$pvm" >/dev/null 2>&1; }
 
-tap_plan 115
+tap_plan 117
 
 golden compare-vmx-overlay "$golden/compare-12-vmx-gp0.txt" \
 	$vpmcsim compare --assume gp0=instructions,period=10000 "$vmx"
@@ -296,6 +296,15 @@ printf '%s\n' '!vpmcsim-trace 1' '0 0 entry' '10 0 exit MSR_WRITE' '10 0 wrmsr 0
 	'10 0 retire' '20 0 entry' >"$tmp/ctrl.vtr"
 check assume-global-ctrl 0 "vpmcsim: warning: the trace writes IA32_PERF_GLOBAL_CTRL (0x38f) = 0x1 itself at $tmp/ctrl.vtr:4 (vCPU 0, 10 ns): --assume fixed0,period=100000 will be overwritten" \
 	$vpmcsim compare --assume gp0=instructions --assume fixed0 "$tmp/ctrl.vtr"
+
+# A period of 2 under exact: PMIs keep coming while the handler runs (its re-enabling WRMSRs
+# count), so the 8th run is cut off at the first PMI, 1002 ns (check_replay.c works it out).
+seg=$traces/scenarios/replay-overlay-segment.vtr
+check handler-cut-off 0 "vpmcsim: warning: $seg: under exact the guest's PMI handler was cut off 1 time, first at 1002 ns on vCPU 0: PMIs kept coming while it ran (8 runs in a row) and the last got none (an Intel guest's LVTPC stays masked then: no more PMIs on that vCPU); the --assume period is too short for the events the handler's own exits count" \
+	$vpmcsim compare --policy exact --assume gp0=instructions,period=2 "$seg"
+$vpmcsim compare --assume gp0=instructions,period=100 "$seg" >"$tmp/o" 2>&1
+! grep -q "cut off" "$tmp/o"
+tap_result $? handler-not-cut-off
 
 # F16: a .vtr's !pmu is the replay's PMU. every-event.vtr says AMD v2 with 6 GP of 48 bits.
 check vtr-pmu-used 0 "pmu: amd v2, 6 GP x 48 bits, 0 fixed x 0 bits" \
