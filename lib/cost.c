@@ -32,25 +32,36 @@ void vpmc_cost_default(struct vpmc_cost *c)
 
 /*
  * Each parameter and its allowed range (also in vpmcsim(1), COST MODEL). The bounds are far above
- * anything measured (a perf event operation of a second, a billion cycles per trigger, a clock
- * of 10 MHz to 100 GHz) and keep the cost of any exit a finite number of microseconds that a
- * report can print: at most 1e6 us per perf event, 1e8 us per trigger.
+ * anything measured (a perf event operation of a second, 1e8 cycles per trigger, a clock of
+ * 10 MHz to 100 GHz) and keep the cost of any exit a finite number of microseconds that a report
+ * can print: at most 1e6 us per perf event. A trigger's cost depends on two of them: see
+ * COST_TRIGGER_NS_MAX.
  */
 static const struct cost_param {
 	const char *name;
 	size_t off;
 	double min, max;
-	const char *why;
+	const char *why, *twice;
 } cost_params[] = {
 	{ "resume_us", offsetof(struct vpmc_cost, resume_us), 0, 1e6,
-	  "resume_us: expected microseconds per perf event resumed, from 0 to 1e6" },
+	  "resume_us: expected microseconds per perf event resumed, from 0 to 1e6",
+	  "resume_us given twice" },
 	{ "create_us", offsetof(struct vpmc_cost, create_us), 0, 1e6,
-	  "create_us: expected microseconds per perf event created, from 0 to 1e6" },
-	{ "trigger_cycles", offsetof(struct vpmc_cost, trigger_cycles), 0, 1e9,
-	  "trigger_cycles: expected host cycles per kvm_pmu_trigger_event(), from 0 to 1e9" },
+	  "create_us: expected microseconds per perf event created, from 0 to 1e6",
+	  "create_us given twice" },
+	{ "trigger_cycles", offsetof(struct vpmc_cost, trigger_cycles), 0, 1e8,
+	  "trigger_cycles: expected host cycles per kvm_pmu_trigger_event(), from 0 to 1e8",
+	  "trigger_cycles given twice" },
 	{ "cpu_ghz", offsetof(struct vpmc_cost, cpu_ghz), 0.01, 100,
-	  "cpu_ghz: expected the host clock in GHz, from 0.01 to 100" },
+	  "cpu_ghz: expected the host clock in GHz, from 0.01 to 100", "cpu_ghz given twice" },
 };
+
+/*
+ * What one kvm_pmu_trigger_event() may cost, trigger_cycles / cpu_ghz, in ns: 1 ms, 12500 times
+ * the default (200 cycles at 2.5 GHz, 80 ns). Each parameter in its range still gives up to 1e10
+ * ns (1e8 cycles at 10 MHz): their ratio is bounded as well. 1e8 cycles at 100 GHz is the bound.
+ */
+#define COST_TRIGGER_NS_MAX 1e6
 
 static const struct cost_param *cost_param(const char *name, size_t len)
 {
@@ -67,6 +78,7 @@ int vpmc_cost_parse(struct vpmc_cost *c, const char *spec, const char **why)
 {
 	struct vpmc_cost tmp = *c;
 	const char *p = spec;
+	unsigned int given = 0; /* bit i: cost_params[i] set by @spec */
 
 	if (!spec || !*spec)
 		goto bad_name;
@@ -81,6 +93,12 @@ int vpmc_cost_parse(struct vpmc_cost *c, const char *spec, const char **why)
 		cp = cost_param(p, (size_t)(eq - p));
 		if (!cp)
 			goto bad_name;
+		if (given & (1u << (cp - cost_params))) {
+			if (why) /* one value, and not the last of two silently */
+				*why = cp->twice;
+			return VPMC_ERR_INVAL;
+		}
+		given |= 1u << (cp - cost_params);
 		end = strchr(eq + 1, ',');
 		errno = 0;
 		v = strtod(eq + 1, &vend);
@@ -95,6 +113,12 @@ int vpmc_cost_parse(struct vpmc_cost *c, const char *spec, const char **why)
 		if (!end)
 			break;
 		p = end + 1;
+	}
+	if (tmp.trigger_cycles / tmp.cpu_ghz > COST_TRIGGER_NS_MAX) {
+		if (why)
+			*why = "trigger_cycles / cpu_ghz: expected at most 1e6 ns (1 ms) per "
+			       "kvm_pmu_trigger_event(): lower trigger_cycles or raise cpu_ghz";
+		return VPMC_ERR_INVAL;
 	}
 	*c = tmp;
 	return 0;

@@ -1,4 +1,4 @@
-/* error.c - Error codes, their messages, and per-object error buffers. */
+/* error.c - Error codes, their messages, per-object error buffers, and what messages print. */
 #include "config.h"
 
 #include <stdio.h>
@@ -37,4 +37,11 @@ int vpmc__set_error(struct vpmc__errbuf *eb, int err, const char *fmt, ...)
 void vpmc__clear_error(struct vpmc__errbuf *eb)
 {
 	eb->msg[0] = '\0';
+}
+
+const char *vpmc__secs(uint64_t ns, char *buf, size_t len)
+{
+	snprintf(buf, len, "%llu.%09llu", (unsigned long long)(ns / 1000000000u),
+		 (unsigned long long)(ns % 1000000000u));
+	return buf;
 }

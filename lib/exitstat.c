@@ -140,6 +140,7 @@ int vpmc_stat_set_time(struct vpmc_stat *s, const char *range)
 				       "empty, START <= STOP)", range);
 	s->t_start = a;
 	s->t_stop = b;
+	snprintf(s->time_arg, sizeof(s->time_arg), "%s", range);
 	return 0;
 }
 
@@ -175,9 +176,24 @@ static int stat_reason_index(struct vpmc_stat *s, const char *name, unsigned int
 	return 0;
 }
 
+static bool vcpu_in(const uint8_t *set, uint32_t vcpu)
+{
+	return set[vcpu / 8] & (1u << (vcpu % 8));
+}
+
 static bool stat_counts_vcpu(const struct vpmc_stat *s, uint32_t vcpu)
 {
-	return !s->vcpu_filter || (s->vcpus[vcpu / 8] & (1u << (vcpu % 8)));
+	return !s->vcpu_filter || vcpu_in(s->vcpus, vcpu);
+}
+
+/* Every exit, whether selected or not: which vCPUs and what time range the trace's exits have. */
+static void stat_seen_exit(struct vpmc_stat *s, const struct vpmc_event *ev)
+{
+	s->exit_vcpus[ev->vcpu / 8] |= (uint8_t)(1u << (ev->vcpu % 8));
+	if (!s->exits++ || ev->time_ns < s->exit_first_ns)
+		s->exit_first_ns = ev->time_ns;
+	if (ev->time_ns > s->exit_last_ns)
+		s->exit_last_ns = ev->time_ns;
 }
 
 int vpmc_stat_event(struct vpmc_stat *s, const struct vpmc_event *ev)
@@ -189,7 +205,11 @@ int vpmc_stat_event(struct vpmc_stat *s, const struct vpmc_event *ev)
 	unsigned int idx;
 	int err;
 
-	if (ev->vcpu >= VPMC_MAX_VCPUS || !stat_counts_vcpu(s, ev->vcpu))
+	if (ev->vcpu >= VPMC_MAX_VCPUS)
+		return 0;
+	if (ev->type == VPMC_EV_EXIT)
+		stat_seen_exit(s, ev);
+	if (!stat_counts_vcpu(s, ev->vcpu))
 		return 0;
 	o = &s->open[ev->vcpu];
 	if (ev->type == VPMC_EV_EXIT) {
@@ -197,6 +217,7 @@ int vpmc_stat_event(struct vpmc_stat *s, const struct vpmc_event *ev)
 		o->open = false;
 		if (ev->time_ns < s->t_start || ev->time_ns > s->t_stop)
 			return 0;
+		s->exits_selected++;
 		err = stat_reason_index(s, ev->reason, &idx);
 		if (err)
 			return err;
@@ -225,6 +246,47 @@ int vpmc_stat_event(struct vpmc_stat *s, const struct vpmc_event *ev)
 	s->total_n++;
 	s->total_ns += d;
 	return 0;
+}
+
+/* The vCPUs of @set as "0,2-3" in @buf (@len bytes; "..." at the end if cut short). */
+static void stat_format_vcpus(const uint8_t *set, char *buf, size_t len)
+{
+	unsigned int a, b;
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (a = 0; a < VPMC_MAX_VCPUS && n < len; a = b + 1) {
+		b = a;
+		if (!vcpu_in(set, a))
+			continue;
+		while (b + 1 < VPMC_MAX_VCPUS && vcpu_in(set, b + 1))
+			b++;
+		n += (size_t)snprintf(buf + n, len - n, "%s%u", n ? "," : "", a);
+		if (b > a && n < len)
+			n += (size_t)snprintf(buf + n, len - n, "-%u", b);
+	}
+	if (n >= len && len > 3)
+		memcpy(buf + len - 4, "...", 4);
+}
+
+const char *vpmc_stat_warning(struct vpmc_stat *s)
+{
+	char sel[128], have[128], first[32], last[32];
+
+	vpmc__clear_error(&s->warning);
+	if (!s->exits)
+		vpmc__set_error(&s->warning, 0, "no VM-exit in the trace: nothing to count");
+	if (!s->exits || s->exits_selected)
+		return s->warning.msg;
+	stat_format_vcpus(s->vcpus, sel, sizeof(sel));
+	stat_format_vcpus(s->exit_vcpus, have, sizeof(have));
+	vpmc__set_error(&s->warning, 0, "no exit matched%s%s%s%s (the trace's exits are on vCPU%s "
+			"%s, from %s s to %s s)", s->vcpu_filter ? " --vcpu " : "",
+			s->vcpu_filter ? sel : "", s->time_arg[0] ? " --time " : "", s->time_arg,
+			strpbrk(have, ",-") ? "s" : "", have,
+			vpmc__secs(s->exit_first_ns, first, sizeof(first)),
+			vpmc__secs(s->exit_last_ns, last, sizeof(last)));
+	return s->warning.msg;
 }
 
 /* perf's stddev_stats() over rel_stddev_stats(): the mean's standard error, % of the mean. */

@@ -27,7 +27,11 @@ struct vpmc_stat {
 	unsigned int nr_reasons, cap_reasons, last;
 	uint64_t total_n, total_ns;
 	uint64_t unpaired;                /* exits followed by another exit, not an entry */
-	struct vpmc__errbuf err;
+	/* every exit, selected or not: for the warning when the selection has none */
+	uint8_t exit_vcpus[VPMC_MAX_VCPUS / 8];
+	uint64_t exits, exits_selected, exit_first_ns, exit_last_ns;
+	char time_arg[96];                /* --time as given, "" if not */
+	struct vpmc__errbuf err, warning;
 	char *text;
 };
 

@@ -45,27 +45,36 @@ static const char *const event_names[] = {
 	[OVERLAY_EV_CYCLES] = "cycles",
 };
 
-/* A whole unsigned number, decimal or 0x-hex, in [@lo, @hi]. */
+/* A whole unsigned number, decimal or 0x-hex, in [@lo, @hi]. Return: 0, -1 if @s is no such
+ * number, -2 if it is one outside [@lo, @hi]. */
 static int parse_num(const char *s, size_t len, uint64_t lo, uint64_t hi, uint64_t *out)
 {
+	size_t skip = len > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') ? 2 : 0;
 	char buf[32], *end;
 	unsigned long long v;
 
-	if (!len || len >= sizeof(buf) || s[0] < '0' || s[0] > '9')
+	if (!len || s[0] < '0' || s[0] > '9' ||
+	    strspn(s + skip, skip ? "0123456789abcdefABCDEF" : "0123456789") < len - skip)
 		return -1;
+	if (len >= sizeof(buf)) /* more digits than a u64 has */
+		return -2;
 	memcpy(buf, s, len);
 	buf[len] = '\0';
 	errno = 0;
-	v = strtoull(buf, &end, (buf[0] == '0' && (buf[1] == 'x' || buf[1] == 'X')) ? 16 : 10);
+	v = strtoull(buf, &end, skip ? 16 : 10);
 	if (errno || *end || v < lo || v > hi)
-		return -1;
+		return -2;
 	*out = v;
 	return 0;
 }
 
-static int overlay_parse_event(struct overlay_ctr *c, const char *s, size_t len)
+/* EVENT of gpN=EVENT (@len bytes at @s): a name, or a raw unit mask and event select. Return 0,
+ * or VPMC_ERR_INVAL with @why filled. */
+static int overlay_parse_event(struct overlay_ctr *c, const char *s, size_t len, char *why,
+			       size_t why_len)
 {
 	size_t i;
+	int err;
 
 	for (i = 0; i < sizeof(event_names) / sizeof(event_names[0]); i++) {
 		if (strlen(event_names[i]) == len && !strncmp(s, event_names[i], len)) {
@@ -74,13 +83,65 @@ static int overlay_parse_event(struct overlay_ctr *c, const char *s, size_t len)
 		}
 	}
 	c->event = OVERLAY_EV_RAW;
-	return parse_num(s, len, 1, 0xffff, &c->raw);
+	/* the event select and unit mask bytes of IA32_PERFEVTSELx / PERF_CTLx */
+	err = parse_num(s, len, 1, 0xffff, &c->raw);
+	if (err == -2)
+		snprintf(why, why_len, "raw event '%.*s' is out of range: expected 0x1 to 0xffff "
+			 "(0xUUEE: unit mask UU, event select EE)", (int)len, s);
+	else if (err)
+		snprintf(why, why_len, "'%.*s' is not an event: expected instructions, branches, "
+			 "cycles or a raw 0xUUEE", (int)len, s);
+	return err ? VPMC_ERR_INVAL : 0;
 }
 
-int overlay_add(struct overlay *ov, const char *spec, const char **why)
+/* perf_event_open() refuses a sample_period with bit 63 set; set_period() clamps to max_period. */
+static int period_range(const char *p, size_t len, char *why, size_t why_len)
+{
+	snprintf(why, why_len, "period=%.*s: expected 1 to %" PRId64 " events (INT64_MAX, as "
+		 "perf_event_open() takes); a period above the counter's max period is clamped to "
+		 "it at each re-arm, as x86_perf_event_set_period() does", (int)len, p, INT64_MAX);
+	return VPMC_ERR_INVAL;
+}
+
+/* ",period=P" items after the counter (@p: the first comma, or NULL). Return 0, or
+ * VPMC_ERR_INVAL with @why filled. */
+static int overlay_parse_period(struct overlay_ctr *c, const char *p, char *why, size_t why_len)
+{
+	const char *comma, *first = NULL;
+	size_t len;
+
+	for (; p; p = comma) {
+		p++;
+		comma = strchr(p, ',');
+		len = comma ? (size_t)(comma - p) : strlen(p);
+		if (len < 7 || strncmp(p, "period=", 7)) {
+			snprintf(why, why_len, "expected ,period=P after the counter, found '%.*s'",
+				 (int)len, p);
+			return VPMC_ERR_INVAL;
+		}
+		if (first) {
+			snprintf(why, why_len, "period given twice ('%.*s', '%.*s')",
+				 (int)strcspn(first, ","), first, (int)len - 7, p + 7);
+			return VPMC_ERR_INVAL;
+		}
+		first = p + 7;
+		if (parse_num(p + 7, len - 7, 1, INT64_MAX, &c->period))
+			return period_range(p + 7, len - 7, why, why_len);
+	}
+	return 0;
+}
+
+static const char *overlay_ctr_name(const struct overlay_ctr *c, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%u", c->fixed ? "fixed" : "gp", c->index);
+	return buf;
+}
+
+int overlay_add(struct overlay *ov, const char *spec, char *why, size_t why_len)
 {
 	struct overlay_ctr c;
 	const char *p, *comma, *eq;
+	char name[16];
 	size_t namelen;
 	unsigned int i;
 	uint64_t n;
@@ -91,37 +152,34 @@ int overlay_add(struct overlay *ov, const char *spec, const char **why)
 	namelen = comma ? (size_t)(comma - spec) : strlen(spec);
 	eq = memchr(spec, '=', namelen);
 	p = !strncmp(spec, "gp", 2) ? spec + 2 : !strncmp(spec, "fixed", 5) ? spec + 5 : NULL;
-	if (!p || parse_num(p, (size_t)((eq ? eq : spec + namelen) - p), 0, 31, &n))
-		goto bad_counter;
+	if (!p || parse_num(p, (size_t)((eq ? eq : spec + namelen) - p), 0, 31, &n)) {
+		snprintf(why, why_len, "expected gpN=EVENT[,period=P] or fixedN[,period=P]");
+		return VPMC_ERR_INVAL;
+	}
 	c.fixed = spec[0] == 'f';
 	c.index = (unsigned int)n;
 	if (c.fixed && eq) {
-		*why = "fixed counters count their architectural event: no =EVENT";
+		snprintf(why, why_len, "fixed counters count their architectural event: no =EVENT");
 		return VPMC_ERR_INVAL;
 	}
-	if (!c.fixed && (!eq || overlay_parse_event(&c, eq + 1,
-						    (size_t)(spec + namelen - eq - 1)))) {
-		*why = "gpN needs =EVENT: instructions, branches, cycles or a raw 0xUUEE";
+	if (!c.fixed && !eq) {
+		snprintf(why, why_len, "gpN needs =EVENT: instructions, branches, cycles or a raw "
+			 "0xUUEE");
 		return VPMC_ERR_INVAL;
 	}
-	for (p = comma; p; p = comma) {
-		p++;
-		comma = strchr(p, ',');
-		namelen = comma ? (size_t)(comma - p) : strlen(p);
-		if (namelen < 7 || strncmp(p, "period=", 7) ||
-		    parse_num(p + 7, namelen - 7, 1, INT64_MAX, &c.period)) {
-			*why = "expected ,period=N (N >= 1 events)";
-			return VPMC_ERR_INVAL;
-		}
-	}
+	if ((!c.fixed && overlay_parse_event(&c, eq + 1, (size_t)(spec + namelen - eq - 1), why,
+					     why_len)) ||
+	    overlay_parse_period(&c, comma, why, why_len))
+		return VPMC_ERR_INVAL;
 	for (i = 0; i < ov->nr; i++) {
 		if (ov->ctr[i].fixed == c.fixed && ov->ctr[i].index == c.index) {
-			*why = "counter assumed twice";
+			snprintf(why, why_len, "%s given twice ('%s', '%s')",
+				 overlay_ctr_name(&c, name, sizeof(name)), ov->ctr[i].spec, spec);
 			return VPMC_ERR_INVAL;
 		}
 	}
 	if (ov->nr == OVERLAY_MAX_CTRS) {
-		*why = "too many counters";
+		snprintf(why, why_len, "too many counters");
 		return VPMC_ERR_LIMIT;
 	}
 	if (c.fixed)
@@ -134,9 +192,6 @@ int overlay_add(struct overlay *ov, const char *spec, const char **why)
 			 event_names[c.event], c.period);
 	ov->ctr[ov->nr++] = c;
 	return 0;
-bad_counter:
-	*why = "expected gpN=EVENT[,period=P] or fixedN[,period=P]";
-	return VPMC_ERR_INVAL;
 }
 
 int overlay_check(const struct overlay *ov, const struct vpmc_pmu_config *cfg, char *msg,

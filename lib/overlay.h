@@ -59,10 +59,11 @@ struct overlay_sink {
 
 /*
  * overlay_add() - Parse one SPEC: "gpN=EVENT[,period=P]" or "fixedN[,period=P]", EVENT one of
- * instructions, branches, cycles or a raw 0xUUEE (unit mask, event select).
- * Return: 0, or VPMC_ERR_INVAL with *@why set (static string); VPMC_ERR_LIMIT if full.
+ * instructions, branches, cycles or a raw 0xUUEE (unit mask, event select); P from 1 to
+ * INT64_MAX events, each key once; a counter once.
+ * Return: 0, or VPMC_ERR_INVAL with @why (@why_len bytes) saying why; VPMC_ERR_LIMIT if full.
  */
-int overlay_add(struct overlay *ov, const char *spec, const char **why);
+int overlay_add(struct overlay *ov, const char *spec, char *why, size_t why_len);
 
 /* Check @ov against the PMU: counters exist, vendor and version supported. Return 0, or
  * VPMC_ERR_INVAL with @msg ("--assume gp9: ...") filled. */

@@ -628,14 +628,6 @@ static int next_vtr(struct vpmc_reader *r, struct vpmc_event *ev)
 	}
 }
 
-/* "S.NNNNNNNNN" seconds of @ns. */
-static const char *secs(uint64_t ns, char *buf, size_t len)
-{
-	snprintf(buf, len, "%llu.%09llu", (unsigned long long)(ns / 1000000000u),
-		 (unsigned long long)(ns % 1000000000u));
-	return buf;
-}
-
 /*
  * The record just pushed had a time stamp before its vCPU's latest (CPUs' clocks that differ a
  * little, or a corrupt trace): counted and shown, its events took the latest time; more than
@@ -647,9 +639,9 @@ static int time_went_back(struct vpmc_reader *r, const struct kvm_import_back *b
 	uint64_t back = b->latest_ns - b->time_ns;
 
 	vpmc_reader_where(r, at, sizeof(at));
-	secs(b->time_ns, t, sizeof(t));
-	secs(b->latest_ns, latest, sizeof(latest));
-	secs(back, by, sizeof(by));
+	vpmc__secs(b->time_ns, t, sizeof(t));
+	vpmc__secs(b->latest_ns, latest, sizeof(latest));
+	vpmc__secs(back, by, sizeof(by));
 	if (back > READER_BACK_MAX_NS && !r->opts.lenient)
 		return fail(r, VPMC_ERR_PARSE, "%s: time stamp %s s is %s s before vCPU %u's "
 			    "previous record (%s s): more than %llu s back is no clock skew "

@@ -96,12 +96,12 @@ int vpmc_replay_add_policy(struct vpmc_replay *r, const struct vpmc_policy *p)
 
 int vpmc_replay_assume(struct vpmc_replay *r, const char *spec)
 {
-	const char *why = "";
+	char why[VPMC_ERRMSG_MAX];
 	int err;
 
 	if (r->begun)
 		return VPMC_ERR_INVAL;
-	err = overlay_add(&r->ov, spec, &why);
+	err = overlay_add(&r->ov, spec, why, sizeof(why));
 	if (err)
 		return vpmc__set_error(&r->errbuf, err, "--assume '%s': %s", spec, why);
 	return 0;

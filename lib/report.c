@@ -717,9 +717,9 @@ int vpmc_replay_plot(struct vpmc_replay *rp, const char *path, const char **out)
 	struct row rows[VPMC_REPLAY_MAX_POLICIES];
 	bool on_axis[VPMC_REPLAY_MAX_POLICIES], lateness = false, cost = false, zero = false;
 	bool cost_pos = false, late_pos = false; /* some value above 0: else the axis is [0:1] */
+	uint64_t t, t_min = UINT64_MAX, t_max = 0;
 	struct outbuf b;
 	unsigned int i, n = 0;
-	uint64_t t;
 	int err = 0;
 
 	for (i = 0; !err && i < rp->nr_lanes; i++) {
@@ -728,6 +728,8 @@ int vpmc_replay_plot(struct vpmc_replay *rp, const char *path, const char **out)
 		zero |= lane_tolerance(&rp->lanes[i], &t) && !t;
 		if (!on_axis[i])
 			continue;
+		t_min = t < t_min ? t : t_min;
+		t_max = t > t_max ? t : t_max;
 		err = lane_row(rp, &rp->lanes[i], -1, -1, &rows[i]);
 		n++;
 		lateness |= rows[i].m.overflows_matched != 0;
@@ -752,6 +754,9 @@ int vpmc_replay_plot(struct vpmc_replay *rp, const char *path, const char **out)
 	plot_title(rp, b.f, lateness, zero);
 	fputs("set logscale x\nset xlabel 'tolerance T (events, log scale)'\n"
 	      "set ylabel 'modeled host us per exit (mean)'\n", b.f);
+	/* one T: gnuplot would warn of an empty x range; a decade either side of it instead */
+	if (t_min == t_max)
+		fprintf(b.f, "set xrange [%.15g:%.15g]\n", (double)t_min / 10, (double)t_min * 10);
 	fprintf(b.f, "set yrange [0:%s]\n", cost_pos ? "*" : "1");
 	if (lateness)
 		fprintf(b.f, "set y2label 'p99 PMI lateness (events)'\nset y2range [0:%s]\n"

@@ -25,4 +25,7 @@ int vpmc__set_error(struct vpmc__errbuf *eb, int err, const char *fmt, ...)
 /* Clear @eb (the message becomes ""). */
 void vpmc__clear_error(struct vpmc__errbuf *eb);
 
+/* @ns as seconds "S.NNNNNNNNN" in @buf (@len bytes), for messages; return @buf. */
+const char *vpmc__secs(uint64_t ns, char *buf, size_t len);
+
 #endif /* VPMC_INTERNAL_H */

@@ -692,10 +692,12 @@ void vpmc_cost_default(struct vpmc_cost *c);
  * vpmc_cost_parse() - Override cost parameters: "resume_us=1.5,cpu_ghz=3".
  * @c: parameters to change; changed only on success
  * @spec: comma-separated NAME=VALUE, NAME one of resume_us, create_us (0 to 1e6 us),
- *        trigger_cycles (0 to 1e9), cpu_ghz (0.01 to 100): bounds that keep every exit's cost
- *        a finite number
+ *        trigger_cycles (0 to 1e8), cpu_ghz (0.01 to 100), with trigger_cycles / cpu_ghz
+ *        (ns per trigger, taking @c's values for NAMEs not in @spec) at most 1e6: bounds that
+ *        keep every exit's cost a finite number; each NAME at most once
  * @why: if not NULL, set on failure to a static string naming what was expected (for a bad
- *       VALUE: the parameter and its range)
+ *       VALUE: the parameter and its range; for a NAME given twice: "NAME given twice"; for
+ *       a trigger above 1e6 ns: both parameters and the bound)
  *
  * Return: 0, or VPMC_ERR_INVAL.
  */
@@ -789,6 +791,16 @@ int vpmc_stat_run(struct vpmc_stat *s, struct vpmc_reader *r);
  * Return: 0, or VPMC_ERR_NOMEM.
  */
 int vpmc_stat_report(struct vpmc_stat *s, enum vpmc_output fmt, const char **out);
+
+/**
+ * vpmc_stat_warning() - What is worth a warning once every event is counted: no exit matched
+ * the vpmc_stat_set_vcpus() / vpmc_stat_set_time() selection (with the vCPUs and the time range
+ * of the trace's exits), or there was no VM-exit at all. An empty table is then no surprise.
+ * @s: statistics
+ *
+ * Return: the message, "" if none; owned by @s until the next call or vpmc_stat_free().
+ */
+const char *vpmc_stat_warning(struct vpmc_stat *s);
 
 /**
  * vpmc_stat_error() - The last error's message.
@@ -1026,9 +1038,10 @@ int vpmc_replay_report(struct vpmc_replay *r, enum vpmc_replay_view view, enum v
 		       const char **out);
 
 /**
- * vpmc_replay_plot() - A gnuplot script that draws the sweep (x: tolerance T > 0, log scale;
- * y: modeled host us per exit, and p99 PMI lateness when some T matched a PMI) into an SVG
- * file, or a PNG file when @path ends in ".png"; the data is inline. The title names the trace
+ * vpmc_replay_plot() - A gnuplot script that draws the sweep (x: tolerance T > 0, log scale,
+ * from T/10 to 10T when there is one T; y: modeled host us per exit, and p99 PMI lateness when
+ * some T matched a PMI) into an SVG file, or a PNG file when @path ends in ".png"; the data is
+ * inline. The title names the trace
  * and the overlay, and says what is missing (no lateness curve, T = 0 left out); a T whose PMIs
  * were all missed is labeled so.
  * @r: engine after vpmc_replay_finish()

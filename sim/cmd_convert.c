@@ -25,17 +25,17 @@ static void convert_usage(FILE *f)
 	vpmc_reader_opts_default(&d);
 	fprintf(f, "Usage: vpmcsim convert [OPTIONS] IN -o OUT.vtr\n\n"
 		   "Write the native events of a trace (trace.dat, kvm tracepoint text, .vtr) as .vtr.\n\n"
-		   "  -o, --output=FILE             the .vtr to write ('-' = standard output)\n"
-		   "      --input-format=auto|vtr|text|dat\n"
-		   "                                input format (default: by content); --format\n"
-		   "                                is the old name of this option\n"
-		   "      --lenient                 skip malformed lines (counted) instead of failing\n"
-		   "      --guest-ips=N             guest instructions per second of guest-mode time\n"
-		   "                                (default %llu; 0: no guest events)\n"
-		   "      --guest-branch-permille=N branches per 1000 of them (default %u)\n"
-		   "      --host-kernel=X.Y         host kernel of the recording (!host)\n"
-		   "      --vendor=intel|amd        guest PMU vendor (!pmu, that vendor's defaults)\n"
-		   "  -h, --help                    this text\n\nSee vpmcsim(1), CONVERT.\n",
+		   "  -o, --output FILE   the .vtr to write ('-': standard output)\n"
+		   "  --input-format F    auto (default: by content), vtr, text or dat;\n"
+		   "                      --format is its old name\n"
+		   "  --lenient           skip malformed trace lines (counted) instead of failing\n"
+		   "  --guest-ips N       guest instructions per second of guest-mode time\n"
+		   "                      (default %llu; 0: no guest events)\n"
+		   "  --guest-branch-permille N\n"
+		   "                      branches per 1000 of them (default %u)\n"
+		   "  --host-kernel X.Y   host kernel of the recording (!host)\n"
+		   "  --vendor V          intel or amd: the guest PMU's vendor (!pmu)\n"
+		   "  -h, --help          this text; see vpmcsim(1), CONVERT\n",
 		(unsigned long long)d.guest_ips, d.guest_branch_permille);
 }
 
@@ -91,14 +91,23 @@ static int parse_args(int argc, char **argv, struct convert_args *a)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	const char *given[OPT_VENDOR - OPT_FORMAT + 2] = { NULL }; /* -o, then OPT_FORMAT.. */
 	bool kernel_set = false;
 	unsigned int kernel = VPMC_KERNEL_LATEST;
 	enum vpmc_vendor vendor = VPMC_VENDOR_INTEL;
+	char name[64];
 	uint64_t v;
-	int c;
+	int c, li;
 
 	vpmc_reader_opts_default(&a->opts);
-	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+	while ((li = -1, c = getopt_long(argc, argv, "o:h", opts, &li)) != -1) {
+		/* every option that takes a value is given once */
+		if (optarg && (c == 'o' || c >= OPT_FORMAT)) {
+			snprintf(name, sizeof(name), "--%s", li >= 0 ? opts[li].name : "output");
+			if (vpmcsim_once("convert", li >= 0 ? name : "-o",
+					 &given[c == 'o' ? 0 : c - OPT_FORMAT + 1], optarg))
+				return EXIT_USAGE;
+		}
 		switch (c) {
 		case 'o':
 			a->out = optarg;

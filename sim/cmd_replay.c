@@ -22,8 +22,8 @@ static void usage(FILE *out)
 		"  --log FILE          JSON Lines: every read (with the reference's value), overflow,\n"
 		"                      PMI, drain and reprogram, with time, vCPU and counter ('-':\n"
 		"                      standard output, before the report)\n"
-		"  --assume SPEC       a guest profiler's counter (repeatable)\n"
-		"  --cost NAME=VALUE   cost parameters (repeatable)\n"
+		"  --assume SPEC       a guest profiler's counter (repeatable; each counter once)\n"
+		"  --cost NAME=VALUE   cost parameters (repeatable; each NAME once)\n"
 		"  --format F          text (default), csv or json\n"
 		"  --input-format F, --lenient, --guest-ips N   as for compare\n"
 		"  -h, --help          this text; see vpmcsim(1)\n",
@@ -92,10 +92,7 @@ static int replay_own(struct replay_cli *c, int opt, const char *arg)
 
 	if (opt != OPT_LOG)
 		return 1;
-	if (l->path)
-		return vpmcsim_fail(EXIT_USAGE, "replay: --log given twice ('%s', '%s')", l->path,
-				    arg);
-	l->path = arg;
+	l->path = arg; /* given once: replay_cli_parse() */
 	return 0;
 }
 
@@ -116,6 +113,7 @@ static int replay_run(int argc, char **argv)
 	if (vpmc_replay_new(&c.r))
 		return vpmcsim_fail(EXIT_INPUT, "replay: out of memory");
 	c.data = &log;
+	c.one_policy = true;
 	rc = replay_cli_parse(&c, argc, argv, opts, replay_own, usage, usage_line);
 	if (!rc && vpmc_replay_nr_policies(c.r) != 1)
 		rc = vpmcsim_fail(EXIT_USAGE, "replay: give exactly one --policy (usage: %s)",

@@ -23,26 +23,16 @@ static void usage(FILE *out)
 		usage_line);
 }
 
-struct stat_opts {
-	struct vpmc_stat *s;
-	const char *time; /* --time, once */
-};
-
-/* --vcpu adds to the vCPUs counted; --time once. */
+/* --vcpu adds to the vCPUs counted; --time is given once (replay_cli_parse()). */
 static int stat_own(struct replay_cli *c, int opt, const char *arg)
 {
-	struct stat_opts *so = c->data;
+	struct vpmc_stat *s = c->data;
 	int err;
 
 	if (opt != OPT_VCPU && opt != OPT_TIME)
 		return 1;
-	if (opt == OPT_TIME && so->time)
-		return vpmcsim_fail(EXIT_USAGE, "stat: --time given twice ('%s', '%s')", so->time,
-				    arg);
-	if (opt == OPT_TIME)
-		so->time = arg;
-	err = opt == OPT_VCPU ? vpmc_stat_set_vcpus(so->s, arg) : vpmc_stat_set_time(so->s, arg);
-	return err ? vpmcsim_fail(EXIT_USAGE, "stat: %s", vpmc_stat_error(so->s)) : 0;
+	err = opt == OPT_VCPU ? vpmc_stat_set_vcpus(s, arg) : vpmc_stat_set_time(s, arg);
+	return err ? vpmcsim_fail(EXIT_USAGE, "stat: %s", vpmc_stat_error(s)) : 0;
 }
 
 static int stat_run(int argc, char **argv)
@@ -53,7 +43,6 @@ static int stat_run(int argc, char **argv)
 		{ "time", required_argument, NULL, OPT_TIME },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct stat_opts so = { NULL, NULL };
 	struct replay_cli c;
 	struct vpmc_stat *s;
 	const char *text;
@@ -62,14 +51,14 @@ static int stat_run(int argc, char **argv)
 	replay_cli_init(&c, "stat", VPMC_OUTPUT_TEXT);
 	if (vpmc_stat_new(&s))
 		return vpmcsim_fail(EXIT_INPUT, "stat: out of memory");
-	so.s = s;
-	c.data = &so;
+	c.data = s;
 	rc = replay_cli_parse(&c, argc, argv, opts, stat_own, usage, usage_line);
 	if (!rc)
 		rc = replay_cli_open(&c);
 	if (!rc) {
 		err = vpmc_stat_run(s, c.reader);
-		rc = replay_cli_read_end(&c, err, vpmc_stat_error(s), NULL);
+		rc = replay_cli_read_end(&c, err, vpmc_stat_error(s),
+					 err ? NULL : vpmc_stat_warning(s));
 	}
 	if (!rc) {
 		if (vpmc_stat_report(s, c.fmt, &text))

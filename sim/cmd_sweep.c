@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -22,7 +23,7 @@ static void usage(FILE *out)
 		"Usage: %s\n\n"
 		"Replay TRACE through tolerance=T for every T of LIST in one pass; one CSV row each.\n\n"
 		"  --tolerance LIST    comma-separated thresholds in events, e.g. 0,10,100,1000\n"
-		"                      (repeatable: the lists add up; at most 64 in all)\n"
+		"                      (repeatable: the lists add up; each T once, at most 64)\n"
 		"  --wrap              sweep tolerance-wrap=T instead of tolerance=T\n"
 		"  --plot FILE         also draw host us per exit and p99 PMI lateness against T\n"
 		"                      (log scale; T = 0 left out) with gnuplot, into FILE.svg\n"
@@ -47,7 +48,8 @@ static int too_many_thresholds(void)
 			    VPMC_REPLAY_MAX_POLICIES);
 }
 
-/* One policy per element of every --tolerance LIST, at most VPMC_REPLAY_MAX_POLICIES in all. */
+/* One policy per element of every --tolerance LIST, each T once, at most
+ * VPMC_REPLAY_MAX_POLICIES in all. */
 static int sweep_policies(struct replay_cli *c, const struct sweep_opts *so)
 {
 	char buf[VPMC_POLICY_NAME_MAX];
@@ -67,6 +69,10 @@ static int sweep_policies(struct replay_cli *c, const struct sweep_opts *so)
 						    "not a number of events (decimal, or hex with "
 						    "0x; the list is comma-separated)", list,
 						    (int)n, p);
+			if (replay_cli_find_policy(c->r, &pol) >= 0)
+				return vpmcsim_fail(EXIT_USAGE, "sweep: --tolerance '%s': T = %"
+						    PRIu64 " given twice (each T is one row)",
+						    list, pol.arg);
 			if (++nr > VPMC_REPLAY_MAX_POLICIES)
 				return too_many_thresholds();
 			if (vpmc_replay_add_policy(c->r, &pol))
@@ -162,7 +168,7 @@ static int sweep_plot(struct replay_cli *c, const char *path)
 	return rc;
 }
 
-/* --tolerance adds to the list (at most 64 in all); --plot once. */
+/* --tolerance adds to the list (at most 64 in all); --plot is given once (replay_cli_parse()). */
 static int sweep_own(struct replay_cli *c, int opt, const char *arg)
 {
 	struct sweep_opts *so = c->data;
@@ -173,9 +179,6 @@ static int sweep_own(struct replay_cli *c, int opt, const char *arg)
 		so->lists[so->nr_lists++] = arg;
 	else if (opt == OPT_WRAP)
 		so->wrap = true;
-	else if (opt == OPT_PLOT && so->plot)
-		return vpmcsim_fail(EXIT_USAGE, "sweep: --plot given twice ('%s', '%s')", so->plot,
-				    arg);
 	else if (opt == OPT_PLOT && !plot_name_ok(arg))
 		return vpmcsim_fail(EXIT_USAGE, "sweep: --plot '%s': expected a file name ending "
 				    "in .svg or .png", arg);

@@ -78,18 +78,77 @@ int replay_cli_option(struct replay_cli *c, int opt, const char *arg)
 	}
 }
 
+int replay_cli_find_policy(const struct vpmc_replay *r, const struct vpmc_policy *p)
+{
+	size_t i, n = vpmc_replay_nr_policies(r);
+
+	for (i = 0; i < n; i++) {
+		const struct vpmc_policy *q = vpmc_replay_policy(r, i);
+
+		if (q->kind == p->kind && q->arg == p->arg)
+			return (int)i;
+	}
+	return -1;
+}
+
 int replay_cli_add_policy(struct replay_cli *c, const char *text)
 {
+	char name[VPMC_POLICY_NAME_MAX];
 	struct vpmc_policy p;
 	const char *why = NULL;
-	int err;
+	int err, i;
 
 	if (vpmc_policy_parse(&p, text, &why))
 		return vpmcsim_fail(EXIT_USAGE, "%s: --policy '%s': %s", c->cmd, text, why);
+	i = replay_cli_find_policy(c->r, &p);
+	if (i >= 0) {
+		vpmc_policy_format(&p, name, sizeof(name));
+		return vpmcsim_fail(EXIT_USAGE, "%s: policy %s given twice ('%s', '%s')", c->cmd,
+				    name, c->policies[i], text);
+	}
 	err = vpmc_replay_add_policy(c->r, &p);
 	if (err)
 		return vpmcsim_fail(EXIT_USAGE, "%s: --policy '%s': %s", c->cmd, text,
 				    err == VPMC_ERR_LIMIT ? vpmc_replay_error(c->r) : vpmc_strerror(err));
+	c->policies[vpmc_replay_nr_policies(c->r) - 1] = text;
+	return 0;
+}
+
+/* The value of cost parameter @name (@len bytes) in @spec ("NAME=VALUE,..."), looking at the
+ * items that start before @stop; NULL if none. */
+static const char *cost_value(const char *spec, const char *stop, const char *name, size_t len)
+{
+	const char *p;
+
+	for (p = spec; p && p < stop; p = strchr(p, ','), p = p ? p + 1 : NULL) {
+		if (!strncmp(p, name, len) && p[len] == '=')
+			return p + len + 1;
+	}
+	return NULL;
+}
+
+/* --cost @arg sets no parameter twice: in itself, or that an earlier --cost set. A later
+ * --cost may set others. Return 0 or EXIT_USAGE. */
+static int cost_given_once(const struct replay_cli *c, const char *arg)
+{
+	const char *item, *first, *value;
+	unsigned int i;
+	size_t len;
+
+	for (item = arg; item; item = strchr(item, ','), item = item ? item + 1 : NULL) {
+		len = strcspn(item, "=,");
+		if (item[len] != '=')
+			continue; /* not NAME=VALUE: vpmc_cost_parse() says what is expected */
+		first = cost_value(arg, item, item, len);
+		for (i = 0; !first && i < c->nr_costs; i++)
+			first = cost_value(c->costs[i], strchr(c->costs[i], '\0'), item, len);
+		if (!first)
+			continue;
+		value = item + len + 1;
+		return vpmcsim_fail(EXIT_USAGE, "%s: --cost '%s': %.*s given twice ('%.*s', "
+				    "'%.*s')", c->cmd, arg, (int)len, item,
+				    (int)strcspn(first, ","), first, (int)strcspn(value, ","), value);
+	}
 	return 0;
 }
 
@@ -105,8 +164,12 @@ int replay_cli_engine_option(struct replay_cli *c, int opt, const char *arg)
 			return vpmcsim_fail(EXIT_USAGE, "%s: %s", c->cmd, vpmc_replay_error(c->r));
 		return 0;
 	case OPT_COST:
+		if (cost_given_once(c, arg))
+			return EXIT_USAGE;
 		if (vpmc_cost_parse(&c->cost, arg, &why))
 			return vpmcsim_fail(EXIT_USAGE, "%s: --cost '%s': %s", c->cmd, arg, why);
+		if (c->nr_costs < sizeof(c->costs) / sizeof(c->costs[0]))
+			c->costs[c->nr_costs++] = arg;
 		vpmc_replay_set_cost(c->r, &c->cost);
 		return 0;
 	default:
@@ -114,16 +177,37 @@ int replay_cli_engine_option(struct replay_cli *c, int opt, const char *arg)
 	}
 }
 
+/* Options whose values add up; every other option that takes a value is given once. */
+static bool repeatable(const struct replay_cli *c, int opt)
+{
+	return (opt == OPT_POLICY && !c->one_policy) || opt == OPT_ASSUME || opt == OPT_COST ||
+	       opt == OPT_TOLERANCE || opt == OPT_VCPU;
+}
+
+/* Option @o (long option @name) with value @arg, given once; return 0 or EXIT_USAGE. */
+static int given_once(struct replay_cli *c, int o, const char *name, const char *arg)
+{
+	char opt[64];
+
+	if (!arg || o < OPT_FORMAT || o >= OPT_END_ || repeatable(c, o))
+		return 0;
+	snprintf(opt, sizeof(opt), "--%s", name);
+	return vpmcsim_once(c->cmd, opt, &c->given[o - OPT_FORMAT], arg);
+}
+
 int replay_cli_parse(struct replay_cli *c, int argc, char **argv, const struct option *opts,
 		     replay_cli_own_fn own, void (*usage)(FILE *out), const char *usage_line)
 {
-	int o, rc;
+	int o, rc, li;
 
-	while ((o = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((li = -1, o = getopt_long(argc, argv, "h", opts, &li)) != -1) {
 		if (o == 'h') {
 			usage(stdout);
 			return REPLAY_CLI_HELP;
 		}
+		rc = li >= 0 ? given_once(c, o, opts[li].name, optarg) : 0;
+		if (rc)
+			return rc;
 		rc = replay_cli_option(c, o, optarg);
 		if (rc == 1 && c->r)
 			rc = replay_cli_engine_option(c, o, optarg);

@@ -23,6 +23,7 @@ enum {
 	OPT_PLOT,
 	OPT_VCPU,
 	OPT_TIME,
+	OPT_END_ /* not an option: the number of them, after OPT_FORMAT */
 };
 
 #define REPLAY_CLI_COMMON_OPTIONS                                              \
@@ -41,11 +42,16 @@ struct replay_cli {
 	const char *cmd;
 	void *data;                 /* the command's own option state */
 	struct vpmc_replay *r;      /* compare, replay, sweep */
+	bool one_policy;            /* replay: --policy is given once */
 	struct vpmc_cost cost;
 	struct vpmc_reader_opts ropts;
 	enum vpmc_output fmt;
 	const char *trace;
 	struct vpmc_reader *reader;
+	const char *given[OPT_END_ - OPT_FORMAT]; /* each option's value, for those given once */
+	const char *policies[VPMC_REPLAY_MAX_POLICIES]; /* each policy's text, in c->r's order */
+	const char *costs[4];       /* each --cost taken: each sets a parameter the others do not */
+	unsigned int nr_costs;
 };
 
 /* Defaults for command @cmd, output @fmt. */
@@ -55,11 +61,16 @@ void replay_cli_init(struct replay_cli *c, const char *cmd, enum vpmc_output fmt
  * printed). */
 int replay_cli_option(struct replay_cli *c, int opt, const char *arg);
 
-/* Handle --policy, --assume, --cost for c->r; return as replay_cli_option(). */
+/* Handle --policy, --assume, --cost for c->r (a cost parameter set twice, in one --cost or in
+ * two, is refused); return as replay_cli_option(). */
 int replay_cli_engine_option(struct replay_cli *c, int opt, const char *arg);
 
-/* Add policy @text to c->r; return 0 or EXIT_USAGE (message printed). */
+/* Add policy @text to c->r (not one it has: each policy is one row); return 0 or EXIT_USAGE
+ * (message printed). */
 int replay_cli_add_policy(struct replay_cli *c, const char *text);
+
+/* The index of policy @p in @r (the same kind and argument), or -1. */
+int replay_cli_find_policy(const struct vpmc_replay *r, const struct vpmc_policy *p);
 
 /* Returned by replay_cli_parse() after --help. */
 #define REPLAY_CLI_HELP (-1)
@@ -68,7 +79,9 @@ int replay_cli_add_policy(struct replay_cli *c, const char *text);
 typedef int (*replay_cli_own_fn)(struct replay_cli *c, int opt, const char *arg);
 
 /*
- * Parse the options (getopt_long with @opts), then the one TRACE operand. The common options,
+ * Parse the options (getopt_long with @opts), then the one TRACE operand. An option that takes
+ * one value is refused when given twice (--policy unless c->one_policy, --assume, --cost,
+ * --tolerance and --vcpu may be repeated); a flag may be repeated. The common options,
  * and --policy, --assume, --cost when c->r is set, are handled here; the others go to @own
  * (may be NULL). @usage prints the command's help.
  * Return: 0, REPLAY_CLI_HELP (help printed on stdout), or an exit code (message printed).

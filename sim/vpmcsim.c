@@ -33,6 +33,15 @@ int vpmcsim_fail(int code, const char *fmt, ...)
 	return code;
 }
 
+int vpmcsim_once(const char *cmd, const char *opt, const char **seen, const char *arg)
+{
+	if (*seen)
+		return vpmcsim_fail(EXIT_USAGE, "%s: %s given twice ('%s', '%s')", cmd, opt, *seen,
+				    arg);
+	*seen = arg;
+	return 0;
+}
+
 int vpmcsim_write_error(const char *what, int err)
 {
 	if (err)

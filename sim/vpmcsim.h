@@ -43,6 +43,11 @@ int vpmcsim_write_error(const char *what, int err);
  * removing /dev/null would remove the device). */
 bool vpmcsim_is_regular(FILE *f);
 
+/* An option that takes one value, given again: refused instead of keeping the last. @seen is
+ * the value given before (NULL if none; then set to @arg). Return: 0, or EXIT_USAGE with
+ * "vpmcsim: CMD: OPT given twice ('FIRST', 'SECOND')" printed. */
+int vpmcsim_once(const char *cmd, const char *opt, const char **seen, const char *arg);
+
 /* Print "vpmcsim: <msg>" on stderr; return @code. */
 int vpmcsim_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

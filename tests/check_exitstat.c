@@ -124,6 +124,45 @@ START_TEST(test_vcpu_lists_add_up)
 }
 END_TEST
 
+/* An empty selection is warned about, with what the trace's exits have: feed()'s exits are on
+ * vCPUs 0 and 1, from 1000 ns to 8000 ns. */
+static const struct {
+	const char *name, *vcpus, *time, *warning;
+} selections[] = {
+	{ "all", NULL, NULL, "" },
+	{ "vcpu-none", "5", NULL, "no exit matched --vcpu 5 (the trace's exits are on vCPUs 0-1, "
+	  "from 0.000001000 s to 0.000008000 s)" },
+	{ "vcpus-none", "2-3,7,9-11", NULL, "no exit matched --vcpu 2-3,7,9-11 (" },
+	{ "time-none", NULL, "1,2", "no exit matched --time 1,2 (the trace's exits are on vCPUs "
+	  "0-1, from 0.000001000 s to 0.000008000 s)" },
+	{ "both-none", "0", "0.000009,", "no exit matched --vcpu 0 --time 0.000009, (" },
+	/* vCPU 1's CPUID at 8000 ns matches (a sample it is not: no entry follows) */
+	{ "matched-no-sample", "1", "0.000008,", "" },
+};
+
+START_TEST(test_empty_selection_warning)
+{
+	if (selections[_i].vcpus)
+		ck_assert_int_eq(vpmc_stat_set_vcpus(s, selections[_i].vcpus), 0);
+	if (selections[_i].time)
+		ck_assert_int_eq(vpmc_stat_set_time(s, selections[_i].time), 0);
+	feed();
+	ck_assert_msg(selections[_i].warning[0] ? strstr(vpmc_stat_warning(s),
+							 selections[_i].warning) != NULL
+						: !vpmc_stat_warning(s)[0],
+		      "%s: '%s'", selections[_i].name, vpmc_stat_warning(s));
+}
+END_TEST
+
+START_TEST(test_no_exit_warning)
+{
+	ev(100, 0, VPMC_EV_ENTRY, "");
+	ck_assert_str_eq(vpmc_stat_warning(s), "no VM-exit in the trace: nothing to count");
+	ev(200, 0, VPMC_EV_EXIT, "HLT");
+	ck_assert_str_eq(vpmc_stat_warning(s), "");
+}
+END_TEST
+
 static const struct {
 	const char *name;
 	bool vcpus;
@@ -159,6 +198,8 @@ static Suite *exitstat_suite(void)
 	tcase_add_test(tc, test_text_columns);
 	tcase_add_test(tc, test_vcpu_and_time_filters);
 	tcase_add_test(tc, test_vcpu_lists_add_up);
+	tcase_add_loop_test(tc, test_empty_selection_warning, 0, ARRAY_SIZE(selections));
+	tcase_add_test(tc, test_no_exit_warning);
 	tcase_add_loop_test(tc, test_bad_filters, 0, ARRAY_SIZE(bad));
 	suite_add_tcase(su, tc);
 	return su;

@@ -24,14 +24,19 @@ static const struct {
 	{ "fixed", "fixed0,period=5000", "fixed0,period=5000" },
 	{ "cycles-hex-period", "gp2=cycles,period=0x100", "gp2=cycles,period=256" },
 	{ "raw", "gp3=0x1c0", "gp3=0x1c0,period=100000" },
+	{ "raw-max", "gp3=0xffff", "gp3=0xffff,period=100000" },
+	{ "raw-decimal", "gp3=192", "gp3=0xc0,period=100000" },
+	{ "period-int64-max", "gp0=instructions,period=9223372036854775807",
+	  "gp0=instructions,period=9223372036854775807" },
 };
 
 START_TEST(test_add_good)
 {
 	struct overlay ov = { 0 };
-	const char *why = NULL;
+	char why[VPMC_ERRMSG_MAX] = "";
 
-	ck_assert_msg(overlay_add(&ov, good[_i].spec, &why) == 0, "%s: %s", good[_i].name, why);
+	ck_assert_msg(overlay_add(&ov, good[_i].spec, why, sizeof(why)) == 0, "%s: %s",
+		      good[_i].name, why);
 	ck_assert_uint_eq(ov.nr, 1);
 	ck_assert_str_eq(ov.ctr[0].spec, good[_i].canonical);
 }
@@ -44,10 +49,28 @@ static const struct {
 } bad[] = {
 	{ "no-counter", "instructions", "expected gpN" },
 	{ "gp-without-event", "gp0", "needs =EVENT" },
-	{ "unknown-event", "gp0=bogus", "needs =EVENT" },
+	{ "unknown-event", "gp0=bogus", "'bogus' is not an event: expected instructions, "
+	  "branches, cycles or a raw 0xUUEE" },
+	/* an event given, but beyond the unit mask and event select bytes of the event select */
+	{ "raw-too-big", "gp0=0xffffff", "raw event '0xffffff' is out of range: expected 0x1 to "
+	  "0xffff (0xUUEE: unit mask UU, event select EE)" },
+	{ "raw-zero", "gp0=0", "raw event '0' is out of range: expected 0x1 to 0xffff" },
+	{ "raw-beyond-u64", "gp0=0x1ffffffffffffffff", "raw event '0x1ffffffffffffffff' is out of "
+	  "range" },
+	{ "raw-not-hex", "gp0=0xc0g", "'0xc0g' is not an event" },
 	{ "fixed-with-event", "fixed0=instructions", "no =EVENT" },
-	{ "bad-key", "gp0=instructions,freq=4000", "period=N" },
-	{ "zero-period", "gp0=instructions,period=0", "period=N" },
+	{ "bad-key", "gp0=instructions,freq=4000", "expected ,period=P after the counter, found "
+	  "'freq=4000'" },
+	/* perf_event_open() refuses a sample_period with bit 63 set: at most INT64_MAX */
+	{ "zero-period", "gp0=instructions,period=0", "period=0: expected 1 to "
+	  "9223372036854775807 events (INT64_MAX" },
+	{ "period-u64-max", "fixed0,period=18446744073709551615", "period=18446744073709551615: "
+	  "expected 1 to 9223372036854775807 events (INT64_MAX, as perf_event_open() takes); a "
+	  "period above the counter's max period is clamped to it at each re-arm, as "
+	  "x86_perf_event_set_period() does" },
+	{ "period-bit-63", "gp0=cycles,period=0x8000000000000000", "expected 1 to "
+	  "9223372036854775807" },
+	{ "period-twice", "fixed0,period=10,period=20", "period given twice ('10', '20')" },
 	{ "bad-index", "gpx=instructions", "expected gpN" },
 	{ "huge-index", "gp99=instructions", "expected gpN" },
 };
@@ -55,11 +78,11 @@ static const struct {
 START_TEST(test_add_bad)
 {
 	struct overlay ov = { 0 };
-	const char *why = NULL;
+	char why[VPMC_ERRMSG_MAX] = "";
 
-	ck_assert_msg(overlay_add(&ov, bad[_i].spec, &why) == VPMC_ERR_INVAL, "%s: accepted",
-		      bad[_i].name);
-	ck_assert_msg(why && strstr(why, bad[_i].why_contains), "%s: why '%s'", bad[_i].name, why);
+	ck_assert_msg(overlay_add(&ov, bad[_i].spec, why, sizeof(why)) == VPMC_ERR_INVAL,
+		      "%s: accepted", bad[_i].name);
+	ck_assert_msg(strstr(why, bad[_i].why_contains), "%s: why '%s'", bad[_i].name, why);
 	ck_assert_uint_eq(ov.nr, 0);
 }
 END_TEST
@@ -68,13 +91,14 @@ START_TEST(test_duplicate_and_check)
 {
 	struct overlay ov = { 0 };
 	struct vpmc_pmu_config cfg;
-	const char *why = NULL;
+	char why[VPMC_ERRMSG_MAX] = "";
 	char msg[160];
 
-	ck_assert_int_eq(overlay_add(&ov, "gp0=instructions", &why), 0);
-	ck_assert_int_eq(overlay_add(&ov, "gp0=branches", &why), VPMC_ERR_INVAL);
-	ck_assert_str_eq(why, "counter assumed twice");
-	ck_assert_int_eq(overlay_add(&ov, "gp9=branches", &why), 0);
+	ck_assert_int_eq(overlay_add(&ov, "gp0=instructions", why, sizeof(why)), 0);
+	ck_assert_int_eq(overlay_add(&ov, "gp0=branches", why, sizeof(why)), VPMC_ERR_INVAL);
+	ck_assert_str_eq(why, "gp0 given twice ('gp0=instructions,period=100000', "
+			 "'gp0=branches')");
+	ck_assert_int_eq(overlay_add(&ov, "gp9=branches", why, sizeof(why)), 0);
 	vpmc_pmu_config_default(&cfg, VPMC_VENDOR_INTEL);
 	ck_assert_int_eq(overlay_check(&ov, &cfg, msg, sizeof(msg)), VPMC_ERR_INVAL);
 	ck_assert_str_eq(msg, "--assume gp9=branches,period=100000: the Intel PMU has 8 GP counters");
@@ -142,12 +166,12 @@ START_TEST(test_intel_program_and_handler)
 	struct overlay ov = { 0 };
 	struct overlay_guest g;
 	struct vpmc_pmu_config cfg;
-	const char *why;
+	char why[VPMC_ERRMSG_MAX] = "";
 	char want[2048];
 
 	vpmc_pmu_config_default(&cfg, VPMC_VENDOR_INTEL); /* 8 GP, 3 fixed, 48-bit, FW_WRITE */
-	ck_assert_int_eq(overlay_add(&ov, "gp0=instructions,period=1000", &why), 0);
-	ck_assert_int_eq(overlay_add(&ov, "fixed0,period=500", &why), 0);
+	ck_assert_int_eq(overlay_add(&ov, "gp0=instructions,period=1000", why, sizeof(why)), 0);
+	ck_assert_int_eq(overlay_add(&ov, "fixed0,period=500", why, sizeof(why)), 0);
 	reset_sink();
 	ck_assert_int_eq(overlay_program(&ov, &cfg, &g, 0, 100, &sink), 0);
 	/* GLOBAL_CTRL = 0; PMC0 (full width 0x4c1) = -1000; EVNTSEL0 = 0xc0 | INT | USR | OS | EN;
@@ -186,16 +210,62 @@ START_TEST(test_intel_program_and_handler)
 }
 END_TEST
 
+/*
+ * A period above x86_pmu.max_period is clamped to it at each re-arm (x86_perf_event_set_period():
+ * "if (left > x86_pmu.max_period) left = x86_pmu.max_period"), while period_left keeps the whole
+ * period. Intel with full-width writes: max_period = cntval_mask >> 1 = 2^47 - 1
+ * (intel_pmu_init()); without them 2^31 - 1; AMD 2^47 - 1 (amd_pmu_init()).
+ */
+static const struct {
+	enum vpmc_vendor vendor;
+	bool fw_writes;
+	uint32_t msr; /* the counter perf writes */
+	uint64_t max_period;
+} pmus[] = {
+	{ VPMC_VENDOR_INTEL, true, 0x4c1, (1ULL << 47) - 1 },
+	{ VPMC_VENDOR_INTEL, false, 0xc1, (1ULL << 31) - 1 },
+	{ VPMC_VENDOR_AMD, false, 0xc0010201, (1ULL << 47) - 1 },
+};
+
+START_TEST(test_period_clamped_to_max_period)
+{
+	struct overlay ov = { 0 };
+	struct overlay_guest g;
+	struct vpmc_pmu_config cfg;
+	char why[VPMC_ERRMSG_MAX] = "", want[64];
+	uint64_t max = pmus[_i].max_period;
+
+	vpmc_pmu_config_default(&cfg, pmus[_i].vendor);
+	cfg.fw_writes = pmus[_i].fw_writes;
+	ck_assert_int_eq(overlay_add(&ov, "gp0=instructions,period=9223372036854775807", why,
+				     sizeof(why)), 0);
+	reset_sink();
+	ck_assert_int_eq(overlay_program(&ov, &cfg, &g, 0, 0, &sink), 0);
+	snprintf(want, sizeof(want), "wrmsr %#x %#llx;", pmus[_i].msr,
+		 (unsigned long long)(-max & M48));
+	ck_assert_msg(strstr(trace, want) != NULL, "%s not in %s", want, trace);
+	ck_assert_int_eq(g.period_left[0], INT64_MAX);
+	/* the counter wrapped and counted 5 more: delta = 5 + max, period_left stays far above
+	 * max_period, so the counter is re-armed at -max_period again */
+	reset_sink();
+	status_script[0] = 1;
+	rdpmc_value[0] = 5;
+	ck_assert_int_eq(overlay_pmi_handler(&ov, &cfg, &g, 0, 10, &sink), 0);
+	ck_assert_msg(strstr(trace, want) != NULL, "%s not in %s", want, trace);
+	ck_assert_int_eq(g.period_left[0], INT64_MAX - (int64_t)(max + 5));
+}
+END_TEST
+
 START_TEST(test_intel_legacy_alias_and_status_bits_not_ours)
 {
 	struct overlay ov = { 0 };
 	struct overlay_guest g;
 	struct vpmc_pmu_config cfg;
-	const char *why;
+	char why[VPMC_ERRMSG_MAX] = "";
 
 	vpmc_pmu_config_default(&cfg, VPMC_VENDOR_INTEL);
 	cfg.fw_writes = false; /* perf writes the legacy 0xc1 alias */
-	ck_assert_int_eq(overlay_add(&ov, "gp1=branches,period=7", &why), 0);
+	ck_assert_int_eq(overlay_add(&ov, "gp1=branches,period=7", why, sizeof(why)), 0);
 	reset_sink();
 	ck_assert_int_eq(overlay_program(&ov, &cfg, &g, 0, 0, &sink), 0);
 	ck_assert(strstr(trace, "wrmsr 0xc2 0xfffffffffff9;") != NULL);
@@ -214,10 +284,10 @@ START_TEST(test_intel_handler_without_status)
 	struct overlay ov = { 0 };
 	struct overlay_guest g;
 	struct vpmc_pmu_config cfg;
-	const char *why;
+	char why[VPMC_ERRMSG_MAX] = "";
 
 	vpmc_pmu_config_default(&cfg, VPMC_VENDOR_INTEL);
-	ck_assert_int_eq(overlay_add(&ov, "gp0=instructions", &why), 0);
+	ck_assert_int_eq(overlay_add(&ov, "gp0=instructions", why, sizeof(why)), 0);
 	reset_sink();
 	ck_assert_int_eq(overlay_pmi_handler(&ov, &cfg, &g, 0, 0, &sink), 0);
 	/* status 0: "goto done" - disable, read, enable, unmask */
@@ -233,12 +303,12 @@ START_TEST(test_amd_v2_handler)
 	struct overlay ov = { 0 };
 	struct overlay_guest g;
 	struct vpmc_pmu_config cfg;
-	const char *why;
+	char why[VPMC_ERRMSG_MAX] = "";
 	char want[1024];
 
 	vpmc_pmu_config_default(&cfg, VPMC_VENDOR_AMD); /* PerfMonV2, 6 GP, 48-bit */
-	ck_assert_int_eq(overlay_add(&ov, "gp0=instructions,period=1000", &why), 0);
-	ck_assert_int_eq(overlay_add(&ov, "gp1=branches,period=100", &why), 0);
+	ck_assert_int_eq(overlay_add(&ov, "gp0=instructions,period=1000", why, sizeof(why)), 0);
+	ck_assert_int_eq(overlay_add(&ov, "gp1=branches,period=100", why, sizeof(why)), 0);
 	reset_sink();
 	ck_assert_int_eq(overlay_program(&ov, &cfg, &g, 0, 0, &sink), 0);
 	ck_assert(strstr(trace, "wrmsr 0xc0010201 ") != NULL);
@@ -307,14 +377,14 @@ START_TEST(test_msr_conflict)
 {
 	struct vpmc_pmu_config cfg;
 	struct overlay ov = { 0 };
-	const char *why = NULL;
+	char why[VPMC_ERRMSG_MAX] = "";
 	char name[32] = "";
 	int i;
 
 	vpmc_pmu_config_default(&cfg, conflicts[_i].vendor);
 	/* a second assumed counter that no row touches: the answer is the row's position */
-	ck_assert_int_eq(overlay_add(&ov, "gp4=branches", &why), 0);
-	ck_assert_int_eq(overlay_add(&ov, conflicts[_i].spec, &why), 0);
+	ck_assert_int_eq(overlay_add(&ov, "gp4=branches", why, sizeof(why)), 0);
+	ck_assert_int_eq(overlay_add(&ov, conflicts[_i].spec, why, sizeof(why)), 0);
 	i = overlay_msr_conflict(&ov, &cfg, conflicts[_i].msr, conflicts[_i].value | 1ULL << 4,
 				 name, sizeof(name));
 	if (!conflicts[_i].name) {
@@ -336,6 +406,7 @@ static Suite *overlay_suite(void)
 	tcase_add_loop_test(tc, test_add_bad, 0, ARRAY_SIZE(bad));
 	tcase_add_test(tc, test_duplicate_and_check);
 	tcase_add_test(tc, test_intel_program_and_handler);
+	tcase_add_loop_test(tc, test_period_clamped_to_max_period, 0, ARRAY_SIZE(pmus));
 	tcase_add_test(tc, test_intel_legacy_alias_and_status_bits_not_ours);
 	tcase_add_test(tc, test_intel_handler_without_status);
 	tcase_add_test(tc, test_amd_v2_handler);

@@ -261,6 +261,35 @@ START_TEST(test_cost_not_finite_json)
 }
 END_TEST
 
+/* The plot's x axis is log(T): one T (however often given, with T = 0 left out) would be an
+ * empty range, which gnuplot warns about; it gets a decade either side. Two Ts need none. */
+static const struct {
+	const char *name;
+	const char *policies[2];
+	unsigned int n;
+	const char *xrange; /* NULL: none set */
+} plot_ranges[] = {
+	{ "one-t", { "tolerance=10" }, 1, "set xrange [1:100]\n" },
+	{ "t0-and-one-t", { "tolerance=0", "tolerance-wrap=1000" }, 2, "set xrange [100:10000]\n" },
+	{ "same-t-twice", { "tolerance=7", "tolerance=7" }, 2, "set xrange [0.7:70]\n" },
+	{ "two-t", { "tolerance=1", "tolerance=10" }, 2, NULL },
+};
+
+START_TEST(test_plot_x_range)
+{
+	struct vpmc_replay *r = run_scenario("replay-tolerance-late-pmi.vtr",
+					     plot_ranges[_i].policies, plot_ranges[_i].n);
+	const char *script;
+
+	ck_assert_int_eq(vpmc_replay_plot(r, "x.svg", &script), 0);
+	if (plot_ranges[_i].xrange)
+		ck_assert_msg(strstr(script, plot_ranges[_i].xrange), "%s", script);
+	else
+		ck_assert_msg(!strstr(script, "set xrange"), "%s", script);
+	vpmc_replay_free(r);
+}
+END_TEST
+
 /* ---- overlay: the guest's PMI handler inside guest segments ---- */
 
 /* The PMI counts, lateness and costs are worked out in the scenario's header comment. */
@@ -483,6 +512,7 @@ static Suite *replay_suite(void)
 	tcase_add_test(tc, test_host_values_checked);
 	tcase_add_test(tc, test_cost_beyond_histogram);
 	tcase_add_test(tc, test_cost_not_finite_json);
+	tcase_add_loop_test(tc, test_plot_x_range, 0, ARRAY_SIZE(plot_ranges));
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("overlay");

@@ -28,11 +28,18 @@ same() {
 	fi
 }
 
-tap_plan 48
+tap_plan 63
 
 # ---- command line -----------------------------------------------------------------------------
 check help 0 "Usage: vpmcsim convert [OPTIONS] IN -o OUT.vtr" $vpmcsim convert --help
 check listed 0 "convert" $vpmcsim --help
+# F: every command's --help shows its options as "--opt ARG", none as "--opt=ARG"
+check help-output-style 0 "  -o, --output FILE   the .vtr to write" $vpmcsim convert --help
+for c in compare replay sweep stat convert; do
+	$vpmcsim $c --help >"$out/help" 2>&1
+	! grep -q -- '--[a-z-]*=' "$out/help"
+	tap_result $? "help-no-equals-$c"
+done
 check no-input 2 "vpmcsim: convert: no input trace" $vpmcsim convert -o "$out/x.vtr"
 check two-inputs 2 "vpmcsim: convert: one input trace only" \
 	$vpmcsim convert a.txt b.txt -o "$out/x.vtr"
@@ -57,6 +64,24 @@ check bad-vendor 2 "vpmcsim: convert: --vendor: 'via' is not intel or amd" \
 	$vpmcsim convert --vendor=via x.txt -o "$out/x.vtr"
 check missing-file 2 "vpmcsim: $out/none.txt: No such file or directory" \
 	$vpmcsim convert "$out/none.txt" -o "$out/x.vtr"
+# an option that takes one value is refused when given twice, not last-wins (nothing written)
+hlt=$public/05-vmx-ctf-kvm-hlt-userspace-exit.txt
+check output-twice 2 "vpmcsim: convert: -o given twice ('$out/a.vtr', '$out/b.vtr')" \
+	$vpmcsim convert "$hlt" -o "$out/a.vtr" -o "$out/b.vtr"
+if [ -e "$out/a.vtr" ] || [ -e "$out/b.vtr" ]; then r=1; else r=0; fi
+tap_result $r output-twice-nothing-written
+check output-twice-long 2 "vpmcsim: convert: --output given twice ('-', '$out/b.vtr')" \
+	$vpmcsim convert "$hlt" -o - --output="$out/b.vtr"
+# --format is --input-format's old name: one option, given twice
+check input-format-twice 2 "vpmcsim: convert: --input-format given twice ('text', 'vtr')" \
+	$vpmcsim convert --format text --input-format vtr "$hlt" -o -
+for o in "guest-ips 1 2" "guest-branch-permille 1 2" "host-kernel 6.1 6.2" "vendor amd intel"; do
+	set -- $o
+	check "$1-twice" 2 "vpmcsim: convert: --$1 given twice ('$2', '$3')" \
+		$vpmcsim convert "--$1" "$2" "--$1=$3" "$hlt" -o -
+done
+# a flag may be given again: it asks for the same thing
+check lenient-twice 0 "!source kind=ftrace" $vpmcsim convert --lenient --lenient "$hlt" -o -
 check unwritable-output 2 "vpmcsim: convert: $out/no/x.vtr: No such file or directory" \
 	$vpmcsim convert "$public/05-vmx-ctf-kvm-hlt-userspace-exit.txt" -o "$out/no/x.vtr"
 

@@ -109,7 +109,7 @@ golden() {
 # has_dat: this build reads trace.dat
 has_dat() { $vpmcsim stat "$pvm" >/dev/null 2>&1; }
 
-tap_plan 84
+tap_plan 117
 
 golden compare-vmx-overlay "$golden/compare-12-vmx-gp0.txt" \
 	$vpmcsim compare --assume gp0=instructions,period=10000 "$vmx"
@@ -146,6 +146,15 @@ check stat-triple-fault-has-no-entry 0 '"exits_without_entry": 1' \
 # vCPU 0 exits 3 times (EXTERNAL_INTERRUPT), each followed by its entry
 check stat-vcpu-filter 0 "Total Samples:3," $vpmcsim stat --vcpu 0 "$vmx"
 check stat-time-filter 0 "Total Samples:0," $vpmcsim stat --time 1405, "$vmx"
+# C: an empty selection is said on standard error (exit 0), with the trace's vCPUs and the time
+# range of its exits: vCPUs 0 and 1, the first kvm_exit at 1404.389366, the last at 1404.389730
+check stat-vcpu-none 0 "vpmcsim: warning: no exit matched --vcpu 5 (the trace's exits are on vCPUs 0-1, from 1404.389366000 s to 1404.389730000 s)" \
+	$vpmcsim stat --vcpu 5 "$vmx"
+check stat-time-none 0 "vpmcsim: warning: no exit matched --time 0,1 (the trace's exits are on vCPUs 0-1, from 1404.389366000 s to 1404.389730000 s)" \
+	$vpmcsim stat --time 0,1 "$vmx"
+$vpmcsim stat --vcpu 0 "$vmx" >"$tmp/o" 2>&1
+! grep -q "warning: no exit matched" "$tmp/o"
+tap_result $? stat-vcpu-matched-no-warning
 
 # the scenarios through the CLI: values from their header comments
 check replay-disabled-error 0 "disabled=0x2,all,all,1,1,3.00,3,-3.00" \
@@ -244,9 +253,13 @@ if command -v gnuplot >/dev/null 2>&1; then
 	check plot-lateness-curve 0 "p99 PMI lateness (events)" cat "$tmp/missed.svg"
 	$vpmcsim sweep --tolerance 1,10 --plot "$tmp/sweep.png" "$late" >"$tmp/o" 2>&1
 	check plot-png 0 "PNG" head -c 4 "$tmp/sweep.png"
+	# E: one T is no empty x range for gnuplot to warn about: a decade either side of it
+	$vpmcsim sweep --tolerance 10 --plot "$tmp/one.svg" "$late" >"$tmp/o" 2>&1
+	! grep -q "empty x range" "$tmp/o" && grep -q "<svg" "$tmp/one.svg"
+	tap_result $? plot-one-t-no-warning
 else
 	for t in sweep-plot-svg plot-no-pmi plot-trace-name plot-no-pmi-title plot-no-pmi-cost-curve plot-t0-noted \
-		plot-t0-title plot-all-missed-label plot-lateness-curve plot-png; do
+		plot-t0-title plot-all-missed-label plot-lateness-curve plot-png plot-one-t-no-warning; do
 		echo "ok $((tap_n += 1)) - $t # SKIP gnuplot not installed"
 	done
 fi
@@ -341,6 +354,17 @@ check missing-file 2 "vpmcsim: compare: " $vpmcsim compare "$traces/no-such-trac
 check unreadable-trace 2 "vpmcsim: compare: " $vpmcsim compare "$traces/scenarios"
 check bad-assume 2 "vpmcsim: compare: --assume 'gp0': gpN needs =EVENT" \
 	$vpmcsim compare --assume gp0 "$late"
+# B: the messages name the accepted range. perf_event_open() refuses a sample_period with bit
+# 63 set (INT64_MAX at most); the raw event is IA32_PERFEVTSELx's unit mask and event select.
+check assume-period-range 2 "vpmcsim: compare: --assume 'gp0=instructions,period=18446744073709551615': period=18446744073709551615: expected 1 to 9223372036854775807 events (INT64_MAX, as perf_event_open() takes); a period above the counter's max period is clamped to it at each re-arm, as x86_perf_event_set_period() does" \
+	$vpmcsim compare --assume gp0=instructions,period=18446744073709551615 "$late"
+check assume-raw-range 2 "vpmcsim: compare: --assume 'gp0=0xffffff': raw event '0xffffff' is out of range: expected 0x1 to 0xffff (0xUUEE: unit mask UU, event select EE)" \
+	$vpmcsim compare --assume gp0=0xffffff "$late"
+# A: a key twice in one SPEC, a counter in two
+check assume-period-twice 2 "vpmcsim: replay: --assume 'fixed0,period=10,period=20': period given twice ('10', '20')" \
+	$vpmcsim replay --policy exact --assume fixed0,period=10,period=20 "$late"
+check assume-counter-twice 2 "vpmcsim: sweep: --assume 'gp0=branches': gp0 given twice ('gp0=instructions,period=100000', 'gp0=branches')" \
+	$vpmcsim sweep --tolerance 1 --assume gp0=instructions --assume gp0=branches "$late"
 check assume-missing-counter 2 "vpmcsim: compare: --assume gp9=branches,period=100000: the Intel PMU has 8 GP counters" \
 	$vpmcsim compare --assume gp9=branches "$late"
 check bad-cost 2 "vpmcsim: compare: --cost 'resume=1': expected NAME=VALUE" \
@@ -350,8 +374,24 @@ check cost-too-large 2 "vpmcsim: compare: --cost 'resume_us=1e308': resume_us: e
 	$vpmcsim compare --cost resume_us=1e308 --format json "$late"
 check cost-ghz-too-small 2 "vpmcsim: compare: --cost 'cpu_ghz=0.001': cpu_ghz: expected the host clock in GHz, from 0.01 to 100" \
 	$vpmcsim compare --cost cpu_ghz=0.001 "$late"
-check cost-at-bounds 0 "cost model: resume_us=1e+06 create_us=1e+06 trigger_cycles=1e+09 cpu_ghz=0.01" \
-	$vpmcsim compare --cost resume_us=1e6,create_us=1e6,trigger_cycles=1e9,cpu_ghz=0.01 "$late"
+# a cost parameter is set once: in one --cost, or across several (which may set others)
+check cost-key-twice 2 "vpmcsim: compare: --cost 'resume_us=1,resume_us=2': resume_us given twice ('1', '2')" \
+	$vpmcsim compare --cost resume_us=1,resume_us=2 "$late"
+check cost-key-twice-apart 2 "vpmcsim: sweep: --cost 'create_us=3,resume_us=2': resume_us given twice ('1', '2')" \
+	$vpmcsim sweep --tolerance 1 --cost resume_us=1 --cost create_us=3,resume_us=2 "$late"
+check cost-keys-add-up 0 "cost model: resume_us=1 create_us=3 trigger_cycles=100 cpu_ghz=2" \
+	$vpmcsim replay --policy exact --cost resume_us=1 --cost create_us=3 \
+	--cost trigger_cycles=100,cpu_ghz=2 "$late"
+check cost-at-bounds 0 "cost model: resume_us=1e+06 create_us=1e+06 trigger_cycles=1e+08 cpu_ghz=100" \
+	$vpmcsim compare --cost resume_us=1e6,create_us=1e6,trigger_cycles=1e8,cpu_ghz=100 "$late"
+# D: each value in range, but one kvm_pmu_trigger_event() would cost 1e8 cycles / 0.01 GHz =
+# 1e10 ns (10 s): refused above 1e6 ns (1 ms), also when two --cost make it so
+check cost-trigger-too-costly 2 "vpmcsim: compare: --cost 'trigger_cycles=1e8,cpu_ghz=0.01': trigger_cycles / cpu_ghz: expected at most 1e6 ns (1 ms) per kvm_pmu_trigger_event(): lower trigger_cycles or raise cpu_ghz" \
+	$vpmcsim compare --cost trigger_cycles=1e8,cpu_ghz=0.01 "$late"
+check cost-trigger-too-costly-apart 2 "vpmcsim: compare: --cost 'cpu_ghz=0.05': trigger_cycles / cpu_ghz: expected at most 1e6 ns" \
+	$vpmcsim compare --cost trigger_cycles=1e5 --cost cpu_ghz=0.05 "$late"
+check cost-trigger-cycles-range 2 "vpmcsim: compare: --cost 'trigger_cycles=1e9,cpu_ghz=0.01': trigger_cycles: expected host cycles per kvm_pmu_trigger_event(), from 0 to 1e8" \
+	$vpmcsim compare --cost trigger_cycles=1e9,cpu_ghz=0.01 "$late"
 check bad-format 2 "vpmcsim: compare: --format 'xml': expected text, csv or json" \
 	$vpmcsim compare --format xml "$late"
 check replay-needs-one-policy 2 "vpmcsim: replay: give exactly one --policy" \
@@ -388,4 +428,28 @@ check replay-log-twice 2 "vpmcsim: replay: --log given twice ('$tmp/a.jsonl', '$
 	$vpmcsim replay --policy exact --log "$tmp/a.jsonl" --log "$tmp/b.jsonl" "$late"
 check sweep-plot-twice 2 "vpmcsim: sweep: --plot given twice ('$tmp/a.svg', '$tmp/b.svg')" \
 	$vpmcsim sweep --tolerance 1 --plot "$tmp/a.svg" --plot "$tmp/b.svg" "$late"
+# the same policy twice would be two identical rows (tolerance=0xa is tolerance=10)
+check compare-policy-twice 2 "vpmcsim: compare: policy exact given twice ('exact', 'exact')" \
+	$vpmcsim compare --policy exact --policy exact "$late"
+check compare-policy-twice-spelled 2 "vpmcsim: compare: policy tolerance=10 given twice ('tolerance=10', 'tolerance=0xa')" \
+	$vpmcsim compare --policy tolerance=10 --policy mediated --policy tolerance=0xa "$late"
+# replay takes one --policy: a second one, the same or not, is given twice
+check replay-policy-twice 2 "vpmcsim: replay: --policy given twice ('mediated', 'mediated')" \
+	$vpmcsim replay --policy mediated --policy mediated "$late"
+check replay-two-policies 2 "vpmcsim: replay: --policy given twice ('exact', 'mediated')" \
+	$vpmcsim replay --policy exact --policy mediated "$late"
+check sweep-tolerance-twice 2 "vpmcsim: sweep: --tolerance '0xa': T = 10 given twice (each T is one row)" \
+	$vpmcsim sweep --tolerance 1,10 --tolerance 0xa "$late"
+check compare-format-csv-json-twice 2 "vpmcsim: compare: --format given twice ('csv', 'json')" \
+	$vpmcsim compare --format csv --format json "$late"
+# the options every command takes, in each: compare, replay, sweep, stat
+for cmd in compare "replay --policy exact" "sweep --tolerance 1" stat; do
+	for o in "format text csv" "input-format vtr text" "guest-ips 1 2"; do
+		set -- $o
+		check "${cmd%% *}-$1-twice" 2 "vpmcsim: ${cmd%% *}: --$1 given twice ('$2', '$3')" \
+			$vpmcsim $cmd "--$1" "$2" "--$1=$3" "$late"
+	done
+done
+# a flag may be given again: it asks for the same thing
+check lenient-twice 0 "exact," $vpmcsim compare --lenient --lenient --format csv "$late"
 tap_done
