@@ -94,8 +94,9 @@ static int overlay_parse_event(struct overlay_ctr *c, const char *s, size_t len,
 	return err ? VPMC_ERR_INVAL : 0;
 }
 
-/* perf_event_open() refuses a sample_period with bit 63 set; set_period() clamps to max_period. */
-static int period_range(const char *p, size_t len, char *why, size_t why_len)
+/* @why for a bad period: perf_event_open() refuses a sample_period with bit 63 set; set_period()
+ * clamps to max_period. Return: VPMC_ERR_INVAL. */
+static int period_range_error(const char *p, size_t len, char *why, size_t why_len)
 {
 	snprintf(why, why_len, "period=%.*s: expected 1 to %" PRId64 " events (INT64_MAX, as "
 		 "perf_event_open() takes); a period above the counter's max period is clamped to "
@@ -126,7 +127,7 @@ static int overlay_parse_period(struct overlay_ctr *c, const char *p, char *why,
 		}
 		first = p + 7;
 		if (parse_num(p + 7, len - 7, 1, INT64_MAX, &c->period))
-			return period_range(p + 7, len - 7, why, why_len);
+			return period_range_error(p + 7, len - 7, why, why_len);
 	}
 	return 0;
 }

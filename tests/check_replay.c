@@ -362,8 +362,10 @@ END_TEST
  * counter is enabled again (kvm_skip_emulated_instruction() -> kvm_pmu_instruction_retired()),
  * so the counter, rewritten to -2, overflows at the handler's end and LVTPC, just unmasked,
  * lets the PMI in: every run of the handler brings the next, and the 8th is cut off, once, at
- * the first PMI (t = 1002: the segment's 1st instruction overflows the counter that the
- * enabling WRMSR left at -1, drained at the next entry). After it LVTPC stays masked. Under
+ * the first PMI (t = 1002: the enabling WRMSR left the counter at -1, so KVM's perf event gets
+ * a sample period of 1, which the host's x86_perf_event_set_period() arms as 2: the hardware
+ * overflow is the segment's 2nd instruction, one after the reference's). After it LVTPC stays
+ * masked. Under
  * disabled=0x12 the handler's exits count nothing, so no handler is cut off.
  */
 START_TEST(test_overlay_handler_cut_off)
