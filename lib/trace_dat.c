@@ -1,9 +1,11 @@
-/* trace_dat.c - trace.dat as a stream of kvm records, read with libtracecmd.
+/* trace_dat.c - trace.dat as a stream of kvm records, read with libtracecmd or, for plain v6
+ * files, with libtraceevent alone (trace_dat_direct.c).
  *
- * Records are pulled CPU by CPU with tracecmd_read_data() and merged by timestamp here (what
- * tracecmd_read_next_data() does, which the public header does not declare). Each record's
- * fields are read directly from its binary layout (tep_read_number_field() at offsets looked up
- * once per event), never through the printed text.
+ * Records are pulled CPU by CPU (tracecmd_read_data(), or dat_direct_read() where
+ * dat_direct_usable(): no kallsyms parsed, no allocation per record, the most of the time
+ * libtracecmd takes) and merged by timestamp here (what tracecmd_read_next_data() does, which
+ * the public header does not declare). Each record's fields are read directly from its binary
+ * layout (offsets looked up once per event), never through the printed text.
  *
  * Corrupt files. libtracecmd 1.3.1 (and libtraceevent 1.7.1 under it) is not safe on them:
  * when init_cpu() fails for a CPU that is not the last (a first page or compressed chunk it
@@ -12,15 +14,15 @@
  * guards, in this order:
  * - trace_dat_layout.c walks the file's layout first (sizes, offsets, page headers, compressed
  *   chunks) and refuses what libtracecmd would trust wrongly, naming what and where;
- * - probe_open() then runs tracecmd_open() once in a forked child: a crash there (in text we
- *   do not parse, in compressed sections we do not inflate) is an error here, not a crash.
+ * - probe_open() then opens the file once in a forked child as the parent will
+ *   (tracecmd_open(), or dat_direct_tep()'s format parsing): a crash there (in text we do not
+ *   parse, in compressed sections we do not inflate) is an error here, not a crash.
  *   Validating everything ourselves instead would mean parsing event formats and inflating
  *   zstd/zlib sections, a second libtraceevent, and still trusting its bugs.
- * The child costs a second tracecmd_open(), mostly libtraceevent parsing kallsyms: about as
- * much again as the open itself (bench numbers in the fix-dat report), once per file, which
- * is small beside reading the records of any trace of size. While reading, a CPU whose records
- * stop before its data does (libtracecmd ends a CPU at a page it cannot read without saying
- * so) is reported by cpu_ended() from the layout.
+ * For libtracecmd the child costs a second tracecmd_open(), mostly libtraceevent parsing
+ * kallsyms (about 0.1 s CPU); for a direct file only the formats are parsed twice (~5 ms).
+ * While reading with libtracecmd, a CPU whose records stop before its data does (it ends a CPU
+ * at a page it cannot read without saying so) is reported by cpu_ended() from the layout.
  */
 #include "config.h"
 
@@ -37,6 +39,9 @@
 
 #include "trace_dat.h"
 #include "trace_dat_layout.h"
+#include "trace_dat_direct.h"
+
+#define REASON_CACHE 16 /* exit reasons whose printed names are kept (a trace uses a few) */
 
 enum dat_field {
 	F_VCPU,   /* vcpu_id; apicid of kvm_apic_accept_irq */
@@ -110,18 +115,37 @@ static const struct {
 	{ KVM_REC_FPU, F_WRITE, false, { "load" } },
 };
 
+/* A field the event's format has: where it lies in a record. */
+struct dat_slot {
+	enum dat_field slot;
+	int offset, size;
+	bool is_signed;
+};
+
 /* What one event id needs, looked up at its first record. */
 struct dat_event {
 	bool ready;
 	enum kvm_rec_kind kind;
 	char name[KVM_REC_NAME_MAX];
-	struct tep_format_field *field[F_NR];
+	struct dat_slot present[F_NR]; /* the fields its kind reads that the format has */
+	int nr_present;
+	bool has_reason;
+	int insn_offset, insn_size;    /* kvm_emulate_insn: where insn[] lies in a record */
 	const char *missing; /* a required field the format lacks: records are rejected */
+};
+
+/* An exit reason code and its printed name (kvm_exit_reason_name()). */
+struct reason_name {
+	bool used;
+	unsigned int isa;
+	uint64_t code;
+	char name[VPMC_REASON_MAX];
 };
 
 /* Per libtracecmd CPU index. */
 struct dat_cpu {
 	struct tep_record *next;   /* the record to merge next, NULL when exhausted */
+	struct tep_record rec;     /* where dat_direct reads it (next points here) */
 	bool seen;                 /* a record was read: last_offset and last_ts are set */
 	uint64_t last_offset;      /* tep_record.offset of the last record read */
 	uint64_t last_ts;
@@ -142,7 +166,18 @@ struct trace_dat {
 	uint64_t unread_pages;
 	struct dat_event *events;  /* indexed by event id */
 	int nr_events;
+	struct dat_direct *direct; /* reads the file if dat_direct_usable(), else libtracecmd */
+	bool swap;                 /* the file's byte order is not the host's */
+	struct reason_name reasons[REASON_CACHE];
+	unsigned int reason_next;  /* the cache entry to replace next */
 };
+
+/* Give back a record read by libtracecmd (dat_direct' records live in struct dat_cpu). */
+static void release(const struct trace_dat *d, struct tep_record *r)
+{
+	if (!d->direct)
+		tracecmd_free_record(r);
+}
 
 void trace_dat_close(struct trace_dat *d)
 {
@@ -152,11 +187,14 @@ void trace_dat_close(struct trace_dat *d)
 		return;
 	if (d->cpus) {
 		for (i = 0; i < d->nr_cpus; i++)
-			tracecmd_free_record(d->cpus[i].next);
+			release(d, d->cpus[i].next);
 	}
-	tracecmd_free_record(d->held);
+	release(d, d->held);
+	dat_direct_close(d->direct);
 	if (d->handle)
-		tracecmd_close(d->handle);
+		tracecmd_close(d->handle); /* frees its tep */
+	else if (d->tep)
+		tep_free(d->tep);
 	dat_layout_free(&d->layout);
 	free(d->cpus);
 	free(d->events);
@@ -185,14 +223,17 @@ static int open_failure(const char *path, struct vpmc__errbuf *err)
 			       path);
 }
 
-/* In the child: open @path as the parent will, say 'y' (opened) or 'n' (refused) on @fd, exit.
- * A crash says nothing: it dies by the signal, not through a sanitizer's or fuzzer's handler. */
-static void __attribute__((noreturn)) probe_child(const char *path, int fd)
+/* In the child: open @d's file as the parent will, say 'y' (no crash) or 'n' (libtracecmd
+ * refused it) on @fd, exit. A crash says nothing: it dies by the signal, not through a
+ * sanitizer's or fuzzer's handler. */
+static void __attribute__((noreturn)) probe_child(const struct trace_dat *d, int fd)
 {
 	static const int fatal[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
-	struct tracecmd_input *h;
+	struct tracecmd_input *h = NULL;
+	struct tep_handle *tep = NULL;
+	struct vpmc__errbuf err;
 	int null = open("/dev/null", O_RDWR);
-	char verdict;
+	char verdict = 'y';
 	size_t i;
 
 	if (null >= 0) { /* libtracecmd prints on both */
@@ -201,8 +242,13 @@ static void __attribute__((noreturn)) probe_child(const char *path, int fd)
 	}
 	for (i = 0; i < ARRAY_SIZE(fatal); i++)
 		signal(fatal[i], SIG_DFL);
-	h = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
-	verdict = h ? 'y' : 'n';
+	if (dat_direct_usable(&d->layout)) {
+		if (!dat_direct_tep(&d->layout, d->path, &tep, &err))
+			tep_free(tep);
+	} else {
+		h = tracecmd_open(d->path, TRACECMD_FL_LOAD_NO_PLUGINS);
+		verdict = h ? 'y' : 'n';
+	}
 	if (write(fd, &verdict, 1) != 1)
 		_exit(1);
 	tracecmd_close(h); /* its temporary files, if it inflated data to some */
@@ -215,10 +261,10 @@ static void reap(pid_t pid)
 		;
 }
 
-/* tracecmd_open() @path in a child process. Return: 0 (it opened there, so it will here; reap
- * *@child after), or the error: VPMC_ERR_PARSE (refused, or it crashed), VPMC_ERR_IO (no
- * child). */
-static int probe_open(const char *path, pid_t *child, struct vpmc__errbuf *err)
+/* Open @d's file in a child process as open_direct() or open_libtracecmd() will. Return: 0 (it
+ * did not crash there, so it will not here; reap *@child after), or the error:
+ * VPMC_ERR_PARSE (libtracecmd refused it, or it crashed), VPMC_ERR_IO (no child). */
+static int probe_open(const struct trace_dat *d, pid_t *child, struct vpmc__errbuf *err)
 {
 	char verdict = 0;
 	int fds[2];
@@ -226,16 +272,16 @@ static int probe_open(const char *path, pid_t *child, struct vpmc__errbuf *err)
 	pid_t pid;
 
 	if (pipe2(fds, O_CLOEXEC))
-		return vpmc__set_error(err, VPMC_ERR_IO, "%s: cannot check the file: pipe: %s", path,
-				       strerror(errno));
+		return vpmc__set_error(err, VPMC_ERR_IO, "%s: cannot check the file: pipe: %s",
+				       d->path, strerror(errno));
 	pid = fork();
 	if (pid == 0)
-		probe_child(path, fds[1]);
+		probe_child(d, fds[1]);
 	close(fds[1]);
 	if (pid < 0) {
 		close(fds[0]);
 		return vpmc__set_error(err, VPMC_ERR_IO, "%s: cannot check the file: fork: %s",
-				       path, strerror(errno));
+				       d->path, strerror(errno));
 	}
 	do
 		n = read(fds[0], &verdict, 1);
@@ -247,10 +293,37 @@ static int probe_open(const char *path, pid_t *child, struct vpmc__errbuf *err)
 	}
 	reap(pid);
 	if (n == 1 && verdict == 'n')
-		return open_failure(path, err);
+		return open_failure(d->path, err);
+	if (dat_direct_usable(&d->layout))
+		return vpmc__set_error(err, VPMC_ERR_PARSE,
+				       "%s: libtraceevent could not parse this trace.dat's event "
+				       "formats (crashed on them: corrupt?)", d->path);
 	return vpmc__set_error(err, VPMC_ERR_PARSE,
 			       "%s: libtracecmd could not open this trace.dat (crashed on it: "
-			       "corrupt?)", path);
+			       "corrupt?)", d->path);
+}
+
+/* A v6 file dat_direct reads: its formats parsed by libtraceevent, no libtracecmd. */
+static int open_direct(struct trace_dat *d, struct vpmc__errbuf *err)
+{
+	int ret = dat_direct_tep(&d->layout, d->path, &d->tep, err);
+
+	if (ret)
+		return ret;
+	d->nr_cpus = d->layout.nr_cpus;
+	return dat_direct_open(&d->direct, &d->layout, d->tep);
+}
+
+static int open_libtracecmd(struct trace_dat *d, struct vpmc__errbuf *err)
+{
+	d->handle = tracecmd_open(d->path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	if (!d->handle)
+		return open_failure(d->path, err);
+	d->tep = tracecmd_get_tep(d->handle);
+	d->nr_cpus = tep_get_cpus(d->tep);
+	if (d->nr_cpus < 0)
+		d->nr_cpus = 0;
+	return 0;
 }
 
 int trace_dat_open(struct trace_dat **out, const char *path, struct vpmc__errbuf *err)
@@ -266,34 +339,24 @@ int trace_dat_open(struct trace_dat **out, const char *path, struct vpmc__errbuf
 	tracecmd_set_loglevel(TEP_LOG_NONE);
 	tep_set_loglevel(TEP_LOG_NONE);
 	d->path = strdup(path);
-	if (!d->path) {
-		trace_dat_close(d);
-		return VPMC_ERR_NOMEM;
-	}
-	ret = dat_layout_read(&d->layout, path, err);
+	ret = d->path ? dat_layout_read(&d->layout, path, err) : VPMC_ERR_NOMEM;
 	if (!ret)
-		ret = probe_open(path, &child, err);
+		ret = probe_open(d, &child, err);
+	if (!ret)
+		ret = dat_direct_usable(&d->layout) ? open_direct(d, err)
+						    : open_libtracecmd(d, err);
+	reap(child);
+	if (!ret) {
+		d->cpus = calloc(d->nr_cpus ? d->nr_cpus : 1, sizeof(*d->cpus));
+		ret = d->cpus ? 0 : VPMC_ERR_NOMEM;
+	}
 	if (ret) {
 		trace_dat_close(d);
 		return ret;
 	}
-	d->handle = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
-	reap(child);
-	if (!d->handle) {
-		trace_dat_close(d);
-		return open_failure(path, err);
-	}
-	d->tep = tracecmd_get_tep(d->handle);
-	d->nr_cpus = tep_get_cpus(d->tep);
-	if (d->nr_cpus < 0)
-		d->nr_cpus = 0;
-	d->cpus = calloc(d->nr_cpus ? d->nr_cpus : 1, sizeof(*d->cpus));
-	if (!d->cpus) {
-		trace_dat_close(d);
-		return VPMC_ERR_NOMEM;
-	}
 	d->layout_ok = d->layout.nr_cpus > 0;
 	d->refill = -1;
+	d->swap = tep_is_file_bigendian(d->tep) != tep_is_local_bigendian(d->tep);
 	*out = d;
 	return 0;
 }
@@ -311,6 +374,31 @@ static struct tep_format_field *find_field(struct tep_event *ev, const char *con
 	for (i = 0; i < 2 && names[i] && !f; i++)
 		f = tep_find_field(ev, names[i]);
 	return f;
+}
+
+/* Keep where field @f (NULL: the format lacks it) lies; a field it cannot read stays out and
+ * fails every record (offset -1). */
+static void add_field(struct dat_event *de, enum dat_field slot,
+		      const struct tep_format_field *f)
+{
+	struct dat_slot *s;
+
+	if (!f)
+		return;
+	if (slot == F_REASON)
+		de->has_reason = true;
+	if (slot == F_INSN) { /* an array, copied: only its size */
+		de->insn_size = f->offset >= 0 ? f->size : 0;
+		de->insn_offset = f->offset;
+		return;
+	}
+	s = &de->present[de->nr_present++];
+	s->slot = slot;
+	s->size = f->size;
+	s->offset = f->offset;
+	s->is_signed = f->flags & TEP_FIELD_IS_SIGNED;
+	if (f->offset < 0 || (f->size != 1 && f->size != 2 && f->size != 4 && f->size != 8))
+		s->offset = -1;
 }
 
 static struct dat_event *event_info(struct trace_dat *d, struct tep_event *ev)
@@ -344,35 +432,55 @@ static struct dat_event *event_info(struct trace_dat *d, struct tep_event *ev)
 	for (i = 0; i < ARRAY_SIZE(field_specs); i++) {
 		if (field_specs[i].kind != de->kind)
 			continue;
-		de->field[field_specs[i].slot] = find_field(ev, field_specs[i].names);
-		if (!de->field[field_specs[i].slot] && !field_specs[i].optional && !de->missing)
+		add_field(de, field_specs[i].slot, find_field(ev, field_specs[i].names));
+		if (!find_field(ev, field_specs[i].names) && !field_specs[i].optional &&
+		    !de->missing)
 			de->missing = field_specs[i].names[0];
 	}
 	return de;
 }
 
-static bool field_fits(const struct tep_format_field *f, const struct tep_record *r)
+/* A @size-byte number (1, 2, 4 or 8) at @p, in the file's byte order (@swap: not the host's). */
+static uint64_t read_number(const uint8_t *p, int size, bool swap)
 {
-	return f->offset >= 0 && f->size > 0 && f->offset + f->size <= r->size;
+	uint16_t v2;
+	uint32_t v4;
+	uint64_t v8;
+
+	switch (size) {
+	case 1:
+		return *p;
+	case 2:
+		memcpy(&v2, p, 2);
+		return swap ? __builtin_bswap16(v2) : v2;
+	case 4:
+		memcpy(&v4, p, 4);
+		return swap ? __builtin_bswap32(v4) : v4;
+	default:
+		memcpy(&v8, p, 8);
+		return swap ? __builtin_bswap64(v8) : v8;
+	}
 }
 
-/* The field as an unsigned value (signed fields sign-extended); @dflt if the layout lacks it. */
-static int get(const struct dat_event *de, enum dat_field slot, const struct tep_record *r,
-	       uint64_t dflt, uint64_t *val)
+/* kvm_exit_reason_name() of a few codes kept: formatting one per exit costs more than the
+ * rest of reading it. */
+static const char *reason_name(struct trace_dat *d, unsigned int isa, uint64_t code)
 {
-	struct tep_format_field *f = de->field[slot];
-	unsigned long long v;
+	struct reason_name *n;
+	unsigned int i;
 
-	if (!f) {
-		*val = dflt;
-		return 0;
+	for (i = 0; i < REASON_CACHE; i++) {
+		n = &d->reasons[i];
+		if (n->used && n->code == code && n->isa == isa)
+			return n->name;
 	}
-	if (!field_fits(f, r) || tep_read_number_field(f, r->data, &v))
-		return -1;
-	if ((f->flags & TEP_FIELD_IS_SIGNED) && f->size < 8 && (v >> (8 * f->size - 1)) & 1)
-		v |= ~0ULL << (8 * f->size);
-	*val = v;
-	return 0;
+	n = &d->reasons[d->reason_next++ % REASON_CACHE];
+	memset(n, 0, sizeof(*n)); /* records copy all of name[], its NUL padding too */
+	n->used = true;
+	n->isa = isa;
+	n->code = code;
+	kvm_exit_reason_name(isa, code, n->name, sizeof(n->name));
+	return n->name;
 }
 
 static int dat_error(struct trace_dat *d, const struct tep_record *r, const char *what,
@@ -383,96 +491,137 @@ static int dat_error(struct trace_dat *d, const struct tep_record *r, const char
 			       name ? " " : "", name ? name : "");
 }
 
+/* The fields an emulated instruction's bytes need, kept until all are read. */
+struct insn_fields {
+	uint64_t len, flags, failed;
+};
+
 /* kvm_emulate_insn: the bytes of the fixed insn[15] array, len of them meaningful. */
 static int fill_insn(const struct dat_event *de, const struct tep_record *r,
-		     struct kvm_record *rec)
+		     const struct insn_fields *in, struct kvm_record *rec)
 {
-	struct tep_format_field *f = de->field[F_INSN];
-	uint64_t len, flags, failed;
 	size_t n;
 
-	if (get(de, F_LEN, r, 0, &len) || get(de, F_FLAGS, r, 0, &flags) ||
-	    get(de, F_FAILED, r, 0, &failed) || get(de, F_RIP, r, 0, &rec->rip) ||
-	    !field_fits(f, r))
+	if (de->insn_offset < 0 || de->insn_size <= 0 ||
+	    de->insn_offset + de->insn_size > r->size)
 		return -1;
-	n = len < (uint64_t)f->size ? (size_t)len : (size_t)f->size;
+	n = in->len < (uint64_t)de->insn_size ? (size_t)in->len : (size_t)de->insn_size;
 	if (n > KVM_INSN_MAX)
 		n = KVM_INSN_MAX;
-	memcpy(rec->insn, (const uint8_t *)r->data + f->offset, n);
+	memcpy(rec->insn, (const uint8_t *)r->data + de->insn_offset, n);
 	rec->insn_len = (uint8_t)n;
-	rec->mode = kvm_insn_mode_from_flags((unsigned int)flags);
-	rec->failed = failed != 0;
+	rec->mode = kvm_insn_mode_from_flags((unsigned int)in->flags);
+	rec->failed = in->failed != 0;
 	return 0;
 }
 
-static int fill_fields(const struct dat_event *de, const struct tep_record *r,
-		       struct kvm_record *rec)
+/*
+ * Every field of @rec to its default, one by one: a memset() of the whole record was the
+ * most of reading one (rep stos). Bytes no field uses (padding) are left alone.
+ */
+static void clear_record(struct kvm_record *rec)
 {
-	uint64_t vcpu, reason, isa, write, gp, vec, reinj, dm, uexit, err_no, v;
+	rec->time_ns = 0;
+	rec->has_time = false;
+	rec->tid = -1;
+	rec->cpu = -1;
+	rec->vcpu = -1;
+	memset(rec->reason, 0, sizeof(rec->reason));
+	rec->rip = 0;
+	rec->write = false;
+	rec->msr = 0;
+	rec->data = 0;
+	rec->gp = false;
+	rec->reg = 0;
+	rec->port = rec->size = rec->count = 0;
+	memset(rec->insn, 0, sizeof(rec->insn));
+	rec->insn_len = 0;
+	rec->mode = 0;
+	rec->failed = false;
+	rec->vector = 0;
+	rec->reinjected = false;
+	rec->dm = 0;
+	rec->exit_reason = 0;
+	rec->lost = 0;
+}
 
-	if (get(de, F_VCPU, r, UINT64_MAX, &vcpu) || get(de, F_REASON, r, 0, &reason) ||
-	    get(de, F_ISA, r, 1, &isa) || get(de, F_WRITE, r, 0, &write) ||
-	    get(de, F_GP, r, 0, &gp) || get(de, F_VECTOR, r, 0, &vec) ||
-	    get(de, F_REINJ, r, 0, &reinj) || get(de, F_DM, r, 0, &dm) ||
-	    get(de, F_UEXIT, r, 0, &uexit) || get(de, F_ERRNO, r, 0, &err_no) ||
-	    get(de, F_DATA, r, 0, &rec->data))
-		return -1;
-	rec->vcpu = vcpu > INT32_MAX ? -1 : (int32_t)vcpu;
-	rec->write = write != 0;
-	rec->gp = gp != 0;
-	rec->vector = (uint32_t)vec;
-	rec->reinjected = reinj != 0;
-	rec->dm = (uint32_t)(dm >> 8) & 7; /* printed as (REC->dm >> 8 & 0x7) */
+/* The fields of @de's format from @r into @rec (the others keep their defaults). Signed fields
+ * are sign-extended. Return: 0, or -1 if one lies past the record's end. */
+static int fill_fields(struct trace_dat *d, const struct dat_event *de,
+		       const struct tep_record *r, struct kvm_record *rec)
+{
+	uint64_t isa = 1, reason = 0, uexit = 0, err_no = 0, v;
+	struct insn_fields in = { 0, 0, 0 };
+	const struct dat_slot *s;
+	int i;
+
+	for (i = 0; i < de->nr_present; i++) {
+		s = &de->present[i];
+		if (s->offset < 0 || s->offset + s->size > r->size)
+			return -1;
+		v = read_number((const uint8_t *)r->data + s->offset, s->size, d->swap);
+		if (s->is_signed && s->size < 8 && (v >> (8 * s->size - 1)) & 1)
+			v |= ~0ULL << (8 * s->size);
+		switch (s->slot) {
+		case F_VCPU: rec->vcpu = v > INT32_MAX ? -1 : (int32_t)v; break;
+		case F_REASON: reason = v; break;
+		case F_ISA: isa = v; break;
+		case F_RIP: rec->rip = v; break;
+		case F_WRITE: rec->write = v != 0; break;
+		case F_MSR: rec->msr = (uint32_t)v; break;
+		case F_DATA: rec->data = v; break;
+		case F_GP: rec->gp = v != 0; break;
+		case F_LEN: in.len = v; break;
+		case F_FLAGS: in.flags = v; break;
+		case F_FAILED: in.failed = v; break;
+		case F_VECTOR: rec->vector = (uint32_t)v; break;
+		case F_REINJ: rec->reinjected = v != 0; break;
+		case F_DM: rec->dm = (uint32_t)(v >> 8) & 7; break; /* printed (REC->dm >> 8 & 0x7) */
+		case F_REG: rec->reg = (uint32_t)v; break;
+		case F_PORT: rec->port = (uint32_t)v; break;
+		case F_SIZE: rec->size = (uint32_t)v; break;
+		case F_COUNT: rec->count = (uint32_t)v; break;
+		case F_UEXIT: uexit = v; break;
+		case F_ERRNO: err_no = v; break;
+		case F_INSN: case F_NR: break; /* insn[] is copied by fill_insn() */
+		}
+	}
 	/* errno < 0: "reason restart/error (N)", the text carries no KVM_EXIT_* code */
 	rec->exit_reason = (int64_t)err_no < 0 ? 0 : (uint32_t)uexit;
-	if (de->field[F_REASON])
-		kvm_exit_reason_name((unsigned int)isa, reason, rec->reason, sizeof(rec->reason));
-	if (de->kind != KVM_REC_EMULATE_INSN && get(de, F_RIP, r, 0, &rec->rip))
-		return -1;
-	if (get(de, F_MSR, r, 0, &v))
-		return -1;
-	rec->msr = (uint32_t)v;
-	if (get(de, F_REG, r, 0, &v))
-		return -1;
-	rec->reg = (uint32_t)v;
-	if (get(de, F_PORT, r, 0, &v))
-		return -1;
-	rec->port = (uint32_t)v;
-	if (get(de, F_SIZE, r, 0, &v))
-		return -1;
-	rec->size = (uint32_t)v;
-	if (get(de, F_COUNT, r, 0, &v))
-		return -1;
-	rec->count = (uint32_t)v;
-	return de->kind == KVM_REC_EMULATE_INSN ? fill_insn(de, r, rec) : 0;
+	if (de->has_reason)
+		memcpy(rec->reason, reason_name(d, (unsigned int)isa, reason), sizeof(rec->reason));
+	return de->kind == KVM_REC_EMULATE_INSN ? fill_insn(de, r, &in, rec) : 0;
 }
 
 static int fill_record(struct trace_dat *d, struct tep_record *r, struct kvm_record *rec,
 		       struct vpmc__errbuf *err)
 {
-	struct tep_event *ev = tep_find_event_by_record(d->tep, r);
-	struct dat_event *de;
+	int type = tep_data_type(d->tep, r);
+	struct dat_event *de = type >= 0 && type < d->nr_events ? &d->events[type] : NULL;
+	struct tep_event *ev;
 
-	if (!ev)
-		return dat_error(d, r, "record of an event id the file does not describe", NULL,
-				 err);
-	de = event_info(d, ev);
-	if (!de)
-		return VPMC_ERR_NOMEM;
+	if (!de || !de->ready) { /* the first record of this event id */
+		ev = tep_find_event(d->tep, type);
+		if (!ev)
+			return dat_error(d, r, "record of an event id the file does not describe",
+					 NULL, err);
+		de = event_info(d, ev);
+		if (!de)
+			return VPMC_ERR_NOMEM;
+	}
 	if (de->missing)
 		return vpmc__set_error(err, VPMC_ERR_PARSE,
 				       "%s: cpu %d ts %llu.%09llu: %s has no field %s", d->path,
 				       r->cpu, r->ts / 1000000000ULL, r->ts % 1000000000ULL,
 				       de->name, de->missing);
-	memset(rec, 0, sizeof(*rec));
+	clear_record(rec);
 	rec->kind = de->kind;
 	memcpy(rec->name, de->name, sizeof(rec->name));
 	rec->time_ns = r->ts;
 	rec->has_time = true;
 	rec->tid = tep_data_pid(d->tep, r);
 	rec->cpu = r->cpu;
-	rec->vcpu = -1;
-	if (fill_fields(de, r, rec))
+	if (fill_fields(d, de, r, rec))
 		return dat_error(d, r, "record shorter than the format of", de->name, err);
 	return 1;
 }
@@ -525,13 +674,30 @@ static int cpu_ended(struct trace_dat *d, int cpu, struct vpmc__errbuf *err)
 			       (unsigned long long)((cd->size + ps - 1) / ps), (unsigned long long)n);
 }
 
-/* Read CPU @cpu's next record. Return: 0, or TRACE_DAT_UNREAD (see cpu_ended()). */
+/* Read CPU @cpu's next record with dat_direct. Return: 0, or VPMC_ERR_IO. */
+static int refill_direct(struct trace_dat *d, int cpu, struct vpmc__errbuf *err)
+{
+	struct dat_cpu *c = &d->cpus[cpu];
+	int ret = dat_direct_read(d->direct, cpu, &c->rec);
+
+	c->next = ret == 1 ? &c->rec : NULL;
+	if (ret < 0)
+		return vpmc__set_error(err, ret, "%s: cpu %d: cannot read its ring-buffer pages: %s",
+				       d->path, cpu, strerror(errno));
+	return 0;
+}
+
+/* Read CPU @cpu's next record. Return: 0, TRACE_DAT_UNREAD (see cpu_ended()), or
+ * VPMC_ERR_IO. */
 static int refill(struct trace_dat *d, int cpu, struct vpmc__errbuf *err)
 {
-	struct tep_record *r = tracecmd_read_data(d->handle, cpu);
 	struct dat_cpu *c = &d->cpus[cpu];
 	const struct dat_cpu_data *cd;
+	struct tep_record *r;
 
+	if (d->direct)
+		return refill_direct(d, cpu, err);
+	r = tracecmd_read_data(d->handle, cpu);
 	c->next = r;
 	if (!r)
 		return cpu_ended(d, cpu, err);
@@ -599,6 +765,6 @@ int trace_dat_next(struct trace_dat *d, struct kvm_record *rec, struct vpmc__err
 	}
 	ret = fill_record(d, r, rec, err);
 	d->refill = cpu;
-	tracecmd_free_record(r);
+	release(d, r);
 	return ret;
 }

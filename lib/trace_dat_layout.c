@@ -142,11 +142,20 @@ static int past_end(const struct cursor *c, const char *path, struct vpmc__errbu
 			       (unsigned long long)c->end);
 }
 
-/* The metadata both versions share, v6 in a row, v7 one per section. */
-static void walk_header_info(struct cursor *c)
+/* The metadata both versions share, v6 in a row, v7 one per section. @l: where header_page's
+ * text is kept (v6), or NULL. */
+static void walk_header_info(struct cursor *c, struct dat_layout *l)
 {
-	if (expect(c, "header_page", 12))
-		skip_blocks(c, 1, 8);
+	uint64_t size;
+
+	if (expect(c, "header_page", 12)) {
+		size = num(c, 8);
+		if (l && !c->bad) {
+			l->header_page_off = c->pos;
+			l->header_page_size = size;
+		}
+		advance(c, size);
+	}
 	if (expect(c, "header_event", 13))
 		skip_blocks(c, 1, 8);
 }
@@ -286,8 +295,10 @@ static int v6_walk(struct cursor *c, struct dat_layout *l, const char *path,
 	uint64_t cpus, id, size;
 	int cpu;
 
-	walk_header_info(c);
+	walk_header_info(c, l);
+	l->ftrace_formats_off = c->pos;
 	skip_blocks(c, num(c, 4), 8);         /* ftrace event formats */
+	l->event_formats_off = c->pos;
 	walk_event_formats(c);
 	skip_blocks(c, 1, 4);                 /* kallsyms */
 	skip_blocks(c, 1, 4);                 /* printk formats */
@@ -295,6 +306,7 @@ static int v6_walk(struct cursor *c, struct dat_layout *l, const char *path,
 	cpus = num(c, 4);
 	if (!c->bad && expect(c, "options  ", 10)) {
 		while (!c->bad && (id = num(c, 2))) {
+			l->options |= 1ULL << (id < 63 ? id : 63);
 			size = num(c, 4);
 			if (id == OPT_CPUCOUNT && size == 4)
 				cpus = num(c, 4);
@@ -372,7 +384,7 @@ static int v7_metadata(struct cursor *c, unsigned int want, uint64_t at, const c
 	} else {
 		switch (want) {
 		case OPT_HEADER_INFO:
-			walk_header_info(c);
+			walk_header_info(c, NULL);
 			break;
 		case OPT_FTRACE_EVENTS:
 			skip_blocks(c, num(c, 4), 8);
@@ -561,6 +573,12 @@ uint64_t dat_layout_unread_pages(const struct dat_layout *l, int cpu, uint64_t f
 			n++;
 	}
 	return n;
+}
+
+bool dat_layout_pread(const struct dat_layout *l, uint64_t pos, void *buf, size_t n)
+{
+	return pos <= l->file_size && n <= l->file_size - pos &&
+	       pread(l->fd, buf, n, (off_t)pos) == (ssize_t)n;
 }
 
 void dat_layout_free(struct dat_layout *l)

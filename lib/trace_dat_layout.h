@@ -30,6 +30,13 @@ struct dat_layout {
 	bool compressed;              /* the CPU data is in compressed chunks */
 	int nr_cpus;                  /* entries of cpu[]; 0 if unknown (a latency trace, or v7
 				       * options we cannot read: compressed) */
+	uint64_t options;             /* v6: bit N set if option id N is in the file (bit 63 also
+				       * for ids over 63) */
+	/* v6: where the event formats are, for trace_dat_direct.c */
+	uint64_t header_page_off, header_page_size; /* header_page's text */
+	uint64_t ftrace_formats_off;  /* a count (4 bytes), then per event (size (8), text) */
+	uint64_t event_formats_off;   /* a count of systems (4), then per system (name, count (4),
+				       * per event (size (8), text)) */
 	struct dat_cpu_data *cpu;     /* indexed as libtracecmd's CPUs */
 };
 
@@ -58,6 +65,14 @@ int dat_layout_read(struct dat_layout *l, const char *path, struct vpmc__errbuf 
  * compressed data (the pages cannot be seen without inflating them) every page there.
  */
 uint64_t dat_layout_unread_pages(const struct dat_layout *l, int cpu, uint64_t from);
+
+/**
+ * dat_layout_pread() - Read @n bytes of the walked file at @pos.
+ * @l: from dat_layout_read()
+ *
+ * Return: true if all @n bytes were read (a read past the end of the file is false).
+ */
+bool dat_layout_pread(const struct dat_layout *l, uint64_t pos, void *buf, size_t n);
 
 /* Close and free what dat_layout_read() kept, in every case it returned; @l->fd -1 if it was
  * never called. */

@@ -209,7 +209,8 @@ START_TEST(test_record_fields)
 }
 END_TEST
 
-/* The v6 uncompressed copy holds the same records as the v7 zstd file. */
+/* The v6 uncompressed copy, read by trace_dat_direct.c, holds the same records as the v7 zstd
+ * file read by libtracecmd. */
 START_TEST(test_v6_equals_v7)
 {
 	struct trace_dat *a, *b;
@@ -218,6 +219,8 @@ START_TEST(test_v6_equals_v7)
 	int x, y;
 	unsigned long n = 0;
 
+	memset(&ra, 0, sizeof(ra)); /* their padding: compared too */
+	memset(&rb, 0, sizeof(rb));
 	ck_assert_int_eq(trace_dat_open(&a, trace_path("small-mixed-real.dat"), &err), 0);
 	ck_assert_int_eq(trace_dat_open(&b, trace_path("small-mixed-real.v6.dat"), &err), 0);
 	do {
@@ -770,20 +773,34 @@ END_TEST
 
 /*
  * Inputs libtracecmd 1.3.1 / libtraceevent 1.7.1 crash on inside tracecmd_open() (fresh-user
- * F10): one changed byte of a recording, cut small (bench/mkdat.py --strip --pages 1 for the
- * v6 one; the v7 ones are small-mixed-real.dat with its kallsyms section replaced by an empty
- * uncompressed one, every later offset moved by 1011712 bytes). Each passes the layout walk
- * and is refused by the child that opens it first:
+ * F10; `trace-cmd report` dies of SIGSEGV on each): one changed byte of a recording, cut small
+ * (bench/mkdat.py --strip --pages 1 for the v6 ones; the v7 ones are small-mixed-real.dat with
+ * its kallsyms section replaced by an empty uncompressed one, every later offset moved by
+ * 1011712 bytes). Each passes the layout walk:
  * - crash-v6-header-page: byte 49, in header_page's text ("u64 timestamp" loses its field
- *   name): update_page_info() then wants an 8-byte time stamp, init_cpu() fails for CPU 0 and
- *   tracecmd_close() in tracecmd_open_fd()'s cleanup follows CPU 1's unset lists (SIGSEGV);
+ *   name): libtracecmd's update_page_info() then wants an 8-byte time stamp, init_cpu() fails
+ *   for CPU 0 and tracecmd_close() in tracecmd_open_fd()'s cleanup follows CPU 1's unset
+ *   lists (SIGSEGV). v6 files are read by trace_dat_direct.c, which refuses it as
+ *   update_page_info() does, without the crash;
+ * - crash-v6-event-format: byte 26756, a ' ' made ')' inside kvm_nested_vmexit's print fmt
+ *   ("{ 0x040 + 8, "DF excp" }"): tep_parse_event() crashes on it, in the child that parses
+ *   the formats first;
  * - crash-v7-event-format: byte 4549, inside the zstd event formats section: the inflated
- *   text crashes tep_parse_event() (strcmp on NULL);
+ *   text crashes tep_parse_event() (strcmp on NULL), in the child that opens it first;
  * - crash-v7-first-chunk: byte 19433, inside CPU 0's first compressed chunk: it does not
  *   inflate, init_cpu() fails, the same cleanup crash.
  */
-static const char *const crash_finds[] = {
-	"crash-v6-header-page.dat", "crash-v7-event-format.dat", "crash-v7-first-chunk.dat",
+static const struct {
+	const char *file, *why;
+} crash_finds[] = {
+	{ "crash-v6-header-page.dat", "corrupt trace.dat: header_page has no 8-byte time stamp "
+				      "(libtracecmd's update_page_info() refuses it)" },
+	{ "crash-v6-event-format.dat", "libtraceevent could not parse this trace.dat's event "
+				       "formats (crashed on them: corrupt?)" },
+	{ "crash-v7-event-format.dat", "libtracecmd could not open this trace.dat (crashed on it: "
+				       "corrupt?)" },
+	{ "crash-v7-first-chunk.dat", "libtracecmd could not open this trace.dat (crashed on it: "
+				      "corrupt?)" },
 };
 
 START_TEST(test_crash_finds)
@@ -793,10 +810,9 @@ START_TEST(test_crash_finds)
 	struct trace_dat *d = NULL;
 	char path[512], want[768];
 
-	snprintf(path, sizeof(path), "%s/bad/%s", dir ? dir : "traces", crash_finds[_i]);
+	snprintf(path, sizeof(path), "%s/bad/%s", dir ? dir : "traces", crash_finds[_i].file);
 	ck_assert_int_eq(trace_dat_open(&d, path, &err), VPMC_ERR_PARSE);
-	snprintf(want, sizeof(want), "%s: libtracecmd could not open this trace.dat (crashed on it: "
-		 "corrupt?)", path);
+	snprintf(want, sizeof(want), "%s: %s", path, crash_finds[_i].why);
 	ck_assert_str_eq(err.msg, want);
 	ck_assert_ptr_null(d);
 }
