@@ -18,6 +18,7 @@
 #include "check_events.h"
 #include "import.h"
 #include "trace_dat.h"
+#include "trace_dat_direct.h"
 #include "trace_text.h"
 
 static char *trace_path(const char *name)
@@ -234,6 +235,80 @@ START_TEST(test_v6_equals_v7)
 	ck_assert_uint_eq(n, 2314);
 	trace_dat_close(a);
 	trace_dat_close(b);
+}
+END_TEST
+
+/*
+ * An OFFSET option (bench/mkdat.py --option 7=1000000000) moves every time stamp: libtracecmd's
+ * handle_options() adds strtoll(text) to ts_offset and timestamp_calc() adds that to each
+ * record, 1 s here. trace_dat_direct.c does not apply options, so the file must go to
+ * libtracecmd (dat_direct_usable()) while its plain twin is read directly: the same 211
+ * records (`trace-cmd report | grep -c ': kvm_'`), each exactly 1,000,000,000 ns later.
+ */
+START_TEST(test_offset_option_read_by_libtracecmd)
+{
+	struct trace_dat *a, *b;
+	struct kvm_record ra, rb;
+	struct vpmc__errbuf err;
+	unsigned long n = 0;
+	int x, y;
+
+	memset(&ra, 0, sizeof(ra));
+	memset(&rb, 0, sizeof(rb));
+	ck_assert_int_eq(trace_dat_open(&a, trace_path("small-mixed-real.p2.v6.dat"), &err), 0);
+	ck_assert_int_eq(trace_dat_open(&b, trace_path("small-mixed-real.p2-offset.v6.dat"), &err),
+			 0);
+	while ((x = trace_dat_next(a, &ra, &err)) == 1) {
+		y = trace_dat_next(b, &rb, &err);
+		ck_assert_int_eq(y, 1);
+		ck_assert_uint_eq(rb.time_ns, ra.time_ns + 1000000000ULL);
+		rb.time_ns = ra.time_ns;
+		ck_assert_msg(!memcmp(&ra, &rb, sizeof(ra)), "record %lu differs", n);
+		n++;
+	}
+	ck_assert_int_eq(x, 0);
+	ck_assert_int_eq(trace_dat_next(b, &rb, &err), 0);
+	ck_assert_uint_eq(n, 211);
+	trace_dat_close(a);
+	trace_dat_close(b);
+}
+END_TEST
+
+/* dat_direct_usable(): v6, uncompressed, and only options libtracecmd's handle_options() reads
+ * without moving a time stamp. */
+static const struct {
+	int version;
+	bool compressed;
+	int nr_cpus;
+	uint64_t options;
+	bool usable;
+} direct_gate[] = {
+	{ 6, false, 2, 0, true },
+	/* CPUSTAT, BUFFER, TRACECLOCK, UNAME, HOOK, CPUCOUNT, VERSION, PROCMAPS, TRACEID */
+	{ 6, false, 2, 1 << 2 | 1 << 3 | 1 << 4 | 1 << 5 | 1 << 6 | 1 << 8 | 1 << 9 | 1 << 10 |
+		       1 << 11, true },
+	{ 6, false, 2, 1 << 1, false },   /* DATE: ts_offset += µs * 1000 */
+	{ 6, false, 2, 1 << 7, false },   /* OFFSET: ts_offset += N */
+	{ 6, false, 2, 1 << 12, false },  /* TIME_SHIFT: a guest's per-CPU shifts */
+	{ 6, false, 2, 1 << 13, false },  /* GUEST */
+	{ 6, false, 2, 1 << 14, false },  /* TSC2NSEC: mult, shift, offset */
+	{ 6, false, 2, 1ULL << 63, false }, /* an option id over 62: unknown */
+	{ 7, false, 2, 0, false },
+	{ 6, true, 2, 0, false },
+	{ 6, false, 0, 0, false },        /* a latency trace: no flyrecord CPUs */
+};
+
+START_TEST(test_direct_gate)
+{
+	struct dat_layout l;
+
+	memset(&l, 0, sizeof(l));
+	l.version = direct_gate[_i].version;
+	l.compressed = direct_gate[_i].compressed;
+	l.nr_cpus = direct_gate[_i].nr_cpus;
+	l.options = direct_gate[_i].options;
+	l.page_size = 4096;
+	ck_assert_int_eq(dat_direct_usable(&l), direct_gate[_i].usable);
 }
 END_TEST
 
@@ -929,6 +1004,8 @@ static Suite *trace_dat_suite(void)
 	tcase_add_loop_test(rec, test_recording_counts, 0, ARRAY_SIZE(cases));
 	tcase_add_test(rec, test_record_fields);
 	tcase_add_test(rec, test_v6_equals_v7);
+	tcase_add_test(rec, test_offset_option_read_by_libtracecmd);
+	tcase_add_loop_test(rec, test_direct_gate, 0, ARRAY_SIZE(direct_gate));
 	tcase_add_loop_test(rec, test_dat_and_text_same_events, 0, ARRAY_SIZE(same_recording));
 	tcase_add_test(bad, test_lost_events_unknown_count);
 	tcase_add_test(bad, test_lost_events_count);
