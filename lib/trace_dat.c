@@ -674,17 +674,54 @@ static int cpu_ended(struct trace_dat *d, int cpu, struct vpmc__errbuf *err)
 			       (unsigned long long)((cd->size + ps - 1) / ps), (unsigned long long)n);
 }
 
-/* Read CPU @cpu's next record with dat_direct. Return: 0, or VPMC_ERR_IO. */
+/* A compressed chunk of CPU @cpu does not inflate: its pages from that chunk on are lost.
+ * Return: TRACE_DAT_UNREAD, with @err set. */
+static int chunk_lost(struct trace_dat *d, int cpu, struct vpmc__errbuf *err)
+{
+	const struct dat_direct_chunk *b = dat_direct_bad_chunk(d->direct);
+	const struct dat_cpu *c = &d->cpus[cpu];
+	uint64_t ps = d->layout.page_size, total = (d->layout.cpu[cpu].size + ps - 1) / ps;
+	uint64_t first = b->data_off / ps + 1, n = total - first + 1;
+
+	d->unread_pages += n;
+	if (!c->seen)
+		return vpmc__set_error(err, TRACE_DAT_UNREAD,
+				       "%s: cpu %d: no records: its compressed chunk %u of %u (byte "
+				       "%llu) does not inflate (%s), so the %llu pages of its data "
+				       "are lost", d->path, cpu, b->chunk, b->chunks,
+				       (unsigned long long)b->at, d->layout.compression,
+				       (unsigned long long)n);
+	return vpmc__set_error(err, TRACE_DAT_UNREAD,
+			       "%s: cpu %d: records stop at ts %llu.%09llu, on page %llu of %llu of "
+			       "the CPU's data; its compressed chunk %u of %u (byte %llu) does not "
+			       "inflate (%s), so the %llu pages from page %llu on are lost", d->path,
+			       cpu, (unsigned long long)(c->last_ts / 1000000000ULL),
+			       (unsigned long long)(c->last_ts % 1000000000ULL),
+			       (unsigned long long)(c->last_offset / ps + 1), (unsigned long long)total,
+			       b->chunk, b->chunks, (unsigned long long)b->at, d->layout.compression,
+			       (unsigned long long)n, (unsigned long long)first);
+}
+
+/* Read CPU @cpu's next record with dat_direct. Return: 0, TRACE_DAT_UNREAD (chunk_lost()),
+ * VPMC_ERR_IO or VPMC_ERR_NOMEM. */
 static int refill_direct(struct trace_dat *d, int cpu, struct vpmc__errbuf *err)
 {
 	struct dat_cpu *c = &d->cpus[cpu];
 	int ret = dat_direct_read(d->direct, cpu, &c->rec);
 
 	c->next = ret == 1 ? &c->rec : NULL;
-	if (ret < 0)
+	if (ret == 1) {
+		c->seen = true;
+		c->last_offset = c->rec.offset;
+		c->last_ts = c->rec.ts;
+		return 0;
+	}
+	if (ret == DAT_DIRECT_CORRUPT)
+		return chunk_lost(d, cpu, err);
+	if (ret == VPMC_ERR_IO)
 		return vpmc__set_error(err, ret, "%s: cpu %d: cannot read its ring-buffer pages: %s",
 				       d->path, cpu, strerror(errno));
-	return 0;
+	return ret;
 }
 
 /* Read CPU @cpu's next record. Return: 0, TRACE_DAT_UNREAD (see cpu_ended()), or

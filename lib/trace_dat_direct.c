@@ -1,9 +1,11 @@
-/* trace_dat_direct.c - A v6 trace.dat read with libtraceevent alone (see trace_dat_direct.h):
- * event formats as libtracecmd's read_header_files() and read_event_files() parse them, pages
- * as its tracecmd_peek_data() and get_next_page() read them.
+/* trace_dat_direct.c - A trace.dat read with libtraceevent alone (see trace_dat_direct.h): event
+ * formats as libtracecmd's read_header_files() and read_event_files() parse them, pages as its
+ * tracecmd_peek_data() and get_next_page() read them, compressed chunks (v7) inflated as its
+ * tracecmd_uncompress_chunk() inflates them, with libzstd or zlib.
  *
- * Each CPU reads its data BATCH_PAGES pages at a time into its own buffer: memory is fixed per
- * CPU whatever the trace's length, and a record's data stays valid until that CPU's next read.
+ * Each CPU reads its data a batch at a time into its own buffer (BATCH_PAGES pages, or one
+ * compressed chunk inflated): memory is fixed per CPU whatever the trace's length, and a
+ * record's data stays valid until that CPU's next read.
  */
 #include "config.h"
 
@@ -12,105 +14,257 @@
 #include <unistd.h>
 
 #include <kbuffer.h>
+#include <zlib.h>
+#include <zstd.h>
 
 #include "trace_dat_direct.h"
 
 #define BATCH_PAGES 16
-#define FORMAT_MAX (16U << 20) /* an event format's text, bytes (the kernel's are ~2 KiB) */
+#define META_MAX (64U << 20)  /* a metadata run, inflated (the kernel's formats: ~1 MiB) */
+#define CHUNK_MAX (64U << 20) /* a compressed chunk, inflated (trace-cmd writes 10 pages) */
 #define SYSTEM_NAME_MAX 256
 
-/* Options libtracecmd's handle_options() reads without touching a record's timestamp:
- * CPUSTAT 2, BUFFER 3 (other instances), TRACECLOCK 4 (printing), UNAME 5, HOOK 6, CPUCOUNT 8,
- * VERSION 9, PROCMAPS 10, TRACEID 11. Not: DATE 1, OFFSET 7, TIME_SHIFT 12, GUEST 13,
- * TSC2NSEC 14, and anything newer. */
-#define HARMLESS_OPTIONS ((1ULL << 2) | (1ULL << 3) | (1ULL << 4) | (1ULL << 5) | (1ULL << 6) | \
-			  (1ULL << 8) | (1ULL << 9) | (1ULL << 10) | (1ULL << 11))
+/*
+ * Options libtracecmd's handle_options() reads without touching a record's time stamp:
+ * CPUSTAT 2, BUFFER 3 (the CPU data; other instances), TRACECLOCK 4 (printing), UNAME 5,
+ * HOOK 6, CPUCOUNT 8, VERSION 9, PROCMAPS 10, TRACEID 11, and v7's section offsets
+ * HEADER_INFO 16 to CMDLINES 21. Not: DATE 1, OFFSET 7 (timestamp_calc() adds them),
+ * TIME_SHIFT 12, GUEST 13 (a guest's shifts), TSC2NSEC 14, BUFFER_TEXT 22 (a latency trace),
+ * and anything newer. DONE 0 ends each list.
+ */
+#define HARMLESS_OPTIONS (1ULL << 0 | 1ULL << 2 | 1ULL << 3 | 1ULL << 4 | 1ULL << 5 | \
+			  1ULL << 6 | 1ULL << 8 | 1ULL << 9 | 1ULL << 10 | 1ULL << 11 | \
+			  1ULL << 16 | 1ULL << 17 | 1ULL << 18 | 1ULL << 19 | 1ULL << 20 | \
+			  1ULL << 21)
+
+enum algo { ALGO_NONE, ALGO_ZSTD, ALGO_ZLIB, ALGO_OTHER };
 
 struct pages_cpu {
 	struct kbuffer *kbuf;
-	uint8_t *buf;       /* BATCH_PAGES pages read from the file at buf_off, buf_len bytes */
+	uint8_t *buf;       /* pages from offset buf_off on, buf_len bytes (then zeros to a page) */
 	uint64_t buf_off, buf_len;
-	uint64_t page;      /* file offset of the page kbuf holds (loaded), or reads next */
-	uint64_t end;       /* file offset where the CPU's data ends */
+	uint64_t page;      /* offset of the page kbuf holds (loaded), or reads next */
+	uint64_t end;       /* offset where the CPU's data ends */
 	bool loaded;
+	/* compressed data: offsets above count the data inflated, from 0 */
+	uint64_t chunk_at;  /* file offset of the next chunk's header */
+	uint32_t chunk, chunks; /* chunks read, of all */
+	uint8_t *zbuf;      /* a chunk as the file has it */
+	size_t zcap;
 };
 
 struct dat_direct {
 	int fd;
+	bool big_endian;
+	enum algo algo;     /* of the CPU data; ALGO_NONE: pages as they are */
 	uint64_t page_size;
 	int nr_cpus;
 	struct pages_cpu *cpu;
+	struct dat_direct_chunk bad; /* the chunk dat_direct_read() last failed on */
 };
+
+static enum algo algo_of(const char *name)
+{
+	return !strcmp(name, "zstd") ? ALGO_ZSTD : !strcmp(name, "zlib") ? ALGO_ZLIB :
+	       !strcmp(name, "none") || !*name ? ALGO_NONE : ALGO_OTHER;
+}
+
+static bool meta_usable(const struct dat_layout *l, const struct dat_meta *m)
+{
+	return m->found && m->size <= META_MAX && (!m->compressed || algo_of(l->compression) <
+								 ALGO_OTHER);
+}
 
 bool dat_direct_usable(const struct dat_layout *l)
 {
-	return l->version == 6 && !l->compressed && l->nr_cpus > 0 && l->page_size &&
-	       !(l->options & ~HARMLESS_OPTIONS);
+	int i;
+
+	if ((l->version != 6 && l->version != 7) || l->nr_cpus <= 0 || !l->page_size ||
+	    l->options_unknown || (l->options & ~HARMLESS_OPTIONS) ||
+	    !meta_usable(l, &l->header_info) || !meta_usable(l, &l->ftrace_formats) ||
+	    !meta_usable(l, &l->event_formats))
+		return false;
+	if (l->compressed && (algo_of(l->compression) == ALGO_NONE ||
+			      algo_of(l->compression) == ALGO_OTHER || l->max_chunk > CHUNK_MAX))
+		return false;
+	for (i = 0; i < l->nr_cpus; i++) {
+		if (l->cpu[i].id != i) /* libtracecmd would renumber them */
+			return false;
+	}
+	return true;
 }
 
-/* A cursor over the file's header, in its byte order. */
-struct header_cursor {
-	const struct dat_layout *l;
-	uint64_t pos;
-	bool bad;
-};
-
-static uint64_t header_num(struct header_cursor *c, int bytes)
+static uint64_t get_num(const uint8_t *b, int bytes, bool big_endian)
 {
-	uint8_t b[8];
 	uint64_t v = 0;
 	int i;
 
-	if (c->bad || !dat_layout_pread(c->l, c->pos, b, bytes)) {
-		c->bad = true;
-		return 0;
-	}
-	c->pos += bytes;
 	for (i = 0; i < bytes; i++)
-		v |= (uint64_t)b[c->l->big_endian ? bytes - 1 - i : i] << (8 * i);
+		v |= (uint64_t)b[big_endian ? bytes - 1 - i : i] << (8 * i);
 	return v;
 }
 
-/* The next block, "size (8 bytes) + text": parse its text as an event format of @system. */
-static void parse_format(struct header_cursor *c, struct tep_handle *tep, const char *system)
+/* Inflate @src (@n bytes) into exactly @size bytes at @dst. Return: true if it did. */
+static bool inflate_block(enum algo algo, const void *src, size_t n, void *dst, size_t size)
 {
-	uint64_t size = header_num(c, 8);
-	char *text;
+	uLongf got = size;
 
-	if (c->bad || size > FORMAT_MAX || !(text = malloc(size ? size : 1))) {
-		c->bad = true;
-		return;
+	switch (algo) {
+	case ALGO_ZSTD:
+		return ZSTD_decompress(dst, size, src, n) == size;
+	case ALGO_ZLIB:
+		return uncompress(dst, &got, src, n) == Z_OK && got == size;
+	default:
+		return false;
 	}
-	if (dat_layout_pread(c->l, c->pos, text, size))
-		tep_parse_event(tep, text, size, system); /* as libtracecmd: a failure is no error */
-	else
-		c->bad = true;
-	c->pos += size;
-	free(text);
 }
 
-static void read_system_name(struct header_cursor *c, char name[SYSTEM_NAME_MAX])
+/* A metadata run in memory, inflated if compressed (a 0 byte after it). NULL: it cannot be
+ * read or inflated, or no memory. */
+static uint8_t *load_meta(const struct dat_layout *l, const struct dat_meta *m, size_t *len)
 {
-	size_t n = 0;
+	uint8_t *raw = malloc(m->size + 1), *out;
+	uint64_t csize, size;
 
-	while (!c->bad && n < SYSTEM_NAME_MAX) {
-		if (!dat_layout_pread(c->l, c->pos + n, name + n, 1))
-			c->bad = true;
-		else if (!name[n++])
-			break;
+	if (!raw || !dat_layout_pread(l, m->off, raw, m->size)) {
+		free(raw);
+		return NULL;
 	}
-	if (n == SYSTEM_NAME_MAX)
+	raw[m->size] = 0;
+	*len = m->size;
+	if (!m->compressed)
+		return raw;
+	out = NULL;
+	if (m->size >= 8) {
+		csize = get_num(raw, 4, l->big_endian);
+		size = get_num(raw + 4, 4, l->big_endian);
+		if (csize <= m->size - 8 && size <= META_MAX && (out = malloc(size + 1)) &&
+		    inflate_block(algo_of(l->compression), raw + 8, csize, out, size)) {
+			out[size] = 0;
+			*len = size;
+		} else {
+			free(out);
+			out = NULL;
+		}
+	}
+	free(raw);
+	return out;
+}
+
+/* A cursor over a metadata run in memory, in the file's byte order. */
+struct meta_cursor {
+	const uint8_t *p, *end;
+	bool big_endian, bad;
+};
+
+static uint64_t meta_num(struct meta_cursor *c, int bytes)
+{
+	uint64_t v;
+
+	if (c->bad || c->end - c->p < bytes) {
 		c->bad = true;
-	c->pos += n;
+		return 0;
+	}
+	v = get_num(c->p, bytes, c->big_endian);
+	c->p += bytes;
+	return v;
+}
+
+/* The next @size bytes (NULL past the end). */
+static const char *meta_take(struct meta_cursor *c, uint64_t size)
+{
+	const uint8_t *at = c->p;
+
+	if (c->bad || (uint64_t)(c->end - c->p) < size) {
+		c->bad = true;
+		return NULL;
+	}
+	c->p += size;
+	return (const char *)at;
+}
+
+/* A NUL-terminated string of at most SYSTEM_NAME_MAX - 1 bytes. */
+static const char *meta_string(struct meta_cursor *c)
+{
+	const uint8_t *nul = c->bad ? NULL : memchr(c->p, 0, c->end - c->p);
+
+	if (!nul || nul - c->p >= SYSTEM_NAME_MAX) {
+		c->bad = true;
+		return NULL;
+	}
+	return meta_take(c, nul - c->p + 1);
+}
+
+/* Blocks of "size (8 bytes) + text", @count of them: each an event format of @system. */
+static void parse_formats(struct meta_cursor *c, struct tep_handle *tep, uint64_t count,
+			  const char *system)
+{
+	uint64_t size;
+	const char *text;
+
+	while (count-- && !c->bad) {
+		size = meta_num(c, 8);
+		text = meta_take(c, size);
+		if (text) /* as libtracecmd: a format that does not parse is no error */
+			tep_parse_event(tep, text, size, system);
+	}
+}
+
+/* header_page's text (header_event's is not used), as read_header_files(). */
+static void parse_header_info(struct meta_cursor *c, struct tep_handle *tep, int long_size)
+{
+	const char *tag = meta_take(c, 12);
+	uint64_t size;
+	const char *text;
+
+	if (tag && memcmp(tag, "header_page", 12))
+		c->bad = true;
+	size = meta_num(c, 8);
+	text = meta_take(c, size);
+	if (text)
+		tep_parse_header_page(tep, (char *)text, size, long_size);
+}
+
+static void parse_event_formats(struct meta_cursor *c, struct tep_handle *tep)
+{
+	uint64_t systems = meta_num(c, 4);
+	const char *name;
+
+	while (systems-- && !c->bad) {
+		name = meta_string(c);
+		parse_formats(c, tep, meta_num(c, 4), name);
+	}
+}
+
+enum meta_kind { META_HEADER_INFO, META_FTRACE_FORMATS, META_EVENT_FORMATS };
+
+/* Parse one metadata run. Return: false if it cannot be read, inflated or walked. */
+static bool parse_meta(const struct dat_layout *l, const struct dat_meta *m, struct tep_handle *tep,
+		       enum meta_kind what)
+{
+	struct meta_cursor c = { .big_endian = l->big_endian };
+	size_t len;
+	uint8_t *buf = load_meta(l, m, &len);
+
+	if (!buf)
+		return false;
+	c.p = buf;
+	c.end = buf + len;
+	if (what == META_HEADER_INFO)
+		parse_header_info(&c, tep, l->long_size);
+	else if (what == META_FTRACE_FORMATS)
+		parse_formats(&c, tep, meta_num(&c, 4), "ftrace");
+	else
+		parse_event_formats(&c, tep);
+	free(buf);
+	return !c.bad;
 }
 
 int dat_direct_tep(const struct dat_layout *l, const char *path, struct tep_handle **out,
 		   struct vpmc__errbuf *err)
 {
-	struct header_cursor c = { .l = l, .pos = l->header_page_off };
 	struct tep_handle *tep = tep_alloc();
-	char name[SYSTEM_NAME_MAX], *text;
-	uint64_t n, systems;
+	bool ok;
 
 	if (!tep)
 		return VPMC_ERR_NOMEM;
@@ -120,33 +274,21 @@ int dat_direct_tep(const struct dat_layout *l, const char *path, struct tep_hand
 	tep_set_long_size(tep, l->long_size);
 	tep_set_page_size(tep, (int)l->page_size);
 	tep_set_cpus(tep, l->nr_cpus);
-	text = l->header_page_size <= FORMAT_MAX ? malloc(l->header_page_size + 1) : NULL;
-	if (!text || !dat_layout_pread(l, l->header_page_off, text, l->header_page_size))
-		c.bad = true;
-	else
-		tep_parse_header_page(tep, text, l->header_page_size, l->long_size);
-	free(text);
-	c.pos = l->ftrace_formats_off;
-	for (n = header_num(&c, 4); n-- && !c.bad;)
-		parse_format(&c, tep, "ftrace");
-	c.pos = l->event_formats_off;
-	for (systems = header_num(&c, 4); systems-- && !c.bad;) {
-		read_system_name(&c, name);
-		for (n = header_num(&c, 4); n-- && !c.bad;)
-			parse_format(&c, tep, name);
-	}
-	if (!c.bad && tep_get_header_timestamp_size(tep) != 8) {
+	ok = parse_meta(l, &l->header_info, tep, META_HEADER_INFO) &&
+	     parse_meta(l, &l->ftrace_formats, tep, META_FTRACE_FORMATS) &&
+	     parse_meta(l, &l->event_formats, tep, META_EVENT_FORMATS);
+	if (ok && tep_get_header_timestamp_size(tep) != 8) {
 		tep_free(tep);
 		return vpmc__set_error(err, VPMC_ERR_PARSE,
 				       "%s: corrupt trace.dat: header_page has no 8-byte time stamp "
 				       "(libtracecmd's update_page_info() refuses it)", path);
 	}
-	if (c.bad) {
+	if (!ok) {
 		tep_free(tep);
 		return vpmc__set_error(err, VPMC_ERR_PARSE,
-				       "%s: corrupt trace.dat: cannot read its event formats (a "
-				       "format over %u bytes, or a system name over %d)", path,
-				       FORMAT_MAX, SYSTEM_NAME_MAX - 1);
+				       "%s: corrupt trace.dat: its event formats cannot be read (a "
+				       "block past its section, a section that does not inflate, or a "
+				       "system name over %d bytes)", path, SYSTEM_NAME_MAX - 1);
 	}
 	*out = tep;
 	return 0;
@@ -162,23 +304,54 @@ void dat_direct_close(struct dat_direct *p)
 		if (p->cpu[i].kbuf)
 			kbuffer_free(p->cpu[i].kbuf);
 		free(p->cpu[i].buf);
+		free(p->cpu[i].zbuf);
 	}
 	free(p->cpu);
 	free(p);
 }
 
+/* CPU @i's reader: where its data is, a buffer, a kbuffer as init_cpu_data() makes it. */
+static int open_cpu(struct dat_direct *p, const struct dat_layout *l, int i,
+		    struct tep_handle *tep)
+{
+	struct pages_cpu *c = &p->cpu[i];
+	/* read_header_files(): the header page's commit is a kernel long */
+	int long_size = tep_get_header_page_size(tep) ? tep_get_header_page_size(tep)
+						       : l->long_size;
+	uint64_t cap = l->compressed ? l->max_chunk : BATCH_PAGES * l->page_size;
+	uint8_t count[4];
+
+	c->kbuf = kbuffer_alloc(long_size == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
+				l->big_endian ? KBUFFER_ENDIAN_BIG : KBUFFER_ENDIAN_LITTLE);
+	/* a page more: the last page of a batch cut short is read as zeros after it */
+	c->buf = calloc(1, cap + p->page_size);
+	if (!c->kbuf || !c->buf)
+		return VPMC_ERR_NOMEM;
+	if (tep_is_old_format(tep))
+		kbuffer_set_old_format(c->kbuf);
+	if (!l->compressed) {
+		c->page = l->cpu[i].file_off;
+		c->end = l->cpu[i].file_off + l->cpu[i].file_size;
+	} else if (l->cpu[i].file_size) { /* a chunk count, then the chunks */
+		if (!dat_layout_pread(l, l->cpu[i].file_off, count, sizeof(count)))
+			return VPMC_ERR_IO;
+		c->chunks = (uint32_t)get_num(count, 4, l->big_endian);
+		c->chunk_at = l->cpu[i].file_off + 4;
+		c->end = l->cpu[i].size;
+	}
+	return 0;
+}
+
 int dat_direct_open(struct dat_direct **out, const struct dat_layout *l, struct tep_handle *tep)
 {
 	struct dat_direct *p = calloc(1, sizeof(*p));
-	/* init_cpu_data(): the header page's commit is a kernel long (read_header_files()) */
-	int long_size = tep_get_header_page_size(tep) ? tep_get_header_page_size(tep)
-						       : l->long_size;
-	struct pages_cpu *c;
-	int i;
+	int i, ret;
 
 	if (!p)
 		return VPMC_ERR_NOMEM;
 	p->fd = l->fd;
+	p->big_endian = l->big_endian;
+	p->algo = l->compressed ? algo_of(l->compression) : ALGO_NONE;
 	p->page_size = l->page_size;
 	p->cpu = calloc(l->nr_cpus, sizeof(*p->cpu));
 	if (!p->cpu) {
@@ -187,41 +360,83 @@ int dat_direct_open(struct dat_direct **out, const struct dat_layout *l, struct 
 	}
 	p->nr_cpus = l->nr_cpus;
 	for (i = 0; i < p->nr_cpus; i++) {
-		c = &p->cpu[i];
-		c->page = l->cpu[i].file_off;
-		c->end = l->cpu[i].file_off + l->cpu[i].file_size;
-		c->kbuf = kbuffer_alloc(long_size == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
-					tep_is_file_bigendian(tep) ? KBUFFER_ENDIAN_BIG
-								   : KBUFFER_ENDIAN_LITTLE);
-		/* a page more: a last page cut short by the file is read as zeros after it */
-		c->buf = calloc(BATCH_PAGES + 1, p->page_size);
-		if (!c->kbuf || !c->buf) {
+		ret = open_cpu(p, l, i, tep);
+		if (ret) {
 			dat_direct_close(p);
-			return VPMC_ERR_NOMEM;
+			return ret;
 		}
-		if (tep_is_old_format(tep))
-			kbuffer_set_old_format(c->kbuf);
 	}
 	*out = p;
 	return 0;
 }
 
-/* Load the page at c->page into kbuf, reading the next batch when the buffer lacks it. */
-static int load_page(struct dat_direct *p, struct pages_cpu *c)
+/* Zeros from @len to the end of its page: a batch or chunk cut short reads no stale data. */
+static void pad_page(struct dat_direct *p, struct pages_cpu *c, uint64_t len)
 {
-	uint64_t len;
-	ssize_t n;
+	memset(c->buf + len, 0, p->page_size - (len + p->page_size - 1) % p->page_size - 1);
+}
+
+/* The next BATCH_PAGES pages of uncompressed data, from c->page on. */
+static int read_batch(struct dat_direct *p, struct pages_cpu *c)
+{
+	uint64_t len = c->end - c->page;
+
+	if (len > BATCH_PAGES * p->page_size)
+		len = BATCH_PAGES * p->page_size;
+	if (pread(p->fd, c->buf, len, (off_t)c->page) != (ssize_t)len)
+		return VPMC_ERR_IO;
+	pad_page(p, c, len);
+	c->buf_off = c->page;
+	c->buf_len = len;
+	return 0;
+}
+
+/* The next compressed chunk, inflated: (compressed size (4), size (4), data). */
+static int read_chunk(struct dat_direct *p, struct pages_cpu *c, int cpu)
+{
+	uint8_t head[8];
+	uint64_t csize, size;
+	void *z;
+
+	p->bad = (struct dat_direct_chunk){ cpu, c->chunk + 1, c->chunks, c->chunk_at, c->page };
+	if (pread(p->fd, head, sizeof(head), (off_t)c->chunk_at) != sizeof(head))
+		return VPMC_ERR_IO;
+	csize = get_num(head, 4, p->big_endian);
+	size = get_num(head + 4, 4, p->big_endian);
+	if (csize > c->zcap) {
+		z = realloc(c->zbuf, csize);
+		if (!z)
+			return VPMC_ERR_NOMEM;
+		c->zbuf = z;
+		c->zcap = csize;
+	}
+	if (pread(p->fd, c->zbuf, csize, (off_t)(c->chunk_at + 8)) != (ssize_t)csize)
+		return VPMC_ERR_IO;
+	/* the layout walk checked the sizes: size <= max_chunk, the buffer's size */
+	if (!inflate_block(p->algo, c->zbuf, csize, c->buf, size))
+		return DAT_DIRECT_CORRUPT;
+	pad_page(p, c, size);
+	c->buf_off = c->page;
+	c->buf_len = size;
+	c->chunk_at += 8 + csize;
+	c->chunk++;
+	return 0;
+}
+
+/* Load the page at c->page into kbuf, reading the next batch or chunk when the buffer ends. */
+static int load_page(struct dat_direct *p, struct pages_cpu *c, int cpu)
+{
+	int ret;
 
 	if (c->page < c->buf_off || c->page - c->buf_off >= c->buf_len) {
-		len = c->end - c->page;
-		if (len > BATCH_PAGES * p->page_size)
-			len = BATCH_PAGES * p->page_size;
-		n = pread(p->fd, c->buf, len, (off_t)c->page);
-		if (n != (ssize_t)len)
-			return VPMC_ERR_IO;
-		memset(c->buf + len, 0, p->page_size - (len - 1) % p->page_size - 1);
-		c->buf_off = c->page;
-		c->buf_len = len;
+		if (p->algo == ALGO_NONE)
+			ret = read_batch(p, c);
+		else if (c->chunk < c->chunks)
+			ret = read_chunk(p, c, cpu);
+		else
+			ret = 1; /* the chunks hold less than the CPU's size: the end */
+		if (ret)
+			return ret;
 	}
 	kbuffer_load_subbuffer(c->kbuf, c->buf + (c->page - c->buf_off));
 	c->loaded = true;
@@ -245,9 +460,11 @@ int dat_direct_read(struct dat_direct *p, int cpu, struct tep_record *r)
 		}
 		if (c->page >= c->end)
 			return 0;
-		ret = load_page(p, c);
-		if (ret)
-			return ret;
+		ret = load_page(p, c, cpu);
+		if (ret) {
+			c->end = c->page; /* nothing more from this CPU */
+			return ret > 0 ? 0 : ret;
+		}
 	}
 	memset(r, 0, sizeof(*r));
 	r->ts = ts;
@@ -259,4 +476,9 @@ int dat_direct_read(struct dat_direct *p, int cpu, struct tep_record *r)
 	r->missed_events = kbuffer_missed_events(c->kbuf);
 	kbuffer_next_event(c->kbuf, NULL);
 	return 1;
+}
+
+const struct dat_direct_chunk *dat_direct_bad_chunk(const struct dat_direct *p)
+{
+	return &p->bad;
 }

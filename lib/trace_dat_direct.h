@@ -1,10 +1,12 @@
-/* trace_dat_direct.h - A v6 trace.dat read with libtraceevent alone: its event formats parsed
- * into a tep handle, its ring-buffer pages read with kbuffer.
+/* trace_dat_direct.h - A trace.dat read with libtraceevent alone: its event formats parsed into
+ * a tep handle, its ring-buffer pages read with kbuffer (v7's compressed chunks inflated with
+ * libzstd or zlib, as libtracecmd does).
  *
  * What libtracecmd's tracecmd_open() and tracecmd_read_data() do for such a file, without
  * what reading records does not need (kallsyms, printk formats, cmdlines: most of opening a
- * file) and without its allocation and page bookkeeping per record (most of reading one):
- * bench/replay.sh. lib/trace_dat.c uses it only where the two read the same records
+ * file), without inflating all CPU data before the first record (libtracecmd 1.3.1 does, into
+ * memory or a temporary file: memory grew with the trace) and without its allocation and page
+ * bookkeeping per record (most of reading one): bench/readers.sh, bench/replay.sh. lib/trace_dat.c uses it only where the two read the same records
  * (dat_direct_usable()), libtracecmd otherwise; check_trace_dat holds the two to one stream.
  */
 #ifndef VPMC_TRACE_DAT_DIRECT_H
@@ -22,10 +24,11 @@ struct dat_direct;
  * dat_direct_usable() - Whether this module reads @l's records as libtracecmd 1.3.1 would.
  * @l: a walked layout (dat_layout_read() returned 0)
  *
- * True for v6 files with flyrecord CPU data (uncompressed in v6) whose options do not move
- * timestamps: libtracecmd's timestamp_calc() applies OFFSET, DATE, TSC2NSEC and a guest's
- * TIME_SHIFT, which this reader leaves out, so a file with any option but the harmless ones
- * goes to libtracecmd.
+ * True for v6 and v7 flyrecord files whose options do not move time stamps (libtracecmd's
+ * timestamp_calc() applies OFFSET, DATE, TSC2NSEC and a guest's TIME_SHIFT, which this reader
+ * leaves out), whose sections and chunks are uncompressed or zstd/zlib, whose options were all
+ * walked (none in a compressed section) and whose CPUs are numbered 0..n-1 in order. Other
+ * files go to libtracecmd.
  */
 bool dat_direct_usable(const struct dat_layout *l);
 
@@ -59,16 +62,32 @@ int dat_direct_tep(const struct dat_layout *l, const char *path, struct tep_hand
  */
 int dat_direct_open(struct dat_direct **out, const struct dat_layout *l, struct tep_handle *tep);
 
+/* dat_direct_read(): a compressed chunk does not inflate (see dat_direct_bad_chunk()). */
+#define DAT_DIRECT_CORRUPT (-100)
+
 /**
  * dat_direct_read() - CPU @cpu's next record, as tracecmd_peek_data() makes it.
  * @p: from dat_direct_open()
  * @cpu: index into the layout's CPUs
  * @r: filled: ts (ns, the page's clock), size, data (valid until the next call for @cpu),
- *     offset (file offset), cpu, missed_events (kbuffer_missed_events(): -1 unknown count)
+ *     offset (file offset; compressed data: offset in the CPU's data inflated), cpu,
+ *     missed_events (kbuffer_missed_events(): -1 unknown count)
  *
- * Return: 1 (@r filled), 0 (the CPU's data ends), or VPMC_ERR_IO (the file cannot be read).
+ * Return: 1 (@r filled), 0 (the CPU's data ends), VPMC_ERR_IO (the file cannot be read),
+ * VPMC_ERR_NOMEM, or DAT_DIRECT_CORRUPT (a chunk does not inflate: the CPU's records end
+ * there). After an error the CPU reads as ended.
  */
 int dat_direct_read(struct dat_direct *p, int cpu, struct tep_record *r);
+
+/* The chunk a read last failed on with DAT_DIRECT_CORRUPT. */
+struct dat_direct_chunk {
+	int cpu;
+	uint32_t chunk, chunks;  /* its number (from 1) of the CPU's chunks */
+	uint64_t at;             /* its file offset */
+	uint64_t data_off;       /* where its pages start in the CPU's data inflated */
+};
+
+const struct dat_direct_chunk *dat_direct_bad_chunk(const struct dat_direct *p);
 
 /* Free; NULL is a no-op. */
 void dat_direct_close(struct dat_direct *p);

@@ -119,6 +119,16 @@ static void skip_string(struct cursor *c, char *first)
 	}
 }
 
+/* A string into @buf (its first @len - 1 bytes, NUL-terminated); the cursor after it. */
+static void read_name(struct cursor *c, char *buf, size_t len)
+{
+	uint64_t left = c->end - c->pos;
+	ssize_t n = c->bad ? 0 : pread(c->fd, buf, left < len - 1 ? left : len - 1, (off_t)c->pos);
+
+	buf[n > 0 ? n : 0] = '\0';
+	skip_string(c, NULL);
+}
+
 /* Skip @count blocks of "size (@size_bytes) + data". */
 static void skip_blocks(struct cursor *c, uint64_t count, int size_bytes)
 {
@@ -142,20 +152,11 @@ static int past_end(const struct cursor *c, const char *path, struct vpmc__errbu
 			       (unsigned long long)c->end);
 }
 
-/* The metadata both versions share, v6 in a row, v7 one per section. @l: where header_page's
- * text is kept (v6), or NULL. */
-static void walk_header_info(struct cursor *c, struct dat_layout *l)
+/* The metadata both versions share, v6 in a row, v7 one per section. */
+static void walk_header_info(struct cursor *c)
 {
-	uint64_t size;
-
-	if (expect(c, "header_page", 12)) {
-		size = num(c, 8);
-		if (l && !c->bad) {
-			l->header_page_off = c->pos;
-			l->header_page_size = size;
-		}
-		advance(c, size);
-	}
+	if (expect(c, "header_page", 12))
+		skip_blocks(c, 1, 8);
 	if (expect(c, "header_event", 13))
 		skip_blocks(c, 1, 8);
 }
@@ -205,7 +206,7 @@ static int check_pages(struct cursor *c, const struct dat_layout *l, int cpu, co
 /* Compressed CPU data: a chunk count, then chunks of (compressed size, size, data). The CPU's
  * size in the BUFFER option leaves the 4-byte count out (trace-cmd 3.1.6 writes it so). Return
  * the uncompressed size in @size. */
-static int walk_chunks(struct cursor *c, const struct dat_layout *l, int cpu, uint64_t *size,
+static int walk_chunks(struct cursor *c, struct dat_layout *l, int cpu, uint64_t *size,
 		       const char *path, struct vpmc__errbuf *err)
 {
 	const struct dat_cpu_data *d = &l->cpu[cpu];
@@ -230,6 +231,8 @@ static int walk_chunks(struct cursor *c, const struct dat_layout *l, int cpu, ui
 					       (unsigned long long)at, (unsigned long long)us,
 					       CHUNK_MAX);
 		*size += us;
+		if (us > l->max_chunk)
+			l->max_chunk = us;
 	}
 	if (c->bad)
 		return vpmc__set_error(err, VPMC_ERR_PARSE,
@@ -295,11 +298,16 @@ static int v6_walk(struct cursor *c, struct dat_layout *l, const char *path,
 	uint64_t cpus, id, size;
 	int cpu;
 
-	walk_header_info(c, l);
-	l->ftrace_formats_off = c->pos;
+	l->header_info.off = c->pos;
+	walk_header_info(c);
+	l->ftrace_formats.off = c->pos;
 	skip_blocks(c, num(c, 4), 8);         /* ftrace event formats */
-	l->event_formats_off = c->pos;
+	l->event_formats.off = c->pos;
 	walk_event_formats(c);
+	l->header_info.size = l->ftrace_formats.off - l->header_info.off;
+	l->ftrace_formats.size = l->event_formats.off - l->ftrace_formats.off;
+	l->event_formats.size = c->pos - l->event_formats.off;
+	l->header_info.found = l->ftrace_formats.found = l->event_formats.found = !c->bad;
 	skip_blocks(c, 1, 4);                 /* kallsyms */
 	skip_blocks(c, 1, 4);                 /* printk formats */
 	skip_blocks(c, 1, 8);                 /* saved cmdlines */
@@ -329,6 +337,7 @@ static int v6_walk(struct cursor *c, struct dat_layout *l, const char *path,
 	if (alloc_cpus(l, cpus))
 		return VPMC_ERR_NOMEM;
 	for (cpu = 0; cpu < l->nr_cpus; cpu++) {
+		l->cpu[cpu].id = cpu;
 		l->cpu[cpu].file_off = num(c, 8);
 		l->cpu[cpu].file_size = num(c, 8);
 	}
@@ -364,9 +373,25 @@ static bool section(struct cursor *c, uint64_t at, unsigned int *id, unsigned in
 	return true;
 }
 
+/* Where the metadata a reader parses is: the section of option @id. */
+static void keep_meta(struct dat_layout *l, unsigned int id, const struct cursor *c,
+		      unsigned int flags)
+{
+	struct dat_meta *m = id == OPT_HEADER_INFO ? &l->header_info :
+			     id == OPT_FTRACE_EVENTS ? &l->ftrace_formats :
+			     id == OPT_EVENT_FORMATS ? &l->event_formats : NULL;
+
+	if (!m)
+		return;
+	m->found = true;
+	m->compressed = flags & SEC_FL_COMPRESS;
+	m->off = c->pos;
+	m->size = c->end - c->pos;
+}
+
 /* One metadata section an option points to: whole, and (uncompressed) its blocks inside it. */
-static int v7_metadata(struct cursor *c, unsigned int want, uint64_t at, const char *path,
-		       struct vpmc__errbuf *err)
+static int v7_metadata(struct cursor *c, struct dat_layout *l, unsigned int want, uint64_t at,
+		       const char *path, struct vpmc__errbuf *err)
 {
 	unsigned int id, flags;
 	uint64_t size;
@@ -377,6 +402,7 @@ static int v7_metadata(struct cursor *c, unsigned int want, uint64_t at, const c
 		return vpmc__set_error(err, VPMC_ERR_PARSE,
 				       "%s: corrupt trace.dat: the section at byte %llu has id %u, "
 				       "its option says %u", path, (unsigned long long)at, id, want);
+	keep_meta(l, id, c, flags);
 	if (flags & SEC_FL_COMPRESS) {
 		size = num(c, 4); /* compressed size, then the size inflated */
 		num(c, 4);
@@ -384,7 +410,7 @@ static int v7_metadata(struct cursor *c, unsigned int want, uint64_t at, const c
 	} else {
 		switch (want) {
 		case OPT_HEADER_INFO:
-			walk_header_info(c, NULL);
+			walk_header_info(c);
 			break;
 		case OPT_FTRACE_EVENTS:
 			skip_blocks(c, num(c, 4), 8);
@@ -426,7 +452,7 @@ static int v7_buffer(struct cursor *c, struct dat_layout *l, const char *path,
 	if (alloc_cpus(l, cpus))
 		return VPMC_ERR_NOMEM;
 	for (cpu = 0; cpu < l->nr_cpus; cpu++) {
-		num(c, 4);
+		l->cpu[cpu].id = (int)num(c, 4);
 		l->cpu[cpu].file_off = num(c, 8);
 		l->cpu[cpu].file_size = num(c, 8);
 	}
@@ -451,8 +477,10 @@ static int v7_options(struct cursor *c, struct dat_layout *l, uint64_t at, uint6
 		return vpmc__set_error(err, VPMC_ERR_PARSE,
 				       "%s: corrupt trace.dat: the section at byte %llu has id %u, "
 				       "not options (0)", path, (unsigned long long)at, id);
-	if (flags & SEC_FL_COMPRESS)
+	if (flags & SEC_FL_COMPRESS) {
+		l->options_unknown = true;
 		return 0; /* not walked: libtracecmd inflates it */
+	}
 	end = c->end;
 	while (!ret && c->pos < end) {
 		opt_at = c->pos;
@@ -466,6 +494,7 @@ static int v7_options(struct cursor *c, struct dat_layout *l, uint64_t at, uint6
 					       (unsigned long long)opt_at, (unsigned long long)end);
 		c->pos = opt_at + 6;
 		c->end = opt_at + 6 + size;
+		l->options |= 1ULL << (id < 63 ? id : 63);
 		if (id == OPT_DONE) {
 			*next = num(c, 8);
 			return 0;
@@ -473,7 +502,7 @@ static int v7_options(struct cursor *c, struct dat_layout *l, uint64_t at, uint6
 			ret = v7_buffer(c, l, path, err);
 		} else if (id >= OPT_HEADER_INFO && id <= OPT_CMDLINES && size >= 8) {
 			target = num(c, 8);
-			ret = v7_metadata(c, id, target, path, err);
+			ret = v7_metadata(c, l, id, target, path, err);
 		}
 		c->bad = false;
 		c->over_size = 0;
@@ -490,8 +519,8 @@ static int v7_walk(struct cursor *c, struct dat_layout *l, const char *path,
 	uint64_t at;
 	int n, ret;
 
-	skip_string(c, NULL);
-	skip_string(c, NULL);
+	read_name(c, l->compression, sizeof(l->compression));
+	skip_string(c, NULL);                 /* the compression's version */
 	at = num(c, 8);
 	if (c->bad)
 		return vpmc__set_error(err, VPMC_ERR_PARSE,

@@ -14,10 +14,21 @@
 
 /* One CPU's ring-buffer data. */
 struct dat_cpu_data {
+	int id;                       /* the CPU number records carry (v7: the BUFFER option's) */
 	uint64_t file_off, file_size; /* where the data is in the file (compressed or not) */
 	uint64_t base, size;          /* the same pages as libtracecmd numbers them in a record's
 				       * tep_record.offset: the file offsets, or for compressed
 				       * data the offsets in the uncompressed data */
+};
+
+/* Where a run of metadata is: header_page and header_event; the ftrace formats (a count (4
+ * bytes), then per event size (8) and text); the event formats (a count of systems (4), then
+ * per system its name, a count (4), per event size (8) and text). v6: in a row in the file; v7:
+ * one section each, compressed as one block (compressed size (4), size (4), data) or not. */
+struct dat_meta {
+	bool found;
+	bool compressed;
+	uint64_t off, size;
 };
 
 struct dat_layout {
@@ -27,17 +38,16 @@ struct dat_layout {
 	bool big_endian;
 	int long_size;                /* 4 or 8 */
 	uint64_t page_size;
+	char compression[16];         /* v7: the header's compression name ("zstd", "none") */
 	bool compressed;              /* the CPU data is in compressed chunks */
+	uint64_t max_chunk;           /* compressed: the largest chunk, bytes inflated */
 	int nr_cpus;                  /* entries of cpu[]; 0 if unknown (a latency trace, or v7
 				       * options we cannot read: compressed) */
-	uint64_t options;             /* v6: bit N set if option id N is in the file (bit 63 also
-				       * for ids over 63) */
-	/* v6: where the event formats are, for trace_dat_direct.c */
-	uint64_t header_page_off, header_page_size; /* header_page's text */
-	uint64_t ftrace_formats_off;  /* a count (4 bytes), then per event (size (8), text) */
-	uint64_t event_formats_off;   /* a count of systems (4), then per system (name, count (4),
-				       * per event (size (8), text)) */
 	struct dat_cpu_data *cpu;     /* indexed as libtracecmd's CPUs */
+	uint64_t options;             /* bit N set if option id N is in the file (bit 63 also
+				       * for ids over 62) */
+	bool options_unknown;         /* v7: an options section is compressed (not walked) */
+	struct dat_meta header_info, ftrace_formats, event_formats;
 };
 
 /**

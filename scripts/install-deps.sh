@@ -8,7 +8,7 @@ set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
 
 pkgs=(autoconf automake libtool pkg-config make gcc check lcov libjansson-dev
-      libtracecmd-dev libtraceevent-dev libtracefs-dev gnuplot-nox)
+      libtracecmd-dev libtraceevent-dev libtracefs-dev libzstd-dev zlib1g-dev gnuplot-nox)
 for arg in "$@"; do
 	case $arg in
 	--fuzz) pkgs+=(clang libclang-rt-14-dev) ;;

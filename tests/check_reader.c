@@ -219,9 +219,14 @@ static const struct bad_case bad[] = {
 	/* version "6", endianness 0, long size 0, page size 0xffffff00 */
 	{ "trace.dat magic, then garbage", VPMC_FORMAT_AUTO, NULL, 0, "bad/bad-magic.dat", true,
 	  PARSE, "@: corrupt trace.dat: long size 0 (4 or 8)" },
+	/* libtraceevent 1.7.1 crashes in tep_parse_event() on it (check_trace_dat.c) */
+	{ "trace.dat libtraceevent crashes on", VPMC_FORMAT_AUTO, NULL, 0,
+	  "bad/crash-v7-event-format.dat", true, PARSE,
+	  "@: libtraceevent could not parse this trace.dat's event formats (crashed on them: "
+	  "corrupt?)" },
 	/* libtracecmd 1.3.1 crashes in tracecmd_open() on it (check_trace_dat.c) */
 	{ "trace.dat libtracecmd crashes on", VPMC_FORMAT_AUTO, NULL, 0,
-	  "bad/crash-v7-event-format.dat", true, PARSE,
+	  "bad/crash-v6-header-page-offset.dat", true, PARSE,
 	  "@: libtracecmd could not open this trace.dat (crashed on it: corrupt?)" },
 #else
 	{ "trace.dat without libtracecmd", VPMC_FORMAT_AUTO, NULL, 0, "bad/bad-magic.dat", true,

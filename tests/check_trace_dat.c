@@ -274,41 +274,127 @@ START_TEST(test_offset_option_read_by_libtracecmd)
 }
 END_TEST
 
-/* dat_direct_usable(): v6, uncompressed, and only options libtracecmd's handle_options() reads
- * without moving a time stamp. */
+/* dat_direct_usable(): v6 or v7, CPU data and metadata plain or zstd/zlib, every option walked
+ * and one libtracecmd's handle_options() reads without moving a time stamp, CPUs 0..n-1. */
 static const struct {
 	int version;
-	bool compressed;
-	int nr_cpus;
+	const char *compression;
+	bool compressed, meta_compressed, options_unknown, cpus_swapped;
 	uint64_t options;
 	bool usable;
 } direct_gate[] = {
-	{ 6, false, 2, 0, true },
-	/* CPUSTAT, BUFFER, TRACECLOCK, UNAME, HOOK, CPUCOUNT, VERSION, PROCMAPS, TRACEID */
-	{ 6, false, 2, 1 << 2 | 1 << 3 | 1 << 4 | 1 << 5 | 1 << 6 | 1 << 8 | 1 << 9 | 1 << 10 |
-		       1 << 11, true },
-	{ 6, false, 2, 1 << 1, false },   /* DATE: ts_offset += µs * 1000 */
-	{ 6, false, 2, 1 << 7, false },   /* OFFSET: ts_offset += N */
-	{ 6, false, 2, 1 << 12, false },  /* TIME_SHIFT: a guest's per-CPU shifts */
-	{ 6, false, 2, 1 << 13, false },  /* GUEST */
-	{ 6, false, 2, 1 << 14, false },  /* TSC2NSEC: mult, shift, offset */
-	{ 6, false, 2, 1ULL << 63, false }, /* an option id over 62: unknown */
-	{ 7, false, 2, 0, false },
-	{ 6, true, 2, 0, false },
-	{ 6, false, 0, 0, false },        /* a latency trace: no flyrecord CPUs */
+	{ 6, "", false, false, false, false, 0, true },
+	/* DONE, CPUSTAT, BUFFER, TRACECLOCK, UNAME, HOOK, CPUCOUNT, VERSION, PROCMAPS, TRACEID,
+	 * v7's HEADER_INFO .. CMDLINES section offsets */
+	{ 6, "", false, false, false, false, 1 << 0 | 1 << 2 | 1 << 3 | 1 << 4 | 1 << 5 | 1 << 6 |
+		 1 << 8 | 1 << 9 | 1 << 10 | 1 << 11 | 0x3f << 16, true },
+	{ 6, "", false, false, false, false, 1 << 1, false },   /* DATE: ts_offset += µs * 1000 */
+	{ 6, "", false, false, false, false, 1 << 7, false },   /* OFFSET: ts_offset += N */
+	{ 6, "", false, false, false, false, 1 << 12, false },  /* TIME_SHIFT: a guest's shifts */
+	{ 6, "", false, false, false, false, 1 << 13, false },  /* GUEST */
+	{ 6, "", false, false, false, false, 1 << 14, false },  /* TSC2NSEC: mult, shift, offset */
+	{ 6, "", false, false, false, false, 1 << 22, false },  /* BUFFER_TEXT: a latency trace */
+	{ 6, "", false, false, false, false, 1ULL << 63, false }, /* an id over 62: unknown */
+	{ 7, "zstd", true, true, false, false, 1 << 3 | 0x3f << 16, true },
+	{ 7, "zlib", true, true, false, false, 0, true },
+	{ 7, "none", false, false, false, false, 0, true },
+	{ 7, "lz4", true, false, false, false, 0, false },     /* not inflated here */
+	{ 7, "lz4", false, true, false, false, 0, false },
+	{ 7, "zstd", true, true, true, false, 0, false },      /* a compressed options section */
+	{ 7, "zstd", true, true, false, true, 0, false },      /* CPUs 1, 0: renumbered */
+	{ 5, "", false, false, false, false, 0, false },
 };
 
 START_TEST(test_direct_gate)
 {
+	struct dat_cpu_data cpu[2] = { { .id = 0 }, { .id = 1 } };
 	struct dat_layout l;
 
 	memset(&l, 0, sizeof(l));
 	l.version = direct_gate[_i].version;
+	snprintf(l.compression, sizeof(l.compression), "%s", direct_gate[_i].compression);
 	l.compressed = direct_gate[_i].compressed;
-	l.nr_cpus = direct_gate[_i].nr_cpus;
+	l.max_chunk = 40960;
+	l.header_info.found = l.ftrace_formats.found = l.event_formats.found = true;
+	l.header_info.compressed = l.ftrace_formats.compressed = l.event_formats.compressed =
+		direct_gate[_i].meta_compressed;
+	l.options_unknown = direct_gate[_i].options_unknown;
+	if (direct_gate[_i].cpus_swapped) {
+		cpu[0].id = 1;
+		cpu[1].id = 0;
+	}
+	l.cpu = cpu;
+	l.nr_cpus = 2;
 	l.options = direct_gate[_i].options;
 	l.page_size = 4096;
 	ck_assert_int_eq(dat_direct_usable(&l), direct_gate[_i].usable);
+	l.nr_cpus = 0; /* a latency trace: no flyrecord CPUs */
+	ck_assert(!dat_direct_usable(&l));
+}
+END_TEST
+
+/* One CPU's records' time stamps, in order. */
+struct cpu_records {
+	uint64_t *ts;
+	size_t n, cap;
+};
+
+static void cpu_records_add(struct cpu_records *c, uint64_t ts)
+{
+	if (c->n == c->cap) {
+		c->cap = c->cap ? 2 * c->cap : 4096;
+		c->ts = realloc(c->ts, c->cap * sizeof(*c->ts));
+		ck_assert_ptr_nonnull(c->ts);
+	}
+	c->ts[c->n++] = ts;
+}
+
+/*
+ * Every v7 (zstd) recording, read by trace_dat_direct.c, has exactly the records libtracecmd
+ * reads from it (tracecmd_read_data() CPU by CPU): the same count and time stamps per CPU.
+ */
+static const char *const v7_recordings[] = {
+	"small-mixed-real.dat", "small-mixed-pm32.dat", "small-mixed-lm64.dat",
+	"multi-vcpu-real.dat", "pmu-gp-real.dat", "pmu-usermsr-real.dat",
+};
+
+START_TEST(test_v7_direct_equals_libtracecmd)
+{
+	struct tracecmd_input *h = tracecmd_open(trace_path(v7_recordings[_i]),
+						 TRACECMD_FL_LOAD_NO_PLUGINS);
+	struct cpu_records want[8] = { { 0 } }, got[8] = { { 0 } };
+	struct vpmc__errbuf err;
+	struct trace_dat *d;
+	struct kvm_record r;
+	struct tep_record *tr;
+	int cpu, cpus, ret;
+	size_t i;
+
+	ck_assert_ptr_nonnull(h);
+	cpus = tep_get_cpus(tracecmd_get_tep(h));
+	ck_assert_int_le(cpus, 8);
+	for (cpu = 0; cpu < cpus; cpu++) {
+		while ((tr = tracecmd_read_data(h, cpu))) {
+			cpu_records_add(&want[cpu], tr->ts);
+			tracecmd_free_record(tr);
+		}
+	}
+	tracecmd_close(h);
+	ck_assert_int_eq(trace_dat_open(&d, trace_path(v7_recordings[_i]), &err), 0);
+	while ((ret = trace_dat_next(d, &r, &err)) == 1) {
+		ck_assert(r.cpu >= 0 && r.cpu < cpus);
+		if (r.kind != KVM_REC_LOST)
+			cpu_records_add(&got[r.cpu], r.time_ns);
+	}
+	ck_assert_msg(ret == 0, "%s", err.msg);
+	trace_dat_close(d);
+	for (cpu = 0; cpu < cpus; cpu++) {
+		ck_assert_uint_eq(got[cpu].n, want[cpu].n);
+		for (i = 0; i < want[cpu].n; i++)
+			ck_assert_uint_eq(got[cpu].ts[i], want[cpu].ts[i]);
+		free(got[cpu].ts);
+		free(want[cpu].ts);
+	}
 }
 END_TEST
 
@@ -855,27 +941,26 @@ END_TEST
  * - crash-v6-header-page: byte 49, in header_page's text ("u64 timestamp" loses its field
  *   name): libtracecmd's update_page_info() then wants an 8-byte time stamp, init_cpu() fails
  *   for CPU 0 and tracecmd_close() in tracecmd_open_fd()'s cleanup follows CPU 1's unset
- *   lists (SIGSEGV). v6 files are read by trace_dat_direct.c, which refuses it as
- *   update_page_info() does, without the crash;
+ *   lists (SIGSEGV). trace_dat_direct.c refuses it as update_page_info() does, no crash;
+ * - crash-v6-header-page-offset: the same with an OFFSET option (mkdat.py --option 7=0), so it
+ *   goes to libtracecmd, which crashes on it in the child that opens it first;
  * - crash-v6-event-format: byte 26756, a ' ' made ')' inside kvm_nested_vmexit's print fmt
- *   ("{ 0x040 + 8, "DF excp" }"): tep_parse_event() crashes on it, in the child that parses
- *   the formats first;
- * - crash-v7-event-format: byte 4549, inside the zstd event formats section: the inflated
- *   text crashes tep_parse_event() (strcmp on NULL), in the child that opens it first;
- * - crash-v7-first-chunk: byte 19433, inside CPU 0's first compressed chunk: it does not
- *   inflate, init_cpu() fails, the same cleanup crash.
+ *   ("{ 0x040 + 8, "DF excp" }"), and crash-v7-event-format: byte 4549, inside the zstd event
+ *   formats section: tep_parse_event() crashes on the text (strcmp on NULL), in the child that
+ *   parses the formats first.
+ * crash-v7-first-chunk is read: see test_first_chunk_lost.
  */
 static const struct {
 	const char *file, *why;
 } crash_finds[] = {
 	{ "crash-v6-header-page.dat", "corrupt trace.dat: header_page has no 8-byte time stamp "
 				      "(libtracecmd's update_page_info() refuses it)" },
+	{ "crash-v6-header-page-offset.dat", "libtracecmd could not open this trace.dat (crashed "
+					     "on it: corrupt?)" },
 	{ "crash-v6-event-format.dat", "libtraceevent could not parse this trace.dat's event "
 				       "formats (crashed on them: corrupt?)" },
-	{ "crash-v7-event-format.dat", "libtracecmd could not open this trace.dat (crashed on it: "
-				       "corrupt?)" },
-	{ "crash-v7-first-chunk.dat", "libtracecmd could not open this trace.dat (crashed on it: "
-				      "corrupt?)" },
+	{ "crash-v7-event-format.dat", "libtraceevent could not parse this trace.dat's event "
+				       "formats (crashed on them: corrupt?)" },
 };
 
 START_TEST(test_crash_finds)
@@ -928,12 +1013,16 @@ static void intact_records(uint64_t pages, unsigned long *n0, uint64_t *last_ts,
 	tracecmd_close(h);
 }
 
-/* From CPU 0's chunk headers in @path: the pages (uncompressed size / 4096) before the chunk
- * holding byte @byte, and in all. */
-static void chunk_pages(const char *path, uint64_t byte, uint64_t *before, uint64_t *total)
+/* CPU 0's compressed chunks in @path, and the one holding byte @byte: its number (from 1) and
+ * file offset, the pages (inflated size / 4096) before it, and in all. */
+struct chunk_info {
+	uint64_t number, count, at, before, total;
+};
+
+static void chunk_info(const char *path, uint64_t byte, struct chunk_info *ci)
 {
 	uint8_t *buf = malloc(8 << 20), *p;
-	uint64_t size, count;
+	uint64_t size, i;
 	FILE *f = fopen(path, "rb");
 	size_t n;
 
@@ -941,57 +1030,113 @@ static void chunk_pages(const char *path, uint64_t byte, uint64_t *before, uint6
 	n = fread(buf, 1, 8 << 20, f);
 	fclose(f);
 	p = v7_cpu_data(buf, n, 0, &size);
-	*before = *total = 0;
-	for (count = get_le32(p), p += 4; count--; p += 8 + get_le32(p)) {
-		if ((uint64_t)(p - buf) + 8 + get_le32(p) <= byte)
-			*before += get_le32(p + 4) / 4096;
-		*total += get_le32(p + 4) / 4096;
+	memset(ci, 0, sizeof(*ci));
+	ci->count = get_le32(p);
+	for (i = 1, p += 4; i <= ci->count; i++, p += 8 + get_le32(p)) {
+		if ((uint64_t)(p - buf) + 8 + get_le32(p) <= byte) {
+			ci->before += get_le32(p + 4) / 4096;
+		} else if (!ci->number) {
+			ci->number = i;
+			ci->at = (uint64_t)(p - buf);
+		}
+		ci->total += get_le32(p + 4) / 4096;
 	}
 	free(buf);
+}
+
+/* Read @path to the end: the records, and the TRACE_DAT_UNREAD errors (each @want). */
+static void read_with_unread(const char *path, const char *want, unsigned long *records,
+			     unsigned long *unread, uint64_t *unread_pages)
+{
+	struct vpmc__errbuf err;
+	struct trace_dat *d;
+	struct kvm_record r;
+	int ret;
+
+	*records = *unread = 0;
+	ck_assert_int_eq(trace_dat_open(&d, path, &err), 0);
+	while ((ret = trace_dat_next(d, &r, &err)) != 0) {
+		if (ret == TRACE_DAT_UNREAD) {
+			ck_assert_str_eq(err.msg, want);
+			(*unread)++;
+			continue;
+		}
+		ck_assert_msg(ret == 1, "%s", err.msg);
+		(*records)++;
+	}
+	*unread_pages = trace_dat_unread_pages(d);
+	trace_dat_close(d);
 }
 
 /*
  * bad/cut-v7-chunk.dat (fresh-user F11): pmu-gp-real.dat cut like the v7 crash finds, byte
  * 34259 changed: inside CPU 0's last compressed chunk (pages 31-40 of 40), which then does not
- * inflate. libtracecmd reads the pages before it and then ends CPU 0 without a word;
- * trace_dat_next() says so once, then goes on with CPU 1.
+ * inflate. The pages before it are read (libtracecmd, reading the intact recording, says which
+ * records and times they hold); trace_dat_next() says once where CPU 0's records stop and what
+ * is lost, then goes on with CPU 1.
  */
 START_TEST(test_cut_chunk)
 {
 	const char *dir = getenv("VPMC_TRACES");
-	struct vpmc__errbuf err;
-	struct trace_dat *d;
-	struct kvm_record r;
-	unsigned long n0, cpu1, records = 0, unread = 0;
-	uint64_t ts = 0, page = 0, before, total;
+	unsigned long n0, cpu1, records, unread;
+	uint64_t ts = 0, page = 0, lost;
+	struct chunk_info ci;
 	char path[512], want[768];
-	int ret;
 
 	snprintf(path, sizeof(path), "%s/bad/cut-v7-chunk.dat", dir ? dir : "traces");
-	chunk_pages(path, 34259, &before, &total);
-	ck_assert_uint_eq(before, 30);
-	ck_assert_uint_eq(total, 40);
-	intact_records(before, &n0, &ts, &page, &cpu1);
+	chunk_info(path, 34259, &ci);
+	ck_assert_uint_eq(ci.before, 30);
+	ck_assert_uint_eq(ci.total, 40);
+	intact_records(ci.before, &n0, &ts, &page, &cpu1);
 	snprintf(want, sizeof(want), "%s: cpu 0: records stop at ts %llu.%09llu, on page %llu of "
-		 "%llu of the CPU's data; libtracecmd could not read the %llu pages with data "
-		 "after it (corrupt ring-buffer page or compressed chunk)", path,
+		 "%llu of the CPU's data; its compressed chunk %llu of %llu (byte %llu) does not "
+		 "inflate (zstd), so the %llu pages from page %llu on are lost", path,
 		 (unsigned long long)(ts / 1000000000), (unsigned long long)(ts % 1000000000),
-		 (unsigned long long)page, (unsigned long long)total,
-		 (unsigned long long)(total - page));
-	ck_assert_int_eq(trace_dat_open(&d, path, &err), 0);
-	while ((ret = trace_dat_next(d, &r, &err)) != 0) {
-		if (ret == TRACE_DAT_UNREAD) {
-			ck_assert_str_eq(err.msg, want);
-			unread++;
-			continue;
-		}
-		ck_assert_msg(ret == 1, "%s", err.msg);
-		records++;
-	}
+		 (unsigned long long)page, (unsigned long long)ci.total,
+		 (unsigned long long)ci.number, (unsigned long long)ci.count,
+		 (unsigned long long)ci.at, (unsigned long long)(ci.total - ci.before),
+		 (unsigned long long)ci.before + 1);
+	read_with_unread(path, want, &records, &unread, &lost);
 	ck_assert_uint_eq(unread, 1);
-	ck_assert_uint_eq(trace_dat_unread_pages(d), total - page);
+	ck_assert_uint_eq(lost, 10);
 	ck_assert_uint_eq(records, n0 + cpu1);
-	trace_dat_close(d);
+}
+END_TEST
+
+/*
+ * bad/crash-v7-first-chunk.dat: byte 19433 changed, inside CPU 0's first compressed chunk
+ * (libtracecmd 1.3.1 crashes in tracecmd_open() on it: init_cpu() fails, its cleanup follows
+ * unset lists). Read here: CPU 0 has no records and all of its pages are lost, said once;
+ * CPU 1's records are all there (as libtracecmd reads them from the intact recording).
+ */
+START_TEST(test_first_chunk_lost)
+{
+	const char *dir = getenv("VPMC_TRACES");
+	struct tracecmd_input *h = tracecmd_open(trace_path("small-mixed-real.dat"),
+						 TRACECMD_FL_LOAD_NO_PLUGINS);
+	unsigned long cpu1 = 0, records, unread;
+	struct tep_record *r;
+	struct chunk_info ci;
+	char path[512], want[768];
+	uint64_t lost;
+
+	ck_assert_ptr_nonnull(h);
+	while ((r = tracecmd_read_data(h, 1))) {
+		cpu1++;
+		tracecmd_free_record(r);
+	}
+	tracecmd_close(h);
+	snprintf(path, sizeof(path), "%s/bad/crash-v7-first-chunk.dat", dir ? dir : "traces");
+	chunk_info(path, 19433, &ci);
+	ck_assert_uint_eq(ci.number, 1);
+	snprintf(want, sizeof(want), "%s: cpu 0: no records: its compressed chunk 1 of %llu (byte "
+		 "%llu) does not inflate (zstd), so the %llu pages of its data are lost", path,
+		 (unsigned long long)ci.count, (unsigned long long)ci.at,
+		 (unsigned long long)ci.total);
+	read_with_unread(path, want, &records, &unread, &lost);
+	ck_assert_uint_eq(unread, 1);
+	ck_assert_uint_eq(lost, ci.total);
+	ck_assert_uint_eq(records, cpu1);
 }
 END_TEST
 
@@ -1006,6 +1151,7 @@ static Suite *trace_dat_suite(void)
 	tcase_add_test(rec, test_v6_equals_v7);
 	tcase_add_test(rec, test_offset_option_read_by_libtracecmd);
 	tcase_add_loop_test(rec, test_direct_gate, 0, ARRAY_SIZE(direct_gate));
+	tcase_add_loop_test(rec, test_v7_direct_equals_libtracecmd, 0, ARRAY_SIZE(v7_recordings));
 	tcase_add_loop_test(rec, test_dat_and_text_same_events, 0, ARRAY_SIZE(same_recording));
 	tcase_add_test(bad, test_lost_events_unknown_count);
 	tcase_add_test(bad, test_lost_events_count);
@@ -1018,6 +1164,7 @@ static Suite *trace_dat_suite(void)
 	tcase_add_test(bad, test_v7_chunk_count);
 	tcase_add_loop_test(bad, test_crash_finds, 0, ARRAY_SIZE(crash_finds));
 	tcase_add_test(bad, test_cut_chunk);
+	tcase_add_test(bad, test_first_chunk_lost);
 	suite_add_tcase(s, rec);
 	suite_add_tcase(s, bad);
 	return s;

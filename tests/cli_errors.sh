@@ -37,7 +37,7 @@ each_command() {
 	read -r tap_n tap_failed <"$tmp/counts"
 }
 
-tap_plan 97
+tap_plan 102
 
 # ---- the reader's report, the same for every command ----------------------------------------
 # The last line of truncated-tail.txt is "... kvm_entry" without payload or newline: a warning.
@@ -108,9 +108,12 @@ if $vpmcsim stat "$dat" >/dev/null 2>&1; then
 	each_stdin=$dat
 	each_command dat-stdin 1 "<stdin>: trace.dat cannot be read from standard input (give its file name)" -
 	each_stdin=
-	# libtracecmd crashes on it (in a child of the reader)
-	each_command dat-corrupt 1 "crash-v7-first-chunk.dat: libtracecmd could not open this trace.dat" \
-		"$T/bad/crash-v7-first-chunk.dat"
+	# libtraceevent crashes on its event formats (in a child of the reader)
+	each_command dat-corrupt 1 "crash-v7-event-format.dat: libtraceevent could not parse this trace.dat's event formats" \
+		"$T/bad/crash-v7-event-format.dat"
+	# libtracecmd crashes on it (a file with an OFFSET option goes to libtracecmd)
+	each_command dat-corrupt-libtracecmd 1 "crash-v6-header-page-offset.dat: libtracecmd could not open this trace.dat" \
+		"$T/bad/crash-v6-header-page-offset.dat"
 	# CPU 0's records stop on page 30 of its 40 (fix-dat, F11): an error, or lenient a warning;
 	# the report counts the pages either way
 	each_command dat-unread 1 "cut-v7-chunk.dat: 10 ring-buffer pages unread (corrupt)" \
@@ -118,7 +121,7 @@ if $vpmcsim stat "$dat" >/dev/null 2>&1; then
 	each_command dat-unread-lenient 0 "cut-v7-chunk.dat: 10 ring-buffer pages unread (corrupt)" \
 		--lenient "$T/bad/cut-v7-chunk.dat"
 else
-	for t in dat-stdin dat-corrupt dat-unread dat-unread-lenient; do
+	for t in dat-stdin dat-corrupt dat-corrupt-libtracecmd dat-unread dat-unread-lenient; do
 		for c in compare replay sweep stat convert; do
 			tap_result 0 "$t-$c # SKIP no trace.dat support"
 		done
