@@ -1,5 +1,5 @@
-/* trace_dat.c - trace.dat as a stream of kvm records, read with libtracecmd or, for plain v6
- * files, with libtraceevent alone (trace_dat_direct.c).
+/* trace_dat.c - trace.dat as a stream of kvm records, read with libtraceevent alone
+ * (trace_dat_direct.c) or, for files it does not read as libtracecmd would, with libtracecmd.
  *
  * Records are pulled CPU by CPU (tracecmd_read_data(), or dat_direct_read() where
  * dat_direct_usable(): no kallsyms parsed, no allocation per record, the most of the time
@@ -21,6 +21,7 @@
  *   zstd/zlib sections, a second libtraceevent, and still trusting its bugs.
  * For libtracecmd the child costs a second tracecmd_open(), mostly libtraceevent parsing
  * kallsyms (about 0.1 s CPU); for a direct file only the formats are parsed twice (~5 ms).
+ * A direct read reports a compressed chunk that does not inflate itself (chunk_lost()).
  * While reading with libtracecmd, a CPU whose records stop before its data does (it ends a CPU
  * at a page it cannot read without saying so) is reported by cpu_ended() from the layout.
  */
@@ -674,32 +675,50 @@ static int cpu_ended(struct trace_dat *d, int cpu, struct vpmc__errbuf *err)
 			       (unsigned long long)((cd->size + ps - 1) / ps), (unsigned long long)n);
 }
 
-/* A compressed chunk of CPU @cpu does not inflate: its pages from that chunk on are lost.
+/* What dat_direct failed on (dat_direct_bad_chunk()): "its compressed chunk ..." or "its page
+ * ...", with the pages lost in @lost. Pages count from 1 in the CPU's data. */
+static void what_was_lost(const struct trace_dat *d, int cpu, uint64_t *lost, uint64_t *first,
+			  uint64_t *total, char *what, size_t len)
+{
+	const struct dat_direct_chunk *b = dat_direct_bad_chunk(d->direct);
+	const struct dat_cpu_data *cd = &d->layout.cpu[cpu];
+	uint64_t ps = d->layout.page_size;
+	uint64_t start = d->layout.compressed ? 0 : cd->file_off;
+
+	*total = ((d->layout.compressed ? cd->size : cd->file_size) + ps - 1) / ps;
+	*first = (b->data_off - start) / ps + 1;
+	*lost = *total - *first + 1;
+	if (b->page_bytes)
+		snprintf(what, len, "its page %llu holds %d bytes, more than a page (%llu)",
+			 (unsigned long long)*first, b->page_bytes, (unsigned long long)ps);
+	else
+		snprintf(what, len, "its compressed chunk %u of %u (byte %llu) does not inflate "
+			 "(%s)", b->chunk, b->chunks, (unsigned long long)b->at,
+			 d->layout.compression);
+}
+
+/* A compressed chunk or page of CPU @cpu is corrupt: its pages from there on are lost.
  * Return: TRACE_DAT_UNREAD, with @err set. */
 static int chunk_lost(struct trace_dat *d, int cpu, struct vpmc__errbuf *err)
 {
-	const struct dat_direct_chunk *b = dat_direct_bad_chunk(d->direct);
 	const struct dat_cpu *c = &d->cpus[cpu];
-	uint64_t ps = d->layout.page_size, total = (d->layout.cpu[cpu].size + ps - 1) / ps;
-	uint64_t first = b->data_off / ps + 1, n = total - first + 1;
+	uint64_t lost, first, total, start = d->layout.compressed ? 0 : d->layout.cpu[cpu].file_off;
+	char what[160];
 
-	d->unread_pages += n;
+	what_was_lost(d, cpu, &lost, &first, &total, what, sizeof(what));
+	d->unread_pages += lost;
 	if (!c->seen)
 		return vpmc__set_error(err, TRACE_DAT_UNREAD,
-				       "%s: cpu %d: no records: its compressed chunk %u of %u (byte "
-				       "%llu) does not inflate (%s), so the %llu pages of its data "
-				       "are lost", d->path, cpu, b->chunk, b->chunks,
-				       (unsigned long long)b->at, d->layout.compression,
-				       (unsigned long long)n);
+				       "%s: cpu %d: no records: %s, so the %llu pages of its data "
+				       "are lost", d->path, cpu, what, (unsigned long long)lost);
 	return vpmc__set_error(err, TRACE_DAT_UNREAD,
 			       "%s: cpu %d: records stop at ts %llu.%09llu, on page %llu of %llu of "
-			       "the CPU's data; its compressed chunk %u of %u (byte %llu) does not "
-			       "inflate (%s), so the %llu pages from page %llu on are lost", d->path,
-			       cpu, (unsigned long long)(c->last_ts / 1000000000ULL),
+			       "the CPU's data; %s, so the %llu pages from page %llu on are lost",
+			       d->path, cpu, (unsigned long long)(c->last_ts / 1000000000ULL),
 			       (unsigned long long)(c->last_ts % 1000000000ULL),
-			       (unsigned long long)(c->last_offset / ps + 1), (unsigned long long)total,
-			       b->chunk, b->chunks, (unsigned long long)b->at, d->layout.compression,
-			       (unsigned long long)n, (unsigned long long)first);
+			       (unsigned long long)((c->last_offset - start) / d->layout.page_size + 1),
+			       (unsigned long long)total, what, (unsigned long long)lost,
+			       (unsigned long long)first);
 }
 
 /* Read CPU @cpu's next record with dat_direct. Return: 0, TRACE_DAT_UNREAD (chunk_lost()),

@@ -1,4 +1,5 @@
-/* trace_dat.h - trace.dat (trace-cmd's binary format) as a stream of kvm records, via libtracecmd.
+/* trace_dat.h - trace.dat (trace-cmd's binary format) as a stream of kvm records, via
+ * libtraceevent (trace_dat_direct.c) or libtracecmd.
  *
  * Built from trace_dat.c when libtracecmd is available, from trace_dat_none.c otherwise (every
  * call then fails with VPMC_ERR_NOSUPPORT), chosen by the automake conditional.
@@ -17,11 +18,13 @@ struct trace_dat;
  * @path: the file
  * @err: on failure, "PATH: why"
  *
- * The file is checked before libtracecmd reads it (lib/trace_dat_layout.c) and opened once in
- * a child process first: a trace.dat that crashes libtracecmd is an error, not a crash.
+ * The file's layout is checked first (lib/trace_dat_layout.c). Plain and zstd/zlib v6/v7
+ * files whose options leave time stamps alone are read by trace_dat_direct.c, the others by
+ * libtracecmd (tracecmd_open()). Either way the file is opened once in a child process first:
+ * a trace.dat that crashes libtracecmd or libtraceevent is an error, not a crash.
  *
  * Return: 0; VPMC_ERR_IO (cannot open or read @path, or no child process), VPMC_ERR_PARSE
- * (truncated or corrupt, or libtracecmd refuses or crashes on it), VPMC_ERR_NOMEM, or
+ * (truncated or corrupt, or libtracecmd refuses it, or it crashes either), VPMC_ERR_NOMEM, or
  * VPMC_ERR_NOSUPPORT (built without libtracecmd).
  */
 int trace_dat_open(struct trace_dat **out, const char *path, struct vpmc__errbuf *err);
@@ -36,16 +39,19 @@ int trace_dat_open(struct trace_dat **out, const char *path, struct vpmc__errbuf
  *       KVM_REC_LOST record (lost = the count, 0 if unknown) comes before a record after
  *       which the ring buffer reported dropped events
  * @err: on failure, "PATH: cpu N ts T: what"; on TRACE_DAT_UNREAD, "PATH: cpu N: records
- *       stop at ts T, on page P of M of the CPU's data; libtracecmd could not read the K pages
- *       with data after it (...)"
+ *       stop at ts T, on page P of M of the CPU's data; " then what was lost: "its compressed
+ *       chunk C of N (byte B) does not inflate (zstd), so the K pages from page P on are lost"
+ *       or (libtracecmd) "libtracecmd could not read the K pages with data after it (...)";
+ *       "cpu N: no records: ..." when none came before
  *
- * Return: 1 (@rec filled), 0 (end of the trace), TRACE_DAT_UNREAD (libtracecmd could not read
- * the rest of one CPU's data, a corrupt page or compressed chunk; @rec not filled; that CPU
- * is done, the next call goes on with the others), or VPMC_ERR_PARSE.
+ * Return: 1 (@rec filled), 0 (end of the trace), TRACE_DAT_UNREAD (the rest of one CPU's data
+ * cannot be read: a compressed chunk that does not inflate, or a page libtracecmd gives up on;
+ * @rec not filled; that CPU is done, the next call goes on with the others), VPMC_ERR_PARSE,
+ * or VPMC_ERR_IO.
  */
 int trace_dat_next(struct trace_dat *d, struct kvm_record *rec, struct vpmc__errbuf *err);
 
-/* The ring-buffer pages with data that libtracecmd could not read so far (TRACE_DAT_UNREAD). */
+/* The ring-buffer pages lost so far (TRACE_DAT_UNREAD): with data, or in chunks not inflated. */
 uint64_t trace_dat_unread_pages(const struct trace_dat *d);
 
 /* Close; NULL is a no-op. */

@@ -42,7 +42,7 @@ enum algo { ALGO_NONE, ALGO_ZSTD, ALGO_ZLIB, ALGO_OTHER };
 struct pages_cpu {
 	struct kbuffer *kbuf;
 	uint8_t *buf;       /* pages from offset buf_off on, buf_len bytes (then zeros to a page) */
-	uint64_t buf_off, buf_len;
+	uint64_t buf_off, buf_len, buf_cap;
 	uint64_t page;      /* offset of the page kbuf holds (loaded), or reads next */
 	uint64_t end;       /* offset where the CPU's data ends */
 	bool loaded;
@@ -325,6 +325,7 @@ static int open_cpu(struct dat_direct *p, const struct dat_layout *l, int i,
 				l->big_endian ? KBUFFER_ENDIAN_BIG : KBUFFER_ENDIAN_LITTLE);
 	/* a page more: the last page of a batch cut short is read as zeros after it */
 	c->buf = calloc(1, cap + p->page_size);
+	c->buf_cap = cap;
 	if (!c->kbuf || !c->buf)
 		return VPMC_ERR_NOMEM;
 	if (tep_is_old_format(tep))
@@ -398,7 +399,7 @@ static int read_chunk(struct dat_direct *p, struct pages_cpu *c, int cpu)
 	uint64_t csize, size;
 	void *z;
 
-	p->bad = (struct dat_direct_chunk){ cpu, c->chunk + 1, c->chunks, c->chunk_at, c->page };
+	p->bad = (struct dat_direct_chunk){ cpu, c->chunk + 1, c->chunks, c->chunk_at, c->page, 0 };
 	if (pread(p->fd, head, sizeof(head), (off_t)c->chunk_at) != sizeof(head))
 		return VPMC_ERR_IO;
 	csize = get_num(head, 4, p->big_endian);
@@ -412,8 +413,8 @@ static int read_chunk(struct dat_direct *p, struct pages_cpu *c, int cpu)
 	}
 	if (pread(p->fd, c->zbuf, csize, (off_t)(c->chunk_at + 8)) != (ssize_t)csize)
 		return VPMC_ERR_IO;
-	/* the layout walk checked the sizes: size <= max_chunk, the buffer's size */
-	if (!inflate_block(p->algo, c->zbuf, csize, c->buf, size))
+	/* the layout walk checked size <= max_chunk, the buffer's size (unless the file changed) */
+	if (size > c->buf_cap || !inflate_block(p->algo, c->zbuf, csize, c->buf, size))
 		return DAT_DIRECT_CORRUPT;
 	pad_page(p, c, size);
 	c->buf_off = c->page;
@@ -439,6 +440,12 @@ static int load_page(struct dat_direct *p, struct pages_cpu *c, int cpu)
 			return ret;
 	}
 	kbuffer_load_subbuffer(c->kbuf, c->buf + (c->page - c->buf_off));
+	/* update_page_info(): "bad page read" ends the CPU's records */
+	if ((uint64_t)kbuffer_subbuffer_size(c->kbuf) > p->page_size) {
+		p->bad = (struct dat_direct_chunk){ cpu, c->chunk, c->chunks, c->chunk_at, c->page,
+						    kbuffer_subbuffer_size(c->kbuf) };
+		return DAT_DIRECT_CORRUPT;
+	}
 	c->loaded = true;
 	return 0;
 }
@@ -447,6 +454,7 @@ int dat_direct_read(struct dat_direct *p, int cpu, struct tep_record *r)
 {
 	struct pages_cpu *c = &p->cpu[cpu];
 	unsigned long long ts;
+	uint8_t *page_end;
 	void *data;
 	int ret;
 
@@ -469,6 +477,11 @@ int dat_direct_read(struct dat_direct *p, int cpu, struct tep_record *r)
 	memset(r, 0, sizeof(*r));
 	r->ts = ts;
 	r->size = kbuffer_event_size(c->kbuf);
+	/* an event whose length runs past its page (a corrupt length): only its bytes in the
+	 * page are its data (a field past them makes it a short record) */
+	page_end = c->buf + (c->page - c->buf_off) + p->page_size;
+	if (r->size < 0 || r->size > page_end - (uint8_t *)data)
+		r->size = (int)(page_end - (uint8_t *)data);
 	r->record_size = kbuffer_curr_size(c->kbuf);
 	r->cpu = cpu;
 	r->data = data;

@@ -62,7 +62,7 @@ int dat_direct_tep(const struct dat_layout *l, const char *path, struct tep_hand
  */
 int dat_direct_open(struct dat_direct **out, const struct dat_layout *l, struct tep_handle *tep);
 
-/* dat_direct_read(): a compressed chunk does not inflate (see dat_direct_bad_chunk()). */
+/* dat_direct_read(): a compressed chunk or a page is corrupt (see dat_direct_bad_chunk()). */
 #define DAT_DIRECT_CORRUPT (-100)
 
 /**
@@ -74,17 +74,21 @@ int dat_direct_open(struct dat_direct **out, const struct dat_layout *l, struct 
  *     missed_events (kbuffer_missed_events(): -1 unknown count)
  *
  * Return: 1 (@r filled), 0 (the CPU's data ends), VPMC_ERR_IO (the file cannot be read),
- * VPMC_ERR_NOMEM, or DAT_DIRECT_CORRUPT (a chunk does not inflate: the CPU's records end
- * there). After an error the CPU reads as ended.
+ * VPMC_ERR_NOMEM, or DAT_DIRECT_CORRUPT (a chunk does not inflate, or a page holds more than a
+ * page, as libtracecmd's update_page_info() refuses it: the CPU's records end there). After an
+ * error the CPU reads as ended.
  */
 int dat_direct_read(struct dat_direct *p, int cpu, struct tep_record *r);
 
-/* The chunk a read last failed on with DAT_DIRECT_CORRUPT. */
+/* What a read last failed on with DAT_DIRECT_CORRUPT: a chunk that does not inflate, or a page
+ * whose data size runs past it. */
 struct dat_direct_chunk {
 	int cpu;
-	uint32_t chunk, chunks;  /* its number (from 1) of the CPU's chunks */
-	uint64_t at;             /* its file offset */
-	uint64_t data_off;       /* where its pages start in the CPU's data inflated */
+	uint32_t chunk, chunks;  /* the chunk's number (from 1) of the CPU's chunks (compressed) */
+	uint64_t at;             /* the chunk's file offset (compressed) */
+	uint64_t data_off;       /* where its pages, or the page, start in the CPU's data (file
+				  * offsets, or offsets in the data inflated) */
+	int page_bytes;          /* a bad page: the data size it claims; 0: a bad chunk */
 };
 
 const struct dat_direct_chunk *dat_direct_bad_chunk(const struct dat_direct *p);

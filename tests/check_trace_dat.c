@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include <trace-cmd.h>
+#include <zstd.h>
 
 #include "check_common.h"
 #include "check_events.h"
@@ -978,15 +979,14 @@ START_TEST(test_crash_finds)
 }
 END_TEST
 
-/* CPU 0's records of pmu-gp-real.dat on its first @pages pages (libtracecmd's own numbering of
+/* CPU 0's records of recording @name on its first @pages pages (libtracecmd's own numbering of
  * the intact recording): how many, the time of the last and its page (from 1). CPU 1's records
  * in @cpu1. */
-static void intact_records(uint64_t pages, unsigned long *n0, uint64_t *last_ts,
-			   uint64_t *last_page, unsigned long *cpu1)
+static void intact_records(const char *name, uint64_t pages, unsigned long *n0,
+			   uint64_t *last_ts, uint64_t *last_page, unsigned long *cpu1)
 {
-	struct tracecmd_input *h = tracecmd_open(trace_path("pmu-gp-real.dat"),
-						 TRACECMD_FL_LOAD_NO_PLUGINS);
-	FILE *f = fopen(trace_path("pmu-gp-real.dat"), "rb");
+	struct tracecmd_input *h = tracecmd_open(trace_path(name), TRACECMD_FL_LOAD_NO_PLUGINS);
+	FILE *f = fopen(trace_path(name), "rb");
 	struct tep_record *r;
 	uint64_t base = 0;
 	uint8_t head[18];
@@ -1087,7 +1087,7 @@ START_TEST(test_cut_chunk)
 	chunk_info(path, 34259, &ci);
 	ck_assert_uint_eq(ci.before, 30);
 	ck_assert_uint_eq(ci.total, 40);
-	intact_records(ci.before, &n0, &ts, &page, &cpu1);
+	intact_records("pmu-gp-real.dat", ci.before, &n0, &ts, &page, &cpu1);
 	snprintf(want, sizeof(want), "%s: cpu 0: records stop at ts %llu.%09llu, on page %llu of "
 		 "%llu of the CPU's data; its compressed chunk %llu of %llu (byte %llu) does not "
 		 "inflate (zstd), so the %llu pages from page %llu on are lost", path,
@@ -1140,6 +1140,60 @@ START_TEST(test_first_chunk_lost)
 }
 END_TEST
 
+/* small-mixed-real.dat with CPU 0's second page, inside its first compressed chunk, claiming
+ * 4097 bytes of data (commit): the chunk inflated, patched, deflated again (zstd level 19) and
+ * padded to its old size with a zstd skippable frame, so nothing else in the file moves. */
+static void patch_page_commit(uint8_t *buf, size_t n)
+{
+	uint64_t size;
+	uint8_t *chunk = v7_cpu_data(buf, n, 0, &size) + 4;
+	uint32_t csize = get_le32(chunk), usize = get_le32(chunk + 4);
+	uint8_t *raw = malloc(usize), *z = malloc(csize);
+	size_t zn;
+
+	ck_assert_uint_eq(ZSTD_decompress(raw, usize, chunk + 8, csize), usize);
+	ck_assert_uint_ge(usize, 2 * 4096);
+	put_le64(raw + 4096 + 8, (get_le64(raw + 4096 + 8) & ~((1ULL << 27) - 1)) | 4097);
+	zn = ZSTD_compress(z, csize, raw, usize, 19);
+	ck_assert(!ZSTD_isError(zn) && zn + 8 <= csize);
+	memcpy(chunk + 8, z, zn);
+	put_le32(chunk + 8 + zn, 0x184D2A50); /* skippable frame: magic, size, bytes */
+	put_le32(chunk + 8 + zn + 4, (uint32_t)(csize - zn - 8));
+	memset(chunk + 8 + zn + 8, 0, csize - zn - 8);
+	free(raw);
+	free(z);
+}
+
+/*
+ * A page claiming more data than a page (inside compressed data, where the layout walk cannot
+ * see it): libtracecmd's update_page_info() refuses it ("bad page read") and ends the CPU's
+ * records there. So here: CPU 0's records on page 1 (libtracecmd reading the intact
+ * recording says which), then its pages 2 on are reported lost, once; CPU 1's all read.
+ */
+START_TEST(test_bad_page_in_chunk)
+{
+	unsigned long n0, cpu1, records, unread;
+	uint64_t ts = 0, page = 0, lost;
+	struct chunk_info ci;
+	char want[768];
+	const char *p = temp_copy("small-mixed-real.dat", 0, patch_page_commit);
+
+	chunk_info(trace_path("small-mixed-real.dat"), 0, &ci);
+	intact_records("small-mixed-real.dat", 1, &n0, &ts, &page, &cpu1);
+	ck_assert_uint_eq(page, 1);
+	snprintf(want, sizeof(want), "%s: cpu 0: records stop at ts %llu.%09llu, on page 1 of "
+		 "%llu of the CPU's data; its page 2 holds 4097 bytes, more than a page (4096), so "
+		 "the %llu pages from page 2 on are lost", p, (unsigned long long)(ts / 1000000000),
+		 (unsigned long long)(ts % 1000000000), (unsigned long long)ci.total,
+		 (unsigned long long)ci.total - 1);
+	read_with_unread(p, want, &records, &unread, &lost);
+	unlink(p);
+	ck_assert_uint_eq(unread, 1);
+	ck_assert_uint_eq(lost, ci.total - 1);
+	ck_assert_uint_eq(records, n0 + cpu1);
+}
+END_TEST
+
 static Suite *trace_dat_suite(void)
 {
 	Suite *s = suite_create("trace_dat");
@@ -1165,6 +1219,7 @@ static Suite *trace_dat_suite(void)
 	tcase_add_loop_test(bad, test_crash_finds, 0, ARRAY_SIZE(crash_finds));
 	tcase_add_test(bad, test_cut_chunk);
 	tcase_add_test(bad, test_first_chunk_lost);
+	tcase_add_test(bad, test_bad_page_in_chunk);
 	suite_add_tcase(s, rec);
 	suite_add_tcase(s, bad);
 	return s;
