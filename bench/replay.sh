@@ -5,6 +5,7 @@
 # Usage: bench/replay.sh [BUILD_DIR]   (default: the current directory if it has sim/vpmcsim,
 #                                       else _build/plain)
 # Environment: BENCH_REPEAT (default 1000: 2.3 M events), BENCH_RUNS (default 3), BENCH_TMP.
+# compare is also timed on the trace converted to version 7 (zstd), trace-cmd's default.
 #
 # The input is traces/local-kvm/small-mixed-real.v6.dat (a real recording, 2313 events)
 # repeated BENCH_REPEAT times by bench/mkdat.py into one valid trace.dat. Times are CPU time
@@ -81,6 +82,13 @@ printf '  %-58s %7s s\n' "trace-cmd report > /dev/null" "$t_report" \
 	"vpmcsim compare --policy tolerance=100 (1 policy)" "$t_one" \
 	"vpmcsim sweep, 32 tolerances" "$t_sweep"
 echo "  compare speed / trace-cmd report speed:        $(ratio "$t_report" "$t_compare")x (target >= 5)"
+# The same trace as trace-cmd 3.x writes it by default: version 7, zstd.
+if trace-cmd convert --file-version 7 -i "$tmp/x1.dat" -o "$tmp/x1.v7.dat" >/dev/null 2>&1; then
+	t_report7=$(cpu trace-cmd report "$tmp/x1.v7.dat")
+	t_compare7=$(cpu "$vpmcsim" compare "$tmp/x1.v7.dat")
+	echo "  the same as v7 (zstd): trace-cmd report $t_report7 s, compare $t_compare7 s:" \
+	     "$(ratio "$t_report7" "$t_compare7")x"
+fi
 echo "  compare --assume speed / trace-cmd report:     $(ratio "$t_report" "$t_overlay")x"
 echo "  sweep of 32 tolerances / one policy:           $(ratio "$t_sweep" "$t_one")x (target <= 4)"
 
