@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "import.h"
@@ -470,6 +471,7 @@ static int open_importer(struct vpmc_reader *r)
 
 static int open_dat(struct vpmc_reader *r)
 {
+	struct stat st;
 	int ret;
 
 	if (r->fd == STDIN_FILENO && !strcmp(r->path, "-"))
@@ -477,7 +479,11 @@ static int open_dat(struct vpmc_reader *r)
 			    "(give its file name)", r->name);
 	if (r->mem)
 		return fail(r, VPMC_ERR_PARSE, "%s: trace.dat cannot be read from memory", r->name);
-	if (r->fd > STDIN_FILENO) { /* libtracecmd opens the file itself */
+	/* opened again by name below: a pipe or FIFO would be read from its start no more */
+	if (r->fd >= 0 && (fstat(r->fd, &st) || !S_ISREG(st.st_mode)))
+		return fail(r, VPMC_ERR_PARSE, "%s: a trace.dat must be a regular file (it is read "
+			    "at offsets), not a pipe or FIFO", r->name);
+	if (r->fd > STDIN_FILENO) { /* trace_dat.c opens the file itself */
 		close(r->fd);
 		r->fd = -1;
 	}
@@ -705,22 +711,25 @@ static int next_text_record(struct vpmc_reader *r, struct kvm_record *rec)
 	}
 }
 
-/* The next trace.dat record. Pages libtracecmd cannot read are an error, or (lenient) a
- * counted warning. Return: 1, 0 (end), or an error. */
+/* The next trace.dat record. Pages that cannot be read and records that cannot be read are an
+ * error, or (lenient) a counted warning. Return: 1, 0 (end), or an error. */
 static int next_dat_record(struct vpmc_reader *r, struct kvm_record *rec)
 {
 	int ret;
 
 	for (;;) {
 		ret = trace_dat_next(r->dat, rec, &r->err);
-		if (ret != TRACE_DAT_UNREAD)
+		if (ret != TRACE_DAT_UNREAD && ret != TRACE_DAT_BAD_RECORD)
 			break;
-		r->st.unread_pages = trace_dat_unread_pages(r->dat);
+		if (ret == TRACE_DAT_UNREAD)
+			r->st.unread_pages = trace_dat_unread_pages(r->dat);
 		if (!r->opts.lenient) {
 			r->failed = VPMC_ERR_PARSE; /* r->err says where */
 			return r->failed;
 		}
-		warn(r, WARN_UNREAD, "%s", r->err.msg);
+		if (ret == TRACE_DAT_BAD_RECORD)
+			r->st.skipped_lines++;
+		warn(r, ret == TRACE_DAT_UNREAD ? WARN_UNREAD : WARN_SKIPPED, "%s", r->err.msg);
 		vpmc__clear_error(&r->err);
 	}
 	if (ret < 0)

@@ -401,6 +401,11 @@ static void lane_obs(void *data, const struct vpmc_obs *obs)
 	struct lane_vcpu *lv = data;
 	struct metrics_probe probe = { lane_ref_count, lv };
 
+	/* most observations: a count for the host cost, in no order with the reference's */
+	if (obs->kind == VPMC_OBS_TRIGGER && !lv->r->log) {
+		metrics_pol_obs(&lv->m, obs, &probe);
+		return;
+	}
 	if (lv->seg && obs->seg_insn)
 		lane_ref_upto(lv, obs->seg_insn); /* the reference up to the same instruction */
 	lane_feed_ref(lv, obs);

@@ -317,6 +317,8 @@ static int open_direct(struct trace_dat *d, struct vpmc__errbuf *err)
 
 static int open_libtracecmd(struct trace_dat *d, struct vpmc__errbuf *err)
 {
+	int i;
+
 	d->handle = tracecmd_open(d->path, TRACECMD_FL_LOAD_NO_PLUGINS);
 	if (!d->handle)
 		return open_failure(d->path, err);
@@ -324,7 +326,25 @@ static int open_libtracecmd(struct trace_dat *d, struct vpmc__errbuf *err)
 	d->nr_cpus = tep_get_cpus(d->tep);
 	if (d->nr_cpus < 0)
 		d->nr_cpus = 0;
+	/* CPUs a v7 BUFFER option numbers with gaps: libtracecmd indexes them by number */
+	for (i = 0; i < d->layout.nr_cpus; i++) {
+		if (d->layout.cpu[i].id >= d->nr_cpus)
+			d->nr_cpus = d->layout.cpu[i].id + 1;
+	}
 	return 0;
+}
+
+/* The layout's CPUs are numbered 0..n-1 in order, as libtracecmd indexes them (its end check
+ * needs that). */
+static bool cpus_in_order(const struct dat_layout *l)
+{
+	int i;
+
+	for (i = 0; i < l->nr_cpus; i++) {
+		if (l->cpu[i].id != i)
+			return false;
+	}
+	return true;
 }
 
 int trace_dat_open(struct trace_dat **out, const char *path, struct vpmc__errbuf *err)
@@ -341,6 +361,8 @@ int trace_dat_open(struct trace_dat **out, const char *path, struct vpmc__errbuf
 	tep_set_loglevel(TEP_LOG_NONE);
 	d->path = strdup(path);
 	ret = d->path ? dat_layout_read(&d->layout, path, err) : VPMC_ERR_NOMEM;
+	if (!ret && !dat_direct_usable(&d->layout))
+		ret = dat_layout_check_pages(&d->layout, path, err);
 	if (!ret)
 		ret = probe_open(d, &child, err);
 	if (!ret)
@@ -355,7 +377,7 @@ int trace_dat_open(struct trace_dat **out, const char *path, struct vpmc__errbuf
 		trace_dat_close(d);
 		return ret;
 	}
-	d->layout_ok = d->layout.nr_cpus > 0;
+	d->layout_ok = d->layout.nr_cpus > 0 && cpus_in_order(&d->layout);
 	d->refill = -1;
 	d->swap = tep_is_file_bigendian(d->tep) != tep_is_local_bigendian(d->tep);
 	*out = d;
@@ -487,7 +509,7 @@ static const char *reason_name(struct trace_dat *d, unsigned int isa, uint64_t c
 static int dat_error(struct trace_dat *d, const struct tep_record *r, const char *what,
 		     const char *name, struct vpmc__errbuf *err)
 {
-	return vpmc__set_error(err, VPMC_ERR_PARSE, "%s: cpu %d ts %llu.%09llu: %s%s%s", d->path,
+	return vpmc__set_error(err, TRACE_DAT_BAD_RECORD, "%s: cpu %d ts %llu.%09llu: %s%s%s", d->path,
 			       r->cpu, r->ts / 1000000000ULL, r->ts % 1000000000ULL, what,
 			       name ? " " : "", name ? name : "");
 }
@@ -611,7 +633,7 @@ static int fill_record(struct trace_dat *d, struct tep_record *r, struct kvm_rec
 			return VPMC_ERR_NOMEM;
 	}
 	if (de->missing)
-		return vpmc__set_error(err, VPMC_ERR_PARSE,
+		return vpmc__set_error(err, TRACE_DAT_BAD_RECORD,
 				       "%s: cpu %d ts %llu.%09llu: %s has no field %s", d->path,
 				       r->cpu, r->ts / 1000000000ULL, r->ts % 1000000000ULL,
 				       de->name, de->missing);
@@ -687,7 +709,10 @@ static void what_was_lost(const struct trace_dat *d, int cpu, uint64_t *lost, ui
 
 	*total = ((d->layout.compressed ? cd->size : cd->file_size) + ps - 1) / ps;
 	*first = (b->data_off - start) / ps + 1;
-	*lost = *total - *first + 1;
+	*lost = *total >= *first ? *total - *first + 1 : 0;
+	/* chunk headers that understate their size: at least a page per chunk not read */
+	if (!b->page_bytes && *lost < (uint64_t)(b->chunks - b->chunk + 1))
+		*lost = b->chunks - b->chunk + 1;
 	if (b->page_bytes)
 		snprintf(what, len, "its page %llu holds %d bytes, more than a page (%llu)",
 			 (unsigned long long)*first, b->page_bytes, (unsigned long long)ps);
@@ -709,16 +734,18 @@ static int chunk_lost(struct trace_dat *d, int cpu, struct vpmc__errbuf *err)
 	d->unread_pages += lost;
 	if (!c->seen)
 		return vpmc__set_error(err, TRACE_DAT_UNREAD,
-				       "%s: cpu %d: no records: %s, so the %llu pages of its data "
-				       "are lost", d->path, cpu, what, (unsigned long long)lost);
+				       "%s: cpu %d: no records: %s; its data is lost (%llu page%s)",
+				       d->path, d->layout.cpu[cpu].id, what, (unsigned long long)lost,
+				       lost == 1 ? "" : "s");
 	return vpmc__set_error(err, TRACE_DAT_UNREAD,
 			       "%s: cpu %d: records stop at ts %llu.%09llu, on page %llu of %llu of "
-			       "the CPU's data; %s, so the %llu pages from page %llu on are lost",
-			       d->path, cpu, (unsigned long long)(c->last_ts / 1000000000ULL),
+			       "the CPU's data; %s: %llu page%s from page %llu on lost", d->path,
+			       d->layout.cpu[cpu].id,
+			       (unsigned long long)(c->last_ts / 1000000000ULL),
 			       (unsigned long long)(c->last_ts % 1000000000ULL),
 			       (unsigned long long)((c->last_offset - start) / d->layout.page_size + 1),
 			       (unsigned long long)total, what, (unsigned long long)lost,
-			       (unsigned long long)first);
+			       lost == 1 ? "" : "s", (unsigned long long)first);
 }
 
 /* Read CPU @cpu's next record with dat_direct. Return: 0, TRACE_DAT_UNREAD (chunk_lost()),

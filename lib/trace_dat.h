@@ -31,6 +31,9 @@ int trace_dat_open(struct trace_dat **out, const char *path, struct vpmc__errbuf
 
 /* trace_dat_next(): a CPU's records stopped before its data did. */
 #define TRACE_DAT_UNREAD 2
+/* trace_dat_next(): a record cannot be read (an event id the file does not describe, a record
+ * shorter than its format, a format without a field the kind needs); it is skipped. */
+#define TRACE_DAT_BAD_RECORD 3
 
 /**
  * trace_dat_next() - The next record of all CPUs, in timestamp order (ties: lower CPU first).
@@ -40,14 +43,16 @@ int trace_dat_open(struct trace_dat **out, const char *path, struct vpmc__errbuf
  *       which the ring buffer reported dropped events
  * @err: on failure, "PATH: cpu N ts T: what"; on TRACE_DAT_UNREAD, "PATH: cpu N: records
  *       stop at ts T, on page P of M of the CPU's data; " then what was lost: "its compressed
- *       chunk C of N (byte B) does not inflate (zstd), so the K pages from page P on are lost"
- *       or (libtracecmd) "libtracecmd could not read the K pages with data after it (...)";
- *       "cpu N: no records: ..." when none came before
+ *       chunk C of N (byte B) does not inflate (zstd): K pages from page P on lost" (or "its
+ *       page P holds N bytes, more than a page (S): ..."), or with libtracecmd "libtracecmd
+ *       could not read the K pages with data after it (...)"; "cpu N: no records: ..." when
+ *       none came before; on TRACE_DAT_BAD_RECORD "PATH: cpu N ts T: what"
  *
  * Return: 1 (@rec filled), 0 (end of the trace), TRACE_DAT_UNREAD (the rest of one CPU's data
  * cannot be read: a compressed chunk that does not inflate, or a page libtracecmd gives up on;
- * @rec not filled; that CPU is done, the next call goes on with the others), VPMC_ERR_PARSE,
- * or VPMC_ERR_IO.
+ * @rec not filled; that CPU is done, the next call goes on with the others),
+ * TRACE_DAT_BAD_RECORD (that record skipped, @rec not filled; the next call goes on),
+ * VPMC_ERR_IO or VPMC_ERR_NOMEM.
  */
 int trace_dat_next(struct trace_dat *d, struct kvm_record *rec, struct vpmc__errbuf *err);
 

@@ -21,7 +21,7 @@
 
 #define BATCH_PAGES 16
 #define META_MAX (64U << 20)  /* a metadata run, inflated (the kernel's formats: ~1 MiB) */
-#define CHUNK_MAX (64U << 20) /* a compressed chunk, inflated (trace-cmd writes 10 pages) */
+#define CHUNK_MAX (64U << 20) /* a chunk inflated, at most (trace-cmd writes 10 pages) */
 #define SYSTEM_NAME_MAX 256
 
 /*
@@ -40,6 +40,7 @@
 enum algo { ALGO_NONE, ALGO_ZSTD, ALGO_ZLIB, ALGO_OTHER };
 
 struct pages_cpu {
+	int id;             /* the CPU number its records carry */
 	struct kbuffer *kbuf;
 	uint8_t *buf;       /* pages from offset buf_off on, buf_len bytes (then zeros to a page) */
 	uint64_t buf_off, buf_len, buf_cap;
@@ -85,10 +86,10 @@ bool dat_direct_usable(const struct dat_layout *l)
 	    !meta_usable(l, &l->event_formats))
 		return false;
 	if (l->compressed && (algo_of(l->compression) == ALGO_NONE ||
-			      algo_of(l->compression) == ALGO_OTHER || l->max_chunk > CHUNK_MAX))
+			      algo_of(l->compression) == ALGO_OTHER))
 		return false;
-	for (i = 0; i < l->nr_cpus; i++) {
-		if (l->cpu[i].id != i) /* libtracecmd would renumber them */
+	for (i = 1; i < l->nr_cpus; i++) {
+		if (l->cpu[i].id <= l->cpu[i - 1].id) /* libtracecmd would reorder them */
 			return false;
 	}
 	return true;
@@ -104,18 +105,22 @@ static uint64_t get_num(const uint8_t *b, int bytes, bool big_endian)
 	return v;
 }
 
-/* Inflate @src (@n bytes) into exactly @size bytes at @dst. Return: true if it did. */
-static bool inflate_block(enum algo algo, const void *src, size_t n, void *dst, size_t size)
+/* Inflate @src (@n bytes) into at most @cap bytes at @dst, as libtracecmd's
+ * tracecmd_uncompress_chunk() does (what the chunk inflates to may fall short of the size its
+ * header gives). Return: the bytes inflated, or -1. */
+static int64_t inflate_block(enum algo algo, const void *src, size_t n, void *dst, size_t cap)
 {
-	uLongf got = size;
+	uLongf got = cap;
+	size_t ret;
 
 	switch (algo) {
 	case ALGO_ZSTD:
-		return ZSTD_decompress(dst, size, src, n) == size;
+		ret = ZSTD_decompress(dst, cap, src, n);
+		return ZSTD_isError(ret) ? -1 : (int64_t)ret;
 	case ALGO_ZLIB:
-		return uncompress(dst, &got, src, n) == Z_OK && got == size;
+		return uncompress(dst, &got, src, n) == Z_OK ? (int64_t)got : -1;
 	default:
-		return false;
+		return -1;
 	}
 }
 
@@ -139,7 +144,8 @@ static uint8_t *load_meta(const struct dat_layout *l, const struct dat_meta *m, 
 		csize = get_num(raw, 4, l->big_endian);
 		size = get_num(raw + 4, 4, l->big_endian);
 		if (csize <= m->size - 8 && size <= META_MAX && (out = malloc(size + 1)) &&
-		    inflate_block(algo_of(l->compression), raw + 8, csize, out, size)) {
+		    inflate_block(algo_of(l->compression), raw + 8, csize, out, size) ==
+		    (int64_t)size) {
 			out[size] = 0;
 			*len = size;
 		} else {
@@ -318,9 +324,13 @@ static int open_cpu(struct dat_direct *p, const struct dat_layout *l, int i,
 	/* read_header_files(): the header page's commit is a kernel long */
 	int long_size = tep_get_header_page_size(tep) ? tep_get_header_page_size(tep)
 						       : l->long_size;
-	uint64_t cap = l->compressed ? l->max_chunk : BATCH_PAGES * l->page_size;
+	/* compressed: a page's start from the chunk before, then a chunk inflated (a chunk's header
+	 * may claim more than it inflates to: calloc()'s pages are only resident once written) */
+	uint64_t chunk = l->max_chunk < CHUNK_MAX ? l->max_chunk : CHUNK_MAX;
+	uint64_t cap = l->compressed ? chunk + l->page_size : BATCH_PAGES * l->page_size;
 	uint8_t count[4];
 
+	c->id = l->cpu[i].id;
 	c->kbuf = kbuffer_alloc(long_size == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
 				l->big_endian ? KBUFFER_ENDIAN_BIG : KBUFFER_ENDIAN_LITTLE);
 	/* a page more: the last page of a batch cut short is read as zeros after it */
@@ -338,7 +348,7 @@ static int open_cpu(struct dat_direct *p, const struct dat_layout *l, int i,
 			return VPMC_ERR_IO;
 		c->chunks = (uint32_t)get_num(count, 4, l->big_endian);
 		c->chunk_at = l->cpu[i].file_off + 4;
-		c->end = l->cpu[i].size;
+		c->end = UINT64_MAX; /* the data ends with its last chunk */
 	}
 	return 0;
 }
@@ -392,14 +402,17 @@ static int read_batch(struct dat_direct *p, struct pages_cpu *c)
 	return 0;
 }
 
-/* The next compressed chunk, inflated: (compressed size (4), size (4), data). */
+/* The next compressed chunk (compressed size (4), size (4), data), inflated after the
+ * buf_len bytes in the buffer. */
 static int read_chunk(struct dat_direct *p, struct pages_cpu *c, int cpu)
 {
 	uint8_t head[8];
 	uint64_t csize, size;
+	int64_t got;
 	void *z;
 
-	p->bad = (struct dat_direct_chunk){ cpu, c->chunk + 1, c->chunks, c->chunk_at, c->page, 0 };
+	p->bad = (struct dat_direct_chunk){ cpu, c->chunk + 1, c->chunks, c->chunk_at,
+					    c->buf_off + c->buf_len, 0 };
 	if (pread(p->fd, head, sizeof(head), (off_t)c->chunk_at) != sizeof(head))
 		return VPMC_ERR_IO;
 	csize = get_num(head, 4, p->big_endian);
@@ -413,14 +426,41 @@ static int read_chunk(struct dat_direct *p, struct pages_cpu *c, int cpu)
 	}
 	if (pread(p->fd, c->zbuf, csize, (off_t)(c->chunk_at + 8)) != (ssize_t)csize)
 		return VPMC_ERR_IO;
-	/* the layout walk checked size <= max_chunk, the buffer's size (unless the file changed) */
-	if (size > c->buf_cap || !inflate_block(p->algo, c->zbuf, csize, c->buf, size))
+	/* at most what the header says, and what the buffer holds: CHUNK_MAX, or the largest
+	 * header when less (a chunk inflating to more is corrupt) */
+	if (size > c->buf_cap - c->buf_len)
+		size = c->buf_cap - c->buf_len;
+	got = inflate_block(p->algo, c->zbuf, csize, c->buf + c->buf_len, size);
+	if (got < 0)
 		return DAT_DIRECT_CORRUPT;
-	pad_page(p, c, size);
-	c->buf_off = c->page;
-	c->buf_len = size;
+	c->buf_len += (uint64_t)got;
 	c->chunk_at += 8 + csize;
 	c->chunk++;
+	return 0;
+}
+
+/*
+ * Compressed data is one stream, the chunks inflated one after the other (libtracecmd inflates
+ * them into one file): make the page at c->page whole in the buffer, keeping its bytes already
+ * there and inflating chunks after them. Return: 0, 1 (the data ends), or an error.
+ */
+static int fill_compressed(struct dat_direct *p, struct pages_cpu *c, int cpu)
+{
+	uint64_t have = c->buf_off + c->buf_len > c->page ? c->buf_off + c->buf_len - c->page : 0;
+	int ret;
+
+	if (have)
+		memmove(c->buf, c->buf + (c->page - c->buf_off), have);
+	c->buf_off = c->page;
+	c->buf_len = have;
+	while (c->buf_len < p->page_size && c->chunk < c->chunks) {
+		ret = read_chunk(p, c, cpu);
+		if (ret)
+			return ret;
+	}
+	if (!c->buf_len)
+		return 1;
+	pad_page(p, c, c->buf_len);
 	return 0;
 }
 
@@ -429,16 +469,14 @@ static int load_page(struct dat_direct *p, struct pages_cpu *c, int cpu)
 {
 	int ret;
 
-	if (c->page < c->buf_off || c->page - c->buf_off >= c->buf_len) {
-		if (p->algo == ALGO_NONE)
-			ret = read_batch(p, c);
-		else if (c->chunk < c->chunks)
-			ret = read_chunk(p, c, cpu);
-		else
-			ret = 1; /* the chunks hold less than the CPU's size: the end */
-		if (ret)
-			return ret;
-	}
+	if (p->algo == ALGO_NONE && (c->page < c->buf_off || c->page - c->buf_off >= c->buf_len))
+		ret = read_batch(p, c);
+	else if (p->algo != ALGO_NONE && c->page + p->page_size > c->buf_off + c->buf_len)
+		ret = fill_compressed(p, c, cpu);
+	else
+		ret = 0;
+	if (ret)
+		return ret;
 	kbuffer_load_subbuffer(c->kbuf, c->buf + (c->page - c->buf_off));
 	/* update_page_info(): "bad page read" ends the CPU's records */
 	if ((uint64_t)kbuffer_subbuffer_size(c->kbuf) > p->page_size) {
@@ -483,7 +521,7 @@ int dat_direct_read(struct dat_direct *p, int cpu, struct tep_record *r)
 	if (r->size < 0 || r->size > page_end - (uint8_t *)data)
 		r->size = (int)(page_end - (uint8_t *)data);
 	r->record_size = kbuffer_curr_size(c->kbuf);
-	r->cpu = cpu;
+	r->cpu = c->id;
 	r->data = data;
 	r->offset = c->page + kbuffer_curr_offset(c->kbuf);
 	r->missed_events = kbuffer_missed_events(c->kbuf);

@@ -27,8 +27,9 @@ struct dat_direct;
  * True for v6 and v7 flyrecord files whose options do not move time stamps (libtracecmd's
  * timestamp_calc() applies OFFSET, DATE, TSC2NSEC and a guest's TIME_SHIFT, which this reader
  * leaves out), whose sections and chunks are uncompressed or zstd/zlib, whose options were all
- * walked (none in a compressed section) and whose CPUs are numbered 0..n-1 in order. Other
- * files go to libtracecmd.
+ * walked (none in a compressed section) and whose CPUs are numbered in increasing order (records
+ * then merge as libtracecmd, which indexes CPUs by number, merges them). Other files go to
+ * libtracecmd.
  */
 bool dat_direct_usable(const struct dat_layout *l);
 
@@ -70,7 +71,8 @@ int dat_direct_open(struct dat_direct **out, const struct dat_layout *l, struct 
  * @p: from dat_direct_open()
  * @cpu: index into the layout's CPUs
  * @r: filled: ts (ns, the page's clock), size, data (valid until the next call for @cpu),
- *     offset (file offset; compressed data: offset in the CPU's data inflated), cpu,
+ *     offset (file offset; compressed data: offset in the CPU's data inflated), cpu (its
+ *     number),
  *     missed_events (kbuffer_missed_events(): -1 unknown count)
  *
  * Return: 1 (@r filled), 0 (the CPU's data ends), VPMC_ERR_IO (the file cannot be read),

@@ -24,6 +24,7 @@
 #define COMMIT_MASK ((1ULL << 27) - 1) /* kbuffer: the data size in a page header's commit */
 #define OPTIONS_SECTIONS_MAX 1024   /* more is a loop of "next options" offsets */
 #define CHUNK_MAX (1ULL << 30)      /* trace-cmd writes chunks of 10 pages */
+#define CPU_ID_MAX 8191             /* the kernel's NR_CPUS is at most 8192 */
 
 /* Option and section ids (trace-cmd.dat.v7(5)). */
 enum {
@@ -266,10 +267,10 @@ static int check_cpu_data(struct cursor *c, struct dat_layout *l, const char *pa
 					       "the file has %llu", path,
 					       (unsigned long long)(d->file_off + d->file_size),
 					       (unsigned long long)l->file_size);
-		if (!l->compressed) {
+		if (!l->compressed) { /* pages: dat_layout_check_pages() */
 			d->base = d->file_off;
 			d->size = d->file_size;
-			ret = check_pages(c, l, cpu, path, err);
+			ret = 0;
 		} else {
 			ret = walk_chunks(c, l, cpu, &size, path, err);
 			d->base = next;
@@ -433,7 +434,7 @@ static int v7_metadata(struct cursor *c, struct dat_layout *l, unsigned int want
 static int v7_buffer(struct cursor *c, struct dat_layout *l, const char *path,
 		     struct vpmc__errbuf *err)
 {
-	uint64_t opt_at = c->pos - 6, at = num(c, 8), cpus;
+	uint64_t opt_at = c->pos - 6, at = num(c, 8), cpus, cpu_id;
 	unsigned int id, flags;
 	char name;
 	int cpu;
@@ -452,9 +453,16 @@ static int v7_buffer(struct cursor *c, struct dat_layout *l, const char *path,
 	if (alloc_cpus(l, cpus))
 		return VPMC_ERR_NOMEM;
 	for (cpu = 0; cpu < l->nr_cpus; cpu++) {
-		l->cpu[cpu].id = (int)num(c, 4);
+		cpu_id = num(c, 4);
+		l->cpu[cpu].id = (int)cpu_id;
 		l->cpu[cpu].file_off = num(c, 8);
 		l->cpu[cpu].file_size = num(c, 8);
+		if (cpu_id > CPU_ID_MAX)
+			return vpmc__set_error(err, VPMC_ERR_PARSE,
+					       "%s: corrupt trace.dat: the BUFFER option at byte %llu "
+					       "names CPU %llu (more than %d)", path,
+					       (unsigned long long)opt_at, (unsigned long long)cpu_id,
+					       CPU_ID_MAX);
 	}
 	if (!section(c, at, &id, &flags))
 		return past_end(c, path, err);
@@ -575,9 +583,14 @@ int dat_layout_read(struct dat_layout *l, const char *path, struct vpmc__errbuf 
 	int ret;
 
 	memset(l, 0, sizeof(*l));
-	l->fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO without a writer is refused below, not waited for */
+	l->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (l->fd < 0 || fstat(l->fd, &st))
 		return vpmc__set_error(err, VPMC_ERR_IO, "%s: %s", path, strerror(errno));
+	if (!S_ISREG(st.st_mode))
+		return vpmc__set_error(err, VPMC_ERR_PARSE, "%s: a trace.dat must be a regular file "
+				       "(it is read at offsets), not a pipe, FIFO or directory",
+				       path);
 	c.fd = l->fd;
 	c.file_size = c.end = l->file_size = (uint64_t)st.st_size;
 	ret = walk(&c, l, path, err);
@@ -602,6 +615,23 @@ uint64_t dat_layout_unread_pages(const struct dat_layout *l, int cpu, uint64_t f
 			n++;
 	}
 	return n;
+}
+
+int dat_layout_check_pages(const struct dat_layout *l, const char *path,
+			   struct vpmc__errbuf *err)
+{
+	struct cursor c = { .fd = l->fd, .end = l->file_size, .file_size = l->file_size,
+			    .big_endian = l->big_endian };
+	int cpu, ret;
+
+	for (cpu = 0; cpu < l->nr_cpus && !l->compressed; cpu++) {
+		if (!l->cpu[cpu].file_size)
+			continue;
+		ret = check_pages(&c, l, cpu, path, err);
+		if (ret)
+			return ret;
+	}
+	return 0;
 }
 
 bool dat_layout_pread(const struct dat_layout *l, uint64_t pos, void *buf, size_t n)

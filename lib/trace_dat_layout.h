@@ -57,8 +57,7 @@ struct dat_layout {
  * @err: on failure, "PATH: what is wrong"
  *
  * Checks what libtracecmd trusts: every block and section inside the file, each CPU's data
- * inside the file, every ring-buffer page's commit within a page (uncompressed data), every
- * compressed chunk inside its CPU's data.
+ * inside the file, every compressed chunk inside its CPU's data. Pages: dat_layout_check_pages().
  *
  * Return: 0; VPMC_ERR_IO (cannot open or read @path), VPMC_ERR_PARSE (truncated or corrupt),
  * or VPMC_ERR_NOMEM.
@@ -75,6 +74,20 @@ int dat_layout_read(struct dat_layout *l, const char *path, struct vpmc__errbuf 
  * compressed data (the pages cannot be seen without inflating them) every page there.
  */
 uint64_t dat_layout_unread_pages(const struct dat_layout *l, int cpu, uint64_t from);
+
+/**
+ * dat_layout_check_pages() - Every ring-buffer page's commit (data size) within a page, for
+ * uncompressed data that libtracecmd reads: it rejects a bigger one in init_cpu() and crashes in
+ * its cleanup, or past the first page ends that CPU's records early without a word.
+ * (trace_dat_direct.c checks each page as it reads it: a bad one ends only its CPU.)
+ * @l: from dat_layout_read()
+ * @path: the file, for messages
+ * @err: "PATH: corrupt trace.dat: ..." naming the page
+ *
+ * Return: 0 (also for compressed data, whose pages cannot be seen), or VPMC_ERR_PARSE.
+ */
+int dat_layout_check_pages(const struct dat_layout *l, const char *path,
+			   struct vpmc__errbuf *err);
 
 /**
  * dat_layout_pread() - Read @n bytes of the walked file at @pos.

@@ -598,7 +598,7 @@ struct vpmc_reader_stats {
 	uint64_t lines;             /* input lines (text formats) */
 	uint64_t records;           /* tracepoint records or .vtr event lines read */
 	uint64_t events;            /* native events returned */
-	uint64_t skipped_lines;     /* malformed lines skipped (lenient) */
+	uint64_t skipped_lines;     /* malformed lines (trace.dat: records) skipped (lenient) */
 	uint64_t unknown_records;   /* records of events the importer does not use */
 	uint64_t lost_events;       /* events the tracer reported lost (LOST EVENTS markers) */
 	uint64_t lost_markers;      /* number of such markers */

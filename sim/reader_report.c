@@ -36,8 +36,10 @@ void vpmcsim_reader_report(const char *path, const struct vpmc_reader *r)
 			path, st.lost_events, st.lost_markers,
 			st.lost_events ? "" : ", counts unknown");
 	if (st.skipped_lines)
-		fprintf(stderr, "vpmcsim: %s: %" PRIu64 " malformed line%s skipped (--lenient)%s\n",
-			path, st.skipped_lines, st.skipped_lines == 1 ? "" : "s",
+		fprintf(stderr, "vpmcsim: %s: %" PRIu64 " malformed %s%s skipped (--lenient)%s\n",
+			path, st.skipped_lines,
+			vpmc_reader_format(r) == VPMC_FORMAT_DAT ? "record" : "line",
+			st.skipped_lines == 1 ? "" : "s",
 			st.skipped_lines > 10 ? "; the first 10 follow" : "");
 	if (st.unread_pages)
 		fprintf(stderr, "vpmcsim: %s: %" PRIu64 " ring-buffer page%s unread (corrupt)\n",

@@ -31,6 +31,18 @@ static char *trace_path(const char *name)
 	return buf;
 }
 
+/* traces/bad/@name, in one of two buffers (two paths may be in use at once). */
+static char *bad_path(const char *name)
+{
+	const char *dir = getenv("VPMC_TRACES");
+	static char buf[2][512];
+	static int n;
+
+	n = !n;
+	snprintf(buf[n], sizeof(buf[n]), "%s/bad/%s", dir ? dir : "traces", name);
+	return buf[n];
+}
+
 /*
  * Per recording (grep on NAME.raw.txt, which has the same records as NAME.dat):
  *   E = grep -c kvm_emulate_insn:, F = grep -c 'failed=1', G = grep -c 'reinjected=0'
@@ -906,18 +918,49 @@ START_TEST(test_truncated_v6_data)
 }
 END_TEST
 
-/* Inputs fuzz/fuzz_dat crashed libtracecmd 1.3.1 with (mutated v6 seeds), refused by the v6
- * walk in trace_dat.c instead: a header block size libtracecmd would malloc(), and a page
- * whose commit exceeds the page (init_cpu() fails, tracecmd_close() then dereferences NULL). */
+/* Inputs fuzz/fuzz_dat crashed libtracecmd 1.3.1 with (mutated v6 seeds): a header block size
+ * libtracecmd would malloc(), refused by the layout walk (trace_dat_layout.c); for the other,
+ * fuzz-dat-bad-page.dat, see test_fuzz_bad_page. */
 static const struct {
 	const char *file, *why;
 } fuzz_finds[] = {
 	{ "fuzz-dat-huge-block.dat", "truncated or corrupt trace.dat: a block of 53128745468889 "
 				     "bytes at byte 67067 runs past the end of the file (73687 "
 				     "bytes)" },
-	{ "fuzz-dat-bad-page.dat", "corrupt trace.dat: the ring-buffer page at byte 77824 holds "
-				   "1044480 bytes, more than a page (4096)" },
 };
+
+/*
+ * fuzz-dat-bad-page.dat: each CPU's one page (flyrecord: CPU 0 at byte 77824, CPU 1 at 81920,
+ * 4096 bytes each) claims more than a page of data: 1044480 and 37888 bytes. libtracecmd's
+ * init_cpu() fails on that and tracecmd_close() then crashes; trace_dat_direct.c refuses each
+ * page as update_page_info() does, CPU by CPU: no records (trace-cmd report shows none either),
+ * both CPUs' page reported lost, in CPU order.
+ */
+START_TEST(test_fuzz_bad_page)
+{
+	const char *dir = getenv("VPMC_TRACES");
+	static const unsigned int claims[2] = { 1044480, 37888 };
+	struct vpmc__errbuf err;
+	struct trace_dat *d;
+	struct kvm_record r;
+	char path[512], want[768];
+	int cpu = 0, ret;
+
+	snprintf(path, sizeof(path), "%s/bad/fuzz-dat-bad-page.dat", dir ? dir : "traces");
+	ck_assert_int_eq(trace_dat_open(&d, path, &err), 0);
+	while ((ret = trace_dat_next(d, &r, &err)) != 0) {
+		ck_assert_int_eq(ret, TRACE_DAT_UNREAD);
+		ck_assert_int_lt(cpu, 2);
+		snprintf(want, sizeof(want), "%s: cpu %d: no records: its page 1 holds %u bytes, more "
+			 "than a page (4096); its data is lost (1 page)", path, cpu, claims[cpu]);
+		ck_assert_str_eq(err.msg, want);
+		cpu++;
+	}
+	ck_assert_int_eq(cpu, 2);
+	ck_assert_uint_eq(trace_dat_unread_pages(d), 2);
+	trace_dat_close(d);
+}
+END_TEST
 
 START_TEST(test_fuzz_finds)
 {
@@ -982,11 +1025,11 @@ END_TEST
 /* CPU 0's records of recording @name on its first @pages pages (libtracecmd's own numbering of
  * the intact recording): how many, the time of the last and its page (from 1). CPU 1's records
  * in @cpu1. */
-static void intact_records(const char *name, uint64_t pages, unsigned long *n0,
-			   uint64_t *last_ts, uint64_t *last_page, unsigned long *cpu1)
+static void intact_records_at(const char *path, uint64_t pages, unsigned long *n0,
+			      uint64_t *last_ts, uint64_t *last_page, unsigned long *cpu1)
 {
-	struct tracecmd_input *h = tracecmd_open(trace_path(name), TRACECMD_FL_LOAD_NO_PLUGINS);
-	FILE *f = fopen(trace_path(name), "rb");
+	struct tracecmd_input *h = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	FILE *f = fopen(path, "rb");
 	struct tep_record *r;
 	uint64_t base = 0;
 	uint8_t head[18];
@@ -1013,10 +1056,17 @@ static void intact_records(const char *name, uint64_t pages, unsigned long *n0,
 	tracecmd_close(h);
 }
 
+static void intact_records(const char *name, uint64_t pages, unsigned long *n0,
+			   uint64_t *last_ts, uint64_t *last_page, unsigned long *cpu1)
+{
+	intact_records_at(trace_path(name), pages, n0, last_ts, last_page, cpu1);
+}
+
 /* CPU 0's compressed chunks in @path, and the one holding byte @byte: its number (from 1) and
  * file offset, the pages (inflated size / 4096) before it, and in all. */
 struct chunk_info {
 	uint64_t number, count, at, before, total;
+	uint64_t last_at; /* the last chunk's file offset */
 };
 
 static void chunk_info(const char *path, uint64_t byte, struct chunk_info *ci)
@@ -1033,6 +1083,7 @@ static void chunk_info(const char *path, uint64_t byte, struct chunk_info *ci)
 	memset(ci, 0, sizeof(*ci));
 	ci->count = get_le32(p);
 	for (i = 1, p += 4; i <= ci->count; i++, p += 8 + get_le32(p)) {
+		ci->last_at = (uint64_t)(p - buf);
 		if ((uint64_t)(p - buf) + 8 + get_le32(p) <= byte) {
 			ci->before += get_le32(p + 4) / 4096;
 		} else if (!ci->number) {
@@ -1090,7 +1141,7 @@ START_TEST(test_cut_chunk)
 	intact_records("pmu-gp-real.dat", ci.before, &n0, &ts, &page, &cpu1);
 	snprintf(want, sizeof(want), "%s: cpu 0: records stop at ts %llu.%09llu, on page %llu of "
 		 "%llu of the CPU's data; its compressed chunk %llu of %llu (byte %llu) does not "
-		 "inflate (zstd), so the %llu pages from page %llu on are lost", path,
+		 "inflate (zstd): %llu pages from page %llu on lost", path,
 		 (unsigned long long)(ts / 1000000000), (unsigned long long)(ts % 1000000000),
 		 (unsigned long long)page, (unsigned long long)ci.total,
 		 (unsigned long long)ci.number, (unsigned long long)ci.count,
@@ -1130,7 +1181,7 @@ START_TEST(test_first_chunk_lost)
 	chunk_info(path, 19433, &ci);
 	ck_assert_uint_eq(ci.number, 1);
 	snprintf(want, sizeof(want), "%s: cpu 0: no records: its compressed chunk 1 of %llu (byte "
-		 "%llu) does not inflate (zstd), so the %llu pages of its data are lost", path,
+		 "%llu) does not inflate (zstd); its data is lost (%llu pages)", path,
 		 (unsigned long long)ci.count, (unsigned long long)ci.at,
 		 (unsigned long long)ci.total);
 	read_with_unread(path, want, &records, &unread, &lost);
@@ -1182,8 +1233,8 @@ START_TEST(test_bad_page_in_chunk)
 	intact_records("small-mixed-real.dat", 1, &n0, &ts, &page, &cpu1);
 	ck_assert_uint_eq(page, 1);
 	snprintf(want, sizeof(want), "%s: cpu 0: records stop at ts %llu.%09llu, on page 1 of "
-		 "%llu of the CPU's data; its page 2 holds 4097 bytes, more than a page (4096), so "
-		 "the %llu pages from page 2 on are lost", p, (unsigned long long)(ts / 1000000000),
+		 "%llu of the CPU's data; its page 2 holds 4097 bytes, more than a page (4096): "
+		 "%llu pages from page 2 on lost", p, (unsigned long long)(ts / 1000000000),
 		 (unsigned long long)(ts % 1000000000), (unsigned long long)ci.total,
 		 (unsigned long long)ci.total - 1);
 	read_with_unread(p, want, &records, &unread, &lost);
@@ -1191,6 +1242,196 @@ START_TEST(test_bad_page_in_chunk)
 	ck_assert_uint_eq(unread, 1);
 	ck_assert_uint_eq(lost, ci.total - 1);
 	ck_assert_uint_eq(records, n0 + cpu1);
+}
+END_TEST
+
+/*
+ * v7 CPU data is one stream in chunks (trace-cmd.dat.v7(5)): how it is cut into chunks does not
+ * change it. bad/v7-30pages.dat is a recording's first 30 pages per CPU (bench/mkdat.py --strip
+ * --pages 30, then trace-cmd convert to v7 zstd: 6156 records, `trace-cmd report | grep -c
+ * ': kvm_'`); each variant below (fresh-user finds, written by a v7 rewriter that recompresses)
+ * holds the same stream and must read as exactly the same records:
+ * - v7-empty-chunk: a chunk inflating to 0 bytes after each CPU's first (it once re-read the
+ *   chunk before it);
+ * - v7-split-chunk: every chunk split in two at byte 6000, inside a page (pages then span two
+ *   chunks; trace-cmd report misreads this one: 279 records);
+ * - v7-chunk-size-plus1: CPU 0's first chunk header says 40961 bytes inflated for 40960 (libtracecmd's
+ *   tracecmd_uncompress_chunk() takes what the chunk inflates to).
+ */
+static const char *const same_stream[] = {
+	"v7-empty-chunk.dat", "v7-split-chunk.dat", "v7-chunk-size-plus1.dat",
+};
+
+START_TEST(test_v7_same_stream)
+{
+	struct trace_dat *a, *b;
+	struct kvm_record ra, rb;
+	struct vpmc__errbuf err;
+	unsigned long n = 0;
+	int x, y;
+
+	memset(&ra, 0, sizeof(ra));
+	memset(&rb, 0, sizeof(rb));
+	ck_assert_int_eq(trace_dat_open(&a, bad_path("v7-30pages.dat"), &err), 0);
+	ck_assert_msg(trace_dat_open(&b, bad_path(same_stream[_i]), &err) == 0, "%s", err.msg);
+	do {
+		x = trace_dat_next(a, &ra, &err);
+		y = trace_dat_next(b, &rb, &err);
+		ck_assert_msg(x == y, "record %lu: %d, %d: %s", n, x, y, err.msg);
+		if (x == 1)
+			ck_assert_msg(!memcmp(&ra, &rb, sizeof(ra)), "record %lu differs", n);
+		n += x == 1;
+	} while (x == 1);
+	ck_assert_uint_eq(n, 6156);
+	trace_dat_close(a);
+	trace_dat_close(b);
+}
+END_TEST
+
+/*
+ * bad/v7-chunk-size-0.dat: v7-30pages.dat with CPU 0's last chunk header (of 3; pages 21-30)
+ * saying it inflates to 0 bytes. The CPU's size (the sum of the headers) then ends at page 20,
+ * and libtracecmd stops there without a word; here the chunk does not fit its 0 bytes: reported,
+ * with CPU 0's records on pages 1-20 and all of CPU 1's read (libtracecmd on the intact file
+ * says which).
+ */
+START_TEST(test_v7_chunk_size_0)
+{
+	unsigned long n0, cpu1, records, unread;
+	uint64_t ts = 0, page = 0, lost;
+	const char *p = bad_path("v7-chunk-size-0.dat");
+	struct chunk_info ci;
+	char want[768];
+
+	chunk_info(p, UINT64_MAX, &ci);
+	ck_assert_uint_eq(ci.count, 3);
+	intact_records_at(bad_path("v7-30pages.dat"), 20, &n0, &ts, &page, &cpu1);
+	p = bad_path("v7-chunk-size-0.dat");
+	snprintf(want, sizeof(want), "%s: cpu 0: records stop at ts %llu.%09llu, on page %llu of "
+		 "20 of the CPU's data; its compressed chunk 3 of 3 (byte %llu) does not inflate "
+		 "(zstd): 1 page from page 21 on lost", p, (unsigned long long)(ts / 1000000000),
+		 (unsigned long long)(ts % 1000000000), (unsigned long long)page,
+		 (unsigned long long)ci.last_at);
+	read_with_unread(p, want, &records, &unread, &lost);
+	ck_assert_uint_eq(unread, 1);
+	ck_assert_uint_eq(lost, 1);
+	ck_assert_uint_eq(records, n0 + cpu1);
+}
+END_TEST
+
+/*
+ * bad/v7-garbled-chunk.dat: v7-30pages.dat with a byte of CPU 0's second chunk flipped: it
+ * still inflates, to garbage. Records whose event id the file does not describe are
+ * TRACE_DAT_BAD_RECORD, skipped (the reader counts them with --lenient; trace-cmd report prints
+ * them as unknown and goes on); every other record is read: all of CPU 1's, and all of CPU 0's
+ * on the pages of its other chunks (1-10, 21-30), in order.
+ */
+START_TEST(test_v7_garbled_chunk)
+{
+	struct tracecmd_input *h = tracecmd_open(bad_path("v7-30pages.dat"),
+						 TRACECMD_FL_LOAD_NO_PLUGINS);
+	struct cpu_records want0 = { 0 }, got0 = { 0 };
+	unsigned long cpu1 = 0, got1 = 0, bad = 0;
+	struct vpmc__errbuf err;
+	struct trace_dat *d;
+	struct kvm_record r;
+	struct tep_record *tr;
+	uint64_t base = 0, pg;
+	size_t i, j;
+	int ret;
+
+	ck_assert_ptr_nonnull(h);
+	while ((tr = tracecmd_read_data(h, 0))) {
+		if (!want0.n && !base)
+			base = tr->offset & ~4095ULL;
+		pg = (tr->offset - base) / 4096 + 1;
+		if (pg <= 10 || pg > 20)
+			cpu_records_add(&want0, tr->ts);
+		tracecmd_free_record(tr);
+	}
+	for (; (tr = tracecmd_read_data(h, 1)); cpu1++)
+		tracecmd_free_record(tr);
+	tracecmd_close(h);
+	ck_assert_int_eq(trace_dat_open(&d, bad_path("v7-garbled-chunk.dat"), &err), 0);
+	while ((ret = trace_dat_next(d, &r, &err)) != 0) {
+		if (ret == TRACE_DAT_BAD_RECORD) {
+			/* an event id the file does not describe, or a record shorter than its
+			 * event's format */
+			ck_assert_msg(strstr(err.msg, ": cpu 0 ts ") && strstr(err.msg, ": record "),
+				      "%s", err.msg);
+			bad++;
+			continue;
+		}
+		ck_assert_msg(ret == 1, "%s", err.msg);
+		if (r.cpu == 0)
+			cpu_records_add(&got0, r.time_ns);
+		else
+			got1++;
+	}
+	trace_dat_close(d);
+	ck_assert_uint_gt(bad, 0);
+	ck_assert_uint_eq(got1, cpu1);
+	for (i = j = 0; i < want0.n && j < got0.n; j++) {
+		if (got0.ts[j] == want0.ts[i])
+			i++;
+	}
+	ck_assert_uint_eq(i, want0.n);
+	free(want0.ts);
+	free(got0.ts);
+}
+END_TEST
+
+/*
+ * CPU numbers of a v7 BUFFER option (bad/v7-4pages.dat: 412 records on CPU 0, 5 on CPU 1), as
+ * trace-cmd report shows them:
+ * - v7-cpu-gap: CPU 1 numbered 5 (as `trace-cmd record -M` can leave a gap): in order, read
+ *   directly; its 5 records carry cpu 5;
+ * - v7-cpu5: CPU 0 numbered 5 (listed 5, 1): libtracecmd indexes CPUs by number, so it reads
+ *   this one: 412 records on CPU 5, 5 on CPU 1;
+ * - v7-cpus-swapped: the two listed as 1, 0 (libtracecmd's): 412 records on CPU 1, 5 on 0;
+ * - v7-cpu-huge: CPU 8388608 (a flipped byte; libtracecmd would allocate for 8 M CPUs).
+ */
+START_TEST(test_v7_cpu_numbers)
+{
+	static const struct {
+		const char *file;
+		int cpu_a, cpu_b;
+		unsigned long n_a, n_b;
+	} numbered[] = {
+		{ "v7-4pages.dat", 0, 1, 412, 5 },
+		{ "v7-cpu-gap.dat", 0, 5, 412, 5 },
+		{ "v7-cpu5.dat", 5, 1, 412, 5 },
+		{ "v7-cpus-swapped.dat", 1, 0, 412, 5 },
+	};
+	struct vpmc__errbuf err;
+	struct trace_dat *d;
+	struct kvm_record r;
+	unsigned long n_a, n_b;
+	char want[768];
+	size_t i;
+	int ret;
+
+	for (i = 0; i < ARRAY_SIZE(numbered); i++) {
+		n_a = n_b = 0;
+		ck_assert_int_eq(trace_dat_open(&d, bad_path(numbered[i].file), &err), 0);
+		while ((ret = trace_dat_next(d, &r, &err)) == 1) {
+			ck_assert_msg(r.cpu == numbered[i].cpu_a || r.cpu == numbered[i].cpu_b, "%s: cpu %d",
+				      numbered[i].file, r.cpu);
+			if (r.cpu == numbered[i].cpu_a)
+				n_a++;
+			else
+				n_b++;
+		}
+		ck_assert_msg(ret == 0, "%s", err.msg);
+		trace_dat_close(d);
+		ck_assert_uint_eq(n_a, numbered[i].n_a);
+		ck_assert_uint_eq(n_b, numbered[i].n_b);
+	}
+	ck_assert_int_eq(trace_dat_open(&d, bad_path("v7-cpu-huge.dat"), &err), VPMC_ERR_PARSE);
+	snprintf(want, sizeof(want), "%s: corrupt trace.dat: the BUFFER option at byte ",
+		 bad_path("v7-cpu-huge.dat"));
+	ck_assert_msg(!strncmp(err.msg, want, strlen(want)) &&
+		      strstr(err.msg, " names CPU 8388608 (more than 8191)"), "%s", err.msg);
 }
 END_TEST
 
@@ -1214,12 +1455,17 @@ static Suite *trace_dat_suite(void)
 	tcase_add_test(bad, test_truncated_headers);
 	tcase_add_test(bad, test_truncated_v6_data);
 	tcase_add_loop_test(bad, test_fuzz_finds, 0, ARRAY_SIZE(fuzz_finds));
+	tcase_add_test(bad, test_fuzz_bad_page);
 	tcase_add_loop_test(bad, test_v7_layout, 0, 4); /* layout[] */
 	tcase_add_test(bad, test_v7_chunk_count);
 	tcase_add_loop_test(bad, test_crash_finds, 0, ARRAY_SIZE(crash_finds));
 	tcase_add_test(bad, test_cut_chunk);
 	tcase_add_test(bad, test_first_chunk_lost);
 	tcase_add_test(bad, test_bad_page_in_chunk);
+	tcase_add_loop_test(bad, test_v7_same_stream, 0, ARRAY_SIZE(same_stream));
+	tcase_add_test(bad, test_v7_chunk_size_0);
+	tcase_add_test(bad, test_v7_garbled_chunk);
+	tcase_add_test(bad, test_v7_cpu_numbers);
 	suite_add_tcase(s, rec);
 	suite_add_tcase(s, bad);
 	return s;

@@ -37,7 +37,7 @@ each_command() {
 	read -r tap_n tap_failed <"$tmp/counts"
 }
 
-tap_plan 102
+tap_plan 106
 
 # ---- the reader's report, the same for every command ----------------------------------------
 # The last line of truncated-tail.txt is "... kvm_entry" without payload or newline: a warning.
@@ -120,11 +120,25 @@ if $vpmcsim stat "$dat" >/dev/null 2>&1; then
 		"$T/bad/cut-v7-chunk.dat"
 	each_command dat-unread-lenient 0 "cut-v7-chunk.dat: 10 ring-buffer pages unread (corrupt)" \
 		--lenient "$T/bad/cut-v7-chunk.dat"
+	# a chunk that inflates to garbage: its unreadable records are errors, or lenient skips
+	check dat-bad-records 1 "v7-garbled-chunk.dat: cpu 0 ts " \
+		$vpmcsim stat "$T/bad/v7-garbled-chunk.dat"
+	check dat-bad-records-lenient 0 "v7-garbled-chunk.dat: 5 malformed records skipped (--lenient)" \
+		$vpmcsim stat --lenient "$T/bad/v7-garbled-chunk.dat"
+	# through a FIFO or a pipe: a trace.dat is read at offsets (a FIFO once hung here)
+	mkfifo "$tmp/fifo"
+	check dat-fifo 1 "fifo: a trace.dat must be a regular file (it is read at offsets), not a pipe or FIFO" \
+		sh -c "cat '$dat' >'$tmp/fifo' 2>/dev/null & exec timeout $hang_s $vpmcsim stat '$tmp/fifo'"
+	check dat-pipe 1 "/dev/stdin: a trace.dat must be a regular file" \
+		sh -c "cat '$dat' 2>/dev/null | timeout $hang_s $vpmcsim stat /dev/stdin"
 else
 	for t in dat-stdin dat-corrupt dat-corrupt-libtracecmd dat-unread dat-unread-lenient; do
 		for c in compare replay sweep stat convert; do
 			tap_result 0 "$t-$c # SKIP no trace.dat support"
 		done
+	done
+	for t in dat-bad-records dat-bad-records-lenient dat-fifo dat-pipe; do
+		tap_result 0 "$t # SKIP no trace.dat support"
 	done
 fi
 
