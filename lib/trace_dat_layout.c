@@ -301,6 +301,13 @@ static int v6_walk(struct cursor *c, struct dat_layout *l, const char *path,
 
 	l->header_info.off = c->pos;
 	walk_header_info(c);
+	if (c->bad && !c->over_size) /* a tag that is not there */
+		return vpmc__set_error(err, VPMC_ERR_PARSE, c->pos + 13 > c->file_size ?
+				       "%s: truncated trace.dat: the file ends in its header (%llu "
+				       "bytes)" : "%s: corrupt trace.dat: no header_page or "
+				       "header_event block at byte %llu", path,
+				       (unsigned long long)(c->pos + 13 > c->file_size ?
+							    c->file_size : c->pos));
 	l->ftrace_formats.off = c->pos;
 	skip_blocks(c, num(c, 4), 8);         /* ftrace event formats */
 	l->event_formats.off = c->pos;

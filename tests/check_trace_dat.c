@@ -1435,6 +1435,35 @@ START_TEST(test_v7_cpu_numbers)
 }
 END_TEST
 
+static void patch_header_page_tag(uint8_t *buf, size_t n)
+{
+	(void)n;
+	buf[20] = 'A'; /* "header_page" starts at byte 18, after the v6 file header */
+}
+
+/* A v6 file cut or changed inside its "header_page" tag (fresh-user: it was "libtracecmd cannot
+ * read this trace.dat"): the layout walk says which. */
+START_TEST(test_v6_header_tag)
+{
+	struct vpmc__errbuf err;
+	struct trace_dat *d = NULL;
+	char want[640];
+	const char *p = temp_copy("small-mixed-real.p2.v6.dat", 30, NULL);
+
+	ck_assert_int_eq(trace_dat_open(&d, p, &err), VPMC_ERR_PARSE);
+	unlink(p);
+	snprintf(want, sizeof(want), "%s: truncated trace.dat: the file ends in its header (30 "
+		 "bytes)", p);
+	ck_assert_str_eq(err.msg, want);
+	p = temp_copy("small-mixed-real.p2.v6.dat", 0, patch_header_page_tag);
+	ck_assert_int_eq(trace_dat_open(&d, p, &err), VPMC_ERR_PARSE);
+	unlink(p);
+	snprintf(want, sizeof(want), "%s: corrupt trace.dat: no header_page or header_event block "
+		 "at byte 18", p);
+	ck_assert_str_eq(err.msg, want);
+}
+END_TEST
+
 static Suite *trace_dat_suite(void)
 {
 	Suite *s = suite_create("trace_dat");
@@ -1466,6 +1495,7 @@ static Suite *trace_dat_suite(void)
 	tcase_add_test(bad, test_v7_chunk_size_0);
 	tcase_add_test(bad, test_v7_garbled_chunk);
 	tcase_add_test(bad, test_v7_cpu_numbers);
+	tcase_add_test(bad, test_v6_header_tag);
 	suite_add_tcase(s, rec);
 	suite_add_tcase(s, bad);
 	return s;
