@@ -223,31 +223,44 @@ START_TEST(test_record_fields)
 }
 END_TEST
 
-/* The v6 uncompressed copy, read by trace_dat_direct.c, holds the same records as the v7 zstd
- * file read by libtracecmd. */
-START_TEST(test_v6_equals_v7)
+/* Read @a_path and @b_path side by side: the same records, every byte, each of @b_path's @shift
+ * ns later. Return: how many records. */
+static unsigned long same_records(const char *a_path, const char *b_path, uint64_t shift)
 {
 	struct trace_dat *a, *b;
 	struct kvm_record ra, rb;
 	struct vpmc__errbuf err;
-	int x, y;
 	unsigned long n = 0;
+	int x, y;
 
 	memset(&ra, 0, sizeof(ra)); /* their padding: compared too */
 	memset(&rb, 0, sizeof(rb));
-	ck_assert_int_eq(trace_dat_open(&a, trace_path("small-mixed-real.dat"), &err), 0);
-	ck_assert_int_eq(trace_dat_open(&b, trace_path("small-mixed-real.v6.dat"), &err), 0);
+	ck_assert_msg(trace_dat_open(&a, a_path, &err) == 0, "%s", err.msg);
+	ck_assert_msg(trace_dat_open(&b, b_path, &err) == 0, "%s", err.msg);
 	do {
 		x = trace_dat_next(a, &ra, &err);
 		y = trace_dat_next(b, &rb, &err);
-		ck_assert_int_eq(x, y);
-		if (x == 1)
+		ck_assert_msg(x == y, "record %lu: %d, %d: %s", n, x, y, err.msg);
+		if (x == 1) {
+			ck_assert_uint_eq(rb.time_ns, ra.time_ns + shift);
+			rb.time_ns = ra.time_ns;
 			ck_assert_msg(!memcmp(&ra, &rb, sizeof(ra)), "record %lu differs", n);
-		n++;
+			n++;
+		}
 	} while (x == 1);
-	ck_assert_uint_eq(n, 2314);
 	trace_dat_close(a);
 	trace_dat_close(b);
+	return n;
+}
+
+/* The v6 uncompressed copy holds the same records as the v7 zstd file (pages read as they are,
+ * and chunks inflated; test_v7_direct_equals_libtracecmd holds the latter to libtracecmd). */
+START_TEST(test_v6_equals_v7)
+{
+	char v7[512];
+
+	snprintf(v7, sizeof(v7), "%s", trace_path("small-mixed-real.dat"));
+	ck_assert_uint_eq(same_records(v7, trace_path("small-mixed-real.v6.dat"), 0), 2313);
 }
 END_TEST
 
@@ -260,30 +273,11 @@ END_TEST
  */
 START_TEST(test_offset_option_read_by_libtracecmd)
 {
-	struct trace_dat *a, *b;
-	struct kvm_record ra, rb;
-	struct vpmc__errbuf err;
-	unsigned long n = 0;
-	int x, y;
+	char plain[512];
 
-	memset(&ra, 0, sizeof(ra));
-	memset(&rb, 0, sizeof(rb));
-	ck_assert_int_eq(trace_dat_open(&a, trace_path("small-mixed-real.p2.v6.dat"), &err), 0);
-	ck_assert_int_eq(trace_dat_open(&b, trace_path("small-mixed-real.p2-offset.v6.dat"), &err),
-			 0);
-	while ((x = trace_dat_next(a, &ra, &err)) == 1) {
-		y = trace_dat_next(b, &rb, &err);
-		ck_assert_int_eq(y, 1);
-		ck_assert_uint_eq(rb.time_ns, ra.time_ns + 1000000000ULL);
-		rb.time_ns = ra.time_ns;
-		ck_assert_msg(!memcmp(&ra, &rb, sizeof(ra)), "record %lu differs", n);
-		n++;
-	}
-	ck_assert_int_eq(x, 0);
-	ck_assert_int_eq(trace_dat_next(b, &rb, &err), 0);
-	ck_assert_uint_eq(n, 211);
-	trace_dat_close(a);
-	trace_dat_close(b);
+	snprintf(plain, sizeof(plain), "%s", trace_path("small-mixed-real.p2.v6.dat"));
+	ck_assert_uint_eq(same_records(plain, trace_path("small-mixed-real.p2-offset.v6.dat"),
+				       1000000000ULL), 211);
 }
 END_TEST
 
@@ -1119,6 +1113,19 @@ static void read_with_unread(const char *path, const char *want, unsigned long *
 	trace_dat_close(d);
 }
 
+/* Read @path: exactly one TRACE_DAT_UNREAD (@want), @lost pages lost, @records records. */
+static void check_one_unread(const char *path, const char *want, uint64_t lost,
+			     unsigned long records)
+{
+	unsigned long got, unread;
+	uint64_t got_lost;
+
+	read_with_unread(path, want, &got, &unread, &got_lost);
+	ck_assert_uint_eq(unread, 1);
+	ck_assert_uint_eq(got_lost, lost);
+	ck_assert_uint_eq(got, records);
+}
+
 /*
  * bad/cut-v7-chunk.dat (fresh-user F11): pmu-gp-real.dat cut like the v7 crash finds, byte
  * 34259 changed: inside CPU 0's last compressed chunk (pages 31-40 of 40), which then does not
@@ -1129,8 +1136,8 @@ static void read_with_unread(const char *path, const char *want, unsigned long *
 START_TEST(test_cut_chunk)
 {
 	const char *dir = getenv("VPMC_TRACES");
-	unsigned long n0, cpu1, records, unread;
-	uint64_t ts = 0, page = 0, lost;
+	unsigned long n0, cpu1;
+	uint64_t ts = 0, page = 0;
 	struct chunk_info ci;
 	char path[512], want[768];
 
@@ -1147,10 +1154,7 @@ START_TEST(test_cut_chunk)
 		 (unsigned long long)ci.number, (unsigned long long)ci.count,
 		 (unsigned long long)ci.at, (unsigned long long)(ci.total - ci.before),
 		 (unsigned long long)ci.before + 1);
-	read_with_unread(path, want, &records, &unread, &lost);
-	ck_assert_uint_eq(unread, 1);
-	ck_assert_uint_eq(lost, 10);
-	ck_assert_uint_eq(records, n0 + cpu1);
+	check_one_unread(path, want, 10, n0 + cpu1);
 }
 END_TEST
 
@@ -1165,11 +1169,10 @@ START_TEST(test_first_chunk_lost)
 	const char *dir = getenv("VPMC_TRACES");
 	struct tracecmd_input *h = tracecmd_open(trace_path("small-mixed-real.dat"),
 						 TRACECMD_FL_LOAD_NO_PLUGINS);
-	unsigned long cpu1 = 0, records, unread;
+	unsigned long cpu1 = 0;
 	struct tep_record *r;
 	struct chunk_info ci;
 	char path[512], want[768];
-	uint64_t lost;
 
 	ck_assert_ptr_nonnull(h);
 	while ((r = tracecmd_read_data(h, 1))) {
@@ -1184,10 +1187,7 @@ START_TEST(test_first_chunk_lost)
 		 "%llu) does not inflate (zstd); its data is lost (%llu pages)", path,
 		 (unsigned long long)ci.count, (unsigned long long)ci.at,
 		 (unsigned long long)ci.total);
-	read_with_unread(path, want, &records, &unread, &lost);
-	ck_assert_uint_eq(unread, 1);
-	ck_assert_uint_eq(lost, ci.total);
-	ck_assert_uint_eq(records, cpu1);
+	check_one_unread(path, want, ci.total, cpu1);
 }
 END_TEST
 
@@ -1223,8 +1223,8 @@ static void patch_page_commit(uint8_t *buf, size_t n)
  */
 START_TEST(test_bad_page_in_chunk)
 {
-	unsigned long n0, cpu1, records, unread;
-	uint64_t ts = 0, page = 0, lost;
+	unsigned long n0, cpu1;
+	uint64_t ts = 0, page = 0;
 	struct chunk_info ci;
 	char want[768];
 	const char *p = temp_copy("small-mixed-real.dat", 0, patch_page_commit);
@@ -1237,11 +1237,8 @@ START_TEST(test_bad_page_in_chunk)
 		 "%llu pages from page 2 on lost", p, (unsigned long long)(ts / 1000000000),
 		 (unsigned long long)(ts % 1000000000), (unsigned long long)ci.total,
 		 (unsigned long long)ci.total - 1);
-	read_with_unread(p, want, &records, &unread, &lost);
+	check_one_unread(p, want, ci.total - 1, n0 + cpu1);
 	unlink(p);
-	ck_assert_uint_eq(unread, 1);
-	ck_assert_uint_eq(lost, ci.total - 1);
-	ck_assert_uint_eq(records, n0 + cpu1);
 }
 END_TEST
 
@@ -1264,27 +1261,8 @@ static const char *const same_stream[] = {
 
 START_TEST(test_v7_same_stream)
 {
-	struct trace_dat *a, *b;
-	struct kvm_record ra, rb;
-	struct vpmc__errbuf err;
-	unsigned long n = 0;
-	int x, y;
-
-	memset(&ra, 0, sizeof(ra));
-	memset(&rb, 0, sizeof(rb));
-	ck_assert_int_eq(trace_dat_open(&a, bad_path("v7-30pages.dat"), &err), 0);
-	ck_assert_msg(trace_dat_open(&b, bad_path(same_stream[_i]), &err) == 0, "%s", err.msg);
-	do {
-		x = trace_dat_next(a, &ra, &err);
-		y = trace_dat_next(b, &rb, &err);
-		ck_assert_msg(x == y, "record %lu: %d, %d: %s", n, x, y, err.msg);
-		if (x == 1)
-			ck_assert_msg(!memcmp(&ra, &rb, sizeof(ra)), "record %lu differs", n);
-		n += x == 1;
-	} while (x == 1);
-	ck_assert_uint_eq(n, 6156);
-	trace_dat_close(a);
-	trace_dat_close(b);
+	ck_assert_uint_eq(same_records(bad_path("v7-30pages.dat"), bad_path(same_stream[_i]), 0),
+			  6156);
 }
 END_TEST
 
@@ -1297,8 +1275,8 @@ END_TEST
  */
 START_TEST(test_v7_chunk_size_0)
 {
-	unsigned long n0, cpu1, records, unread;
-	uint64_t ts = 0, page = 0, lost;
+	unsigned long n0, cpu1;
+	uint64_t ts = 0, page = 0;
 	const char *p = bad_path("v7-chunk-size-0.dat");
 	struct chunk_info ci;
 	char want[768];
@@ -1312,10 +1290,7 @@ START_TEST(test_v7_chunk_size_0)
 		 "(zstd): 1 page from page 21 on lost", p, (unsigned long long)(ts / 1000000000),
 		 (unsigned long long)(ts % 1000000000), (unsigned long long)page,
 		 (unsigned long long)ci.last_at);
-	read_with_unread(p, want, &records, &unread, &lost);
-	ck_assert_uint_eq(unread, 1);
-	ck_assert_uint_eq(lost, 1);
-	ck_assert_uint_eq(records, n0 + cpu1);
+	check_one_unread(p, want, 1, n0 + cpu1);
 }
 END_TEST
 
