@@ -1439,6 +1439,69 @@ START_TEST(test_v6_header_tag)
 }
 END_TEST
 
+/* kvm_exit records written over CPU 0's first page of small-mixed-real.p2.v6.dat (the local
+ * recordings have no kvm_exit: the emulating host enters the guest without VM-exits). The
+ * layout is the file's own kvm_exit format (ID 103; exit_reason @8, guest_rip @16, isa @24,
+ * vcpu_id @56; 72 bytes); each event: a header word, type_len 18 (72 / 4) with time delta 0. */
+static const struct {
+	uint32_t reason, isa, vcpu;
+	uint64_t rip;
+	const char *name; /* as the format's print fmt prints it (`trace-cmd report -N`) */
+} exits[] = {
+	{ 32, 1, 3, 0xffffffff81000000ULL, "MSR_WRITE" },
+	{ 0x80000021, 1, 0, 0x1000, "INVALID_STATE FAILED_VMENTRY" },
+	{ 0x7c, 2, 1, 0x2000, "msr" },
+	{ 0x7777, 2, 1, 0x3000, "0x7777" },
+	{ 32, 1, 3, 0x4000, "MSR_WRITE" },
+};
+
+static void patch_exits(uint8_t *buf, size_t n)
+{
+	uint8_t *page = v6_page(buf, n, 0), *e = page + 16;
+	size_t i;
+
+	put_le64(page + 8, ARRAY_SIZE(exits) * (4 + 72)); /* commit */
+	for (i = 0; i < ARRAY_SIZE(exits); i++, e += 4 + 72) {
+		memset(e, 0, 4 + 72);
+		put_le32(e, 18);                   /* type_len 18, time delta 0 */
+		e[4] = 103;                        /* common_type */
+		put_le32(e + 4 + 4, 4242);         /* common_pid */
+		put_le32(e + 4 + 8, exits[i].reason);
+		put_le64(e + 4 + 16, exits[i].rip);
+		put_le32(e + 4 + 24, exits[i].isa);
+		put_le32(e + 4 + 56, exits[i].vcpu);
+	}
+}
+
+START_TEST(test_exit_fields)
+{
+	const char *p = temp_copy("small-mixed-real.p2.v6.dat", 0, patch_exits);
+	struct vpmc__errbuf err;
+	struct trace_dat *d;
+	struct kvm_record r;
+	size_t i = 0;
+	int ret;
+
+	ck_assert_int_eq(trace_dat_open(&d, p, &err), 0);
+	while ((ret = trace_dat_next(d, &r, &err)) == 1) {
+		if (r.kind != KVM_REC_EXIT)
+			continue;
+		ck_assert_uint_lt(i, ARRAY_SIZE(exits));
+		ck_assert_str_eq(r.name, "kvm_exit");
+		ck_assert_str_eq(r.reason, exits[i].name);
+		ck_assert_int_eq(r.vcpu, (int32_t)exits[i].vcpu);
+		ck_assert_uint_eq(r.rip, exits[i].rip);
+		ck_assert_int_eq(r.tid, 4242);
+		ck_assert_int_eq(r.cpu, 0);
+		i++;
+	}
+	ck_assert_msg(ret == 0, "%s", err.msg);
+	trace_dat_close(d);
+	unlink(p);
+	ck_assert_uint_eq(i, ARRAY_SIZE(exits));
+}
+END_TEST
+
 static Suite *trace_dat_suite(void)
 {
 	Suite *s = suite_create("trace_dat");
@@ -1448,6 +1511,7 @@ static Suite *trace_dat_suite(void)
 	tcase_add_loop_test(rec, test_recording_counts, 0, ARRAY_SIZE(cases));
 	tcase_add_test(rec, test_record_fields);
 	tcase_add_test(rec, test_v6_equals_v7);
+	tcase_add_test(rec, test_exit_fields);
 	tcase_add_test(rec, test_offset_option_read_by_libtracecmd);
 	tcase_add_loop_test(rec, test_direct_gate, 0, ARRAY_SIZE(direct_gate));
 	tcase_add_loop_test(rec, test_v7_direct_equals_libtracecmd, 0, ARRAY_SIZE(v7_recordings));
