@@ -1252,17 +1252,28 @@ END_TEST
  *   chunk before it);
  * - v7-split-chunk: every chunk split in two at byte 6000, inside a page (pages then span two
  *   chunks; trace-cmd report misreads this one: 279 records);
- * - v7-chunk-size-plus1: CPU 0's first chunk header says 40961 bytes inflated for 40960 (libtracecmd's
- *   tracecmd_uncompress_chunk() takes what the chunk inflates to).
+ * - v7-chunk-size-plus1: CPU 0's first chunk header says 40961 bytes inflated for 40960
+ *   (libtracecmd's tracecmd_uncompress_chunk() takes what the chunk inflates to).
+ * And v7-4pages.dat (417 records) as trace-cmd writes it without compression (convert
+ * --compression none: sections and pages plain) and recompressed with zlib (trace-cmd's other
+ * algorithm; its zlib sections and chunks are zlib compress2() streams).
  */
-static const char *const same_stream[] = {
-	"v7-empty-chunk.dat", "v7-split-chunk.dat", "v7-chunk-size-plus1.dat",
+static const struct {
+	const char *intact, *variant;
+	unsigned long records;
+} same_stream[] = {
+	{ "v7-30pages.dat", "v7-empty-chunk.dat", 6156 },
+	{ "v7-30pages.dat", "v7-split-chunk.dat", 6156 },
+	{ "v7-30pages.dat", "v7-chunk-size-plus1.dat", 6156 },
+	{ "v7-4pages.dat", "v7-4pages-none.dat", 417 },
+	{ "v7-4pages.dat", "v7-4pages-zlib.dat", 417 },
 };
 
 START_TEST(test_v7_same_stream)
 {
-	ck_assert_uint_eq(same_records(bad_path("v7-30pages.dat"), bad_path(same_stream[_i]), 0),
-			  6156);
+	ck_assert_uint_eq(same_records(bad_path(same_stream[_i].intact),
+				       bad_path(same_stream[_i].variant), 0),
+			  same_stream[_i].records);
 }
 END_TEST
 
