@@ -23,6 +23,7 @@
 #define META_MAX (64U << 20)  /* a metadata run, inflated (the kernel's formats: ~1 MiB) */
 #define CHUNK_MAX (64U << 20) /* a chunk inflated, at most (trace-cmd writes 10 pages) */
 #define SYSTEM_NAME_MAX 256
+#define COMMIT_MASK ((1ULL << 27) - 1) /* kbuffer: the data size in a page header's commit */
 
 /*
  * Options libtracecmd's handle_options() reads without touching a record's time stamp:
@@ -57,6 +58,7 @@ struct pages_cpu {
 struct dat_direct {
 	int fd;
 	bool big_endian;
+	int long_size;      /* of a page header's commit word */
 	enum algo algo;     /* of the CPU data; ALGO_NONE: pages as they are */
 	uint64_t page_size;
 	int nr_cpus;
@@ -321,9 +323,6 @@ static int open_cpu(struct dat_direct *p, const struct dat_layout *l, int i,
 		    struct tep_handle *tep)
 {
 	struct pages_cpu *c = &p->cpu[i];
-	/* read_header_files(): the header page's commit is a kernel long */
-	int long_size = tep_get_header_page_size(tep) ? tep_get_header_page_size(tep)
-						       : l->long_size;
 	/* compressed: a page's start from the chunk before, then a chunk inflated (a chunk's header
 	 * may claim more than it inflates to: calloc()'s pages are only resident once written) */
 	uint64_t chunk = l->max_chunk < CHUNK_MAX ? l->max_chunk : CHUNK_MAX;
@@ -331,7 +330,7 @@ static int open_cpu(struct dat_direct *p, const struct dat_layout *l, int i,
 	uint8_t count[4];
 
 	c->id = l->cpu[i].id;
-	c->kbuf = kbuffer_alloc(long_size == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
+	c->kbuf = kbuffer_alloc(p->long_size == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
 				l->big_endian ? KBUFFER_ENDIAN_BIG : KBUFFER_ENDIAN_LITTLE);
 	/* a page more: the last page of a batch cut short is read as zeros after it */
 	c->buf = calloc(1, cap + p->page_size);
@@ -362,6 +361,10 @@ int dat_direct_open(struct dat_direct **out, const struct dat_layout *l, struct 
 		return VPMC_ERR_NOMEM;
 	p->fd = l->fd;
 	p->big_endian = l->big_endian;
+	/* read_header_files(): the header page's commit is a kernel long; init_cpu_data(): 8
+	 * bytes, or else 4 */
+	p->long_size = (tep_get_header_page_size(tep) ? tep_get_header_page_size(tep)
+						       : l->long_size) == 8 ? 8 : 4;
 	p->algo = l->compressed ? algo_of(l->compression) : ALGO_NONE;
 	p->page_size = l->page_size;
 	p->cpu = calloc(l->nr_cpus, sizeof(*p->cpu));
@@ -467,6 +470,8 @@ static int fill_compressed(struct dat_direct *p, struct pages_cpu *c, int cpu)
 /* Load the page at c->page into kbuf, reading the next batch or chunk when the buffer ends. */
 static int load_page(struct dat_direct *p, struct pages_cpu *c, int cpu)
 {
+	uint64_t size;
+	uint8_t *page;
 	int ret;
 
 	if (p->algo == ALGO_NONE && (c->page < c->buf_off || c->page - c->buf_off >= c->buf_len))
@@ -477,13 +482,17 @@ static int load_page(struct dat_direct *p, struct pages_cpu *c, int cpu)
 		ret = 0;
 	if (ret)
 		return ret;
-	kbuffer_load_subbuffer(c->kbuf, c->buf + (c->page - c->buf_off));
-	/* update_page_info(): "bad page read" ends the CPU's records */
-	if ((uint64_t)kbuffer_subbuffer_size(c->kbuf) > p->page_size) {
+	/* update_page_info(): "bad page read" (kbuffer_subbuffer_size() over a page) ends the CPU's
+	 * records. Checked before kbuffer_load_subbuffer(): with the missed-events count stored
+	 * (commit bit 30) it reads that count past the data, wherever the size says. */
+	page = c->buf + (c->page - c->buf_off);
+	size = get_num(page + 8, p->long_size, p->big_endian) & COMMIT_MASK;
+	if (size > p->page_size) {
 		p->bad = (struct dat_direct_chunk){ cpu, c->chunk, c->chunks, c->chunk_at, c->page,
-						    kbuffer_subbuffer_size(c->kbuf) };
+						    (int)size };
 		return DAT_DIRECT_CORRUPT;
 	}
+	kbuffer_load_subbuffer(c->kbuf, page);
 	c->loaded = true;
 	return 0;
 }

@@ -1513,6 +1513,39 @@ START_TEST(test_exit_fields)
 }
 END_TEST
 
+/* CPU 0's first page of small-mixed-real.p2.v6.dat (2 pages a CPU) with commit byte 3 made 0xc2
+ * (fresh-user: a SIGSEGV): missed events (bit 31), their count stored (bit 30) and a data size
+ * 32 MiB larger (bit 25). kbuffer_load_subbuffer() reads that count past the data, wherever the
+ * size says: the page is refused before it, as update_page_info() refuses a size over a page. */
+static void patch_commit_flags(uint8_t *buf, size_t n)
+{
+	uint8_t *page = v6_page(buf, n, 0);
+
+	page[8 + 3] = 0xc2;
+}
+
+START_TEST(test_commit_flags)
+{
+	const char *p = temp_copy("small-mixed-real.p2.v6.dat", 0, patch_commit_flags);
+	uint8_t *buf = malloc(8 << 20), *page;
+	uint64_t size;
+	size_t n;
+	char want[768];
+	FILE *f = fopen(trace_path("small-mixed-real.p2.v6.dat"), "rb");
+
+	ck_assert_ptr_nonnull(f);
+	n = fread(buf, 1, 8 << 20, f);
+	fclose(f);
+	page = v6_page(buf, n, 0);
+	size = (get_le64(page + 8) & ((1ULL << 27) - 1)) | 1ULL << 25;
+	free(buf);
+	snprintf(want, sizeof(want), "%s: cpu 0: no records: its page 1 holds %llu bytes, more than "
+		 "a page (4096); its data is lost (2 pages)", p, (unsigned long long)size);
+	check_one_unread(p, want, 2, 5); /* CPU 1's 5 records (trace-cmd report) */
+	unlink(p);
+}
+END_TEST
+
 static Suite *trace_dat_suite(void)
 {
 	Suite *s = suite_create("trace_dat");
@@ -1546,6 +1579,7 @@ static Suite *trace_dat_suite(void)
 	tcase_add_test(bad, test_v7_garbled_chunk);
 	tcase_add_test(bad, test_v7_cpu_numbers);
 	tcase_add_test(bad, test_v6_header_tag);
+	tcase_add_test(bad, test_commit_flags);
 	suite_add_tcase(s, rec);
 	suite_add_tcase(s, bad);
 	return s;
