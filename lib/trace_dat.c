@@ -21,7 +21,8 @@
  *   zstd/zlib sections, a second libtraceevent, and still trusting its bugs.
  * For libtracecmd the child costs a second tracecmd_open(), mostly libtraceevent parsing
  * kallsyms (about 0.1 s CPU); for a direct file only the formats are parsed twice (~5 ms).
- * A direct read reports a compressed chunk that does not inflate itself (chunk_lost()).
+ * A direct read reports a compressed chunk that does not inflate, or a page over a page, itself
+ * (direct_lost()).
  * While reading with libtracecmd, a CPU whose records stop before its data does (it ends a CPU
  * at a page it cannot read without saying so) is reported by cpu_ended() from the layout.
  */
@@ -167,7 +168,8 @@ struct trace_dat {
 	uint64_t unread_pages;
 	struct dat_event *events;  /* indexed by event id */
 	int nr_events;
-	struct dat_direct *direct; /* reads the file if dat_direct_usable(), else libtracecmd */
+	bool read_direct;          /* dat_direct_usable(): dat_direct reads it, else libtracecmd */
+	struct dat_direct *direct;
 	bool swap;                 /* the file's byte order is not the host's */
 	struct reason_name reasons[REASON_CACHE];
 	unsigned int reason_next;  /* the cache entry to replace next */
@@ -243,7 +245,7 @@ static void __attribute__((noreturn)) probe_child(const struct trace_dat *d, int
 	}
 	for (i = 0; i < ARRAY_SIZE(fatal); i++)
 		signal(fatal[i], SIG_DFL);
-	if (dat_direct_usable(&d->layout)) {
+	if (d->read_direct) {
 		if (!dat_direct_tep(&d->layout, d->path, &tep, &err))
 			tep_free(tep);
 	} else {
@@ -295,7 +297,7 @@ static int probe_open(const struct trace_dat *d, pid_t *child, struct vpmc__errb
 	reap(pid);
 	if (n == 1 && verdict == 'n')
 		return open_failure(d->path, err);
-	if (dat_direct_usable(&d->layout))
+	if (d->read_direct)
 		return vpmc__set_error(err, VPMC_ERR_PARSE,
 				       "%s: libtraceevent could not parse this trace.dat's event "
 				       "formats (crashed on them: corrupt?)", d->path);
@@ -304,7 +306,7 @@ static int probe_open(const struct trace_dat *d, pid_t *child, struct vpmc__errb
 			       "corrupt?)", d->path);
 }
 
-/* A v6 file dat_direct reads: its formats parsed by libtraceevent, no libtracecmd. */
+/* A file dat_direct reads: its formats parsed by libtraceevent, no libtracecmd. */
 static int open_direct(struct trace_dat *d, struct vpmc__errbuf *err)
 {
 	int ret = dat_direct_tep(&d->layout, d->path, &d->tep, err);
@@ -361,13 +363,13 @@ int trace_dat_open(struct trace_dat **out, const char *path, struct vpmc__errbuf
 	tep_set_loglevel(TEP_LOG_NONE);
 	d->path = strdup(path);
 	ret = d->path ? dat_layout_read(&d->layout, path, err) : VPMC_ERR_NOMEM;
-	if (!ret && !dat_direct_usable(&d->layout))
+	d->read_direct = !ret && dat_direct_usable(&d->layout);
+	if (!ret && !d->read_direct)
 		ret = dat_layout_check_pages(&d->layout, path, err);
 	if (!ret)
 		ret = probe_open(d, &child, err);
 	if (!ret)
-		ret = dat_direct_usable(&d->layout) ? open_direct(d, err)
-						    : open_libtracecmd(d, err);
+		ret = d->read_direct ? open_direct(d, err) : open_libtracecmd(d, err);
 	reap(child);
 	if (!ret) {
 		d->cpus = calloc(d->nr_cpus ? d->nr_cpus : 1, sizeof(*d->cpus));
@@ -697,12 +699,12 @@ static int cpu_ended(struct trace_dat *d, int cpu, struct vpmc__errbuf *err)
 			       (unsigned long long)((cd->size + ps - 1) / ps), (unsigned long long)n);
 }
 
-/* What dat_direct failed on (dat_direct_bad_chunk()): "its compressed chunk ..." or "its page
+/* What dat_direct failed on (dat_direct_loss()): "its compressed chunk ..." or "its page
  * ...", with the pages lost in @lost. Pages count from 1 in the CPU's data. */
 static void what_was_lost(const struct trace_dat *d, int cpu, uint64_t *lost, uint64_t *first,
 			  uint64_t *total, char *what, size_t len)
 {
-	const struct dat_direct_chunk *b = dat_direct_bad_chunk(d->direct);
+	const struct dat_direct_loss *b = dat_direct_loss(d->direct);
 	const struct dat_cpu_data *cd = &d->layout.cpu[cpu];
 	uint64_t ps = d->layout.page_size;
 	uint64_t start = d->layout.compressed ? 0 : cd->file_off;
@@ -724,7 +726,7 @@ static void what_was_lost(const struct trace_dat *d, int cpu, uint64_t *lost, ui
 
 /* A compressed chunk or page of CPU @cpu is corrupt: its pages from there on are lost.
  * Return: TRACE_DAT_UNREAD, with @err set. */
-static int chunk_lost(struct trace_dat *d, int cpu, struct vpmc__errbuf *err)
+static int direct_lost(struct trace_dat *d, int cpu, struct vpmc__errbuf *err)
 {
 	const struct dat_cpu *c = &d->cpus[cpu];
 	uint64_t lost, first, total, start = d->layout.compressed ? 0 : d->layout.cpu[cpu].file_off;
@@ -748,7 +750,7 @@ static int chunk_lost(struct trace_dat *d, int cpu, struct vpmc__errbuf *err)
 			       lost == 1 ? "" : "s", (unsigned long long)first);
 }
 
-/* Read CPU @cpu's next record with dat_direct. Return: 0, TRACE_DAT_UNREAD (chunk_lost()),
+/* Read CPU @cpu's next record with dat_direct. Return: 0, TRACE_DAT_UNREAD (direct_lost()),
  * VPMC_ERR_IO or VPMC_ERR_NOMEM. */
 static int refill_direct(struct trace_dat *d, int cpu, struct vpmc__errbuf *err)
 {
@@ -763,7 +765,7 @@ static int refill_direct(struct trace_dat *d, int cpu, struct vpmc__errbuf *err)
 		return 0;
 	}
 	if (ret == DAT_DIRECT_CORRUPT)
-		return chunk_lost(d, cpu, err);
+		return direct_lost(d, cpu, err);
 	if (ret == VPMC_ERR_IO)
 		return vpmc__set_error(err, ret, "%s: cpu %d: cannot read its ring-buffer pages: %s",
 				       d->path, cpu, strerror(errno));

@@ -21,9 +21,8 @@
 
 #define BATCH_PAGES 16
 #define META_MAX (64U << 20)  /* a metadata run, inflated (the kernel's formats: ~1 MiB) */
-#define CHUNK_MAX (64U << 20) /* a chunk inflated, at most (trace-cmd writes 10 pages) */
+#define CHUNK_BUF_MAX (64U << 20) /* a chunk inflated, at most (trace-cmd writes 10 pages) */
 #define SYSTEM_NAME_MAX 256
-#define COMMIT_MASK ((1ULL << 27) - 1) /* kbuffer: the data size in a page header's commit */
 
 /*
  * Options libtracecmd's handle_options() reads without touching a record's time stamp:
@@ -63,7 +62,7 @@ struct dat_direct {
 	uint64_t page_size;
 	int nr_cpus;
 	struct pages_cpu *cpu;
-	struct dat_direct_chunk bad; /* the chunk dat_direct_read() last failed on */
+	struct dat_direct_loss bad; /* what dat_direct_read() last failed on */
 };
 
 static enum algo algo_of(const char *name)
@@ -95,16 +94,6 @@ bool dat_direct_usable(const struct dat_layout *l)
 			return false;
 	}
 	return true;
-}
-
-static uint64_t get_num(const uint8_t *b, int bytes, bool big_endian)
-{
-	uint64_t v = 0;
-	int i;
-
-	for (i = 0; i < bytes; i++)
-		v |= (uint64_t)b[big_endian ? bytes - 1 - i : i] << (8 * i);
-	return v;
 }
 
 /* Inflate @src (@n bytes) into at most @cap bytes at @dst, as libtracecmd's
@@ -143,8 +132,8 @@ static uint8_t *load_meta(const struct dat_layout *l, const struct dat_meta *m, 
 		return raw;
 	out = NULL;
 	if (m->size >= 8) {
-		csize = get_num(raw, 4, l->big_endian);
-		size = get_num(raw + 4, 4, l->big_endian);
+		csize = dat_layout_get_num(raw, 4, l->big_endian);
+		size = dat_layout_get_num(raw + 4, 4, l->big_endian);
 		if (csize <= m->size - 8 && size <= META_MAX && (out = malloc(size + 1)) &&
 		    inflate_block(algo_of(l->compression), raw + 8, csize, out, size) ==
 		    (int64_t)size) {
@@ -173,7 +162,7 @@ static uint64_t meta_num(struct meta_cursor *c, int bytes)
 		c->bad = true;
 		return 0;
 	}
-	v = get_num(c->p, bytes, c->big_endian);
+	v = dat_layout_get_num(c->p, bytes, c->big_endian);
 	c->p += bytes;
 	return v;
 }
@@ -325,7 +314,7 @@ static int open_cpu(struct dat_direct *p, const struct dat_layout *l, int i,
 	struct pages_cpu *c = &p->cpu[i];
 	/* compressed: a page's start from the chunk before, then a chunk inflated (a chunk's header
 	 * may claim more than it inflates to: calloc()'s pages are only resident once written) */
-	uint64_t chunk = l->max_chunk < CHUNK_MAX ? l->max_chunk : CHUNK_MAX;
+	uint64_t chunk = l->max_chunk < CHUNK_BUF_MAX ? l->max_chunk : CHUNK_BUF_MAX;
 	uint64_t cap = l->compressed ? chunk + l->page_size : BATCH_PAGES * l->page_size;
 	uint8_t count[4];
 
@@ -345,7 +334,7 @@ static int open_cpu(struct dat_direct *p, const struct dat_layout *l, int i,
 	} else if (l->cpu[i].file_size) { /* a chunk count, then the chunks */
 		if (!dat_layout_pread(l, l->cpu[i].file_off, count, sizeof(count)))
 			return VPMC_ERR_IO;
-		c->chunks = (uint32_t)get_num(count, 4, l->big_endian);
+		c->chunks = (uint32_t)dat_layout_get_num(count, 4, l->big_endian);
 		c->chunk_at = l->cpu[i].file_off + 4;
 		c->end = UINT64_MAX; /* the data ends with its last chunk */
 	}
@@ -414,12 +403,12 @@ static int read_chunk(struct dat_direct *p, struct pages_cpu *c, int cpu)
 	int64_t got;
 	void *z;
 
-	p->bad = (struct dat_direct_chunk){ cpu, c->chunk + 1, c->chunks, c->chunk_at,
+	p->bad = (struct dat_direct_loss){ cpu, c->chunk + 1, c->chunks, c->chunk_at,
 					    c->buf_off + c->buf_len, 0 };
 	if (pread(p->fd, head, sizeof(head), (off_t)c->chunk_at) != sizeof(head))
 		return VPMC_ERR_IO;
-	csize = get_num(head, 4, p->big_endian);
-	size = get_num(head + 4, 4, p->big_endian);
+	csize = dat_layout_get_num(head, 4, p->big_endian);
+	size = dat_layout_get_num(head + 4, 4, p->big_endian);
 	if (csize > c->zcap) {
 		z = realloc(c->zbuf, csize);
 		if (!z)
@@ -429,7 +418,7 @@ static int read_chunk(struct dat_direct *p, struct pages_cpu *c, int cpu)
 	}
 	if (pread(p->fd, c->zbuf, csize, (off_t)(c->chunk_at + 8)) != (ssize_t)csize)
 		return VPMC_ERR_IO;
-	/* at most what the header says, and what the buffer holds: CHUNK_MAX, or the largest
+	/* at most what the header says, and what the buffer holds: CHUNK_BUF_MAX, or the largest
 	 * header when less (a chunk inflating to more is corrupt) */
 	if (size > c->buf_cap - c->buf_len)
 		size = c->buf_cap - c->buf_len;
@@ -443,9 +432,10 @@ static int read_chunk(struct dat_direct *p, struct pages_cpu *c, int cpu)
 }
 
 /*
- * Compressed data is one stream, the chunks inflated one after the other (libtracecmd inflates
- * them into one file): make the page at c->page whole in the buffer, keeping its bytes already
- * there and inflating chunks after them. Return: 0, 1 (the data ends), or an error.
+ * Compressed data is one stream, the chunks inflated one after the other (trace-cmd.dat.v7(5);
+ * Debian's libtracecmd 1.3.1 maps pages per chunk instead and misreads a page split between
+ * two): make the page at c->page whole in the buffer, keeping its bytes already there and
+ * inflating chunks after them. Return: 0, 1 (the data ends), or an error.
  */
 static int fill_compressed(struct dat_direct *p, struct pages_cpu *c, int cpu)
 {
@@ -486,9 +476,9 @@ static int load_page(struct dat_direct *p, struct pages_cpu *c, int cpu)
 	 * records. Checked before kbuffer_load_subbuffer(): with the missed-events count stored
 	 * (commit bit 30) it reads that count past the data, wherever the size says. */
 	page = c->buf + (c->page - c->buf_off);
-	size = get_num(page + 8, p->long_size, p->big_endian) & COMMIT_MASK;
+	size = dat_layout_get_num(page + 8, p->long_size, p->big_endian) & DAT_COMMIT_MASK;
 	if (size > p->page_size) {
-		p->bad = (struct dat_direct_chunk){ cpu, c->chunk, c->chunks, c->chunk_at, c->page,
+		p->bad = (struct dat_direct_loss){ cpu, c->chunk, c->chunks, c->chunk_at, c->page,
 						    (int)size };
 		return DAT_DIRECT_CORRUPT;
 	}
@@ -538,7 +528,7 @@ int dat_direct_read(struct dat_direct *p, int cpu, struct tep_record *r)
 	return 1;
 }
 
-const struct dat_direct_chunk *dat_direct_bad_chunk(const struct dat_direct *p)
+const struct dat_direct_loss *dat_direct_loss(const struct dat_direct *p)
 {
 	return &p->bad;
 }

@@ -6,8 +6,9 @@
  * what reading records does not need (kallsyms, printk formats, cmdlines: most of opening a
  * file), without inflating all CPU data before the first record (libtracecmd 1.3.1 does, into
  * memory or a temporary file: memory grew with the trace) and without its allocation and page
- * bookkeeping per record (most of reading one): bench/readers.sh, bench/replay.sh. lib/trace_dat.c uses it only where the two read the same records
- * (dat_direct_usable()), libtracecmd otherwise; check_trace_dat holds the two to one stream.
+ * bookkeeping per record (most of reading one): bench/readers.sh, bench/replay.sh.
+ * lib/trace_dat.c uses it only where the two read the same records (dat_direct_usable()),
+ * libtracecmd otherwise; check_trace_dat holds the two to one stream.
  */
 #ifndef VPMC_TRACE_DAT_DIRECT_H
 #define VPMC_TRACE_DAT_DIRECT_H
@@ -63,7 +64,7 @@ int dat_direct_tep(const struct dat_layout *l, const char *path, struct tep_hand
  */
 int dat_direct_open(struct dat_direct **out, const struct dat_layout *l, struct tep_handle *tep);
 
-/* dat_direct_read(): a compressed chunk or a page is corrupt (see dat_direct_bad_chunk()). */
+/* dat_direct_read(): a compressed chunk or a page is corrupt (see dat_direct_loss()). */
 #define DAT_DIRECT_CORRUPT (-100)
 
 /**
@@ -84,7 +85,7 @@ int dat_direct_read(struct dat_direct *p, int cpu, struct tep_record *r);
 
 /* What a read last failed on with DAT_DIRECT_CORRUPT: a chunk that does not inflate, or a page
  * whose data size runs past it. */
-struct dat_direct_chunk {
+struct dat_direct_loss {
 	int cpu;
 	uint32_t chunk, chunks;  /* the chunk's number (from 1) of the CPU's chunks (compressed) */
 	uint64_t at;             /* the chunk's file offset (compressed) */
@@ -93,7 +94,7 @@ struct dat_direct_chunk {
 	int page_bytes;          /* a bad page: the data size it claims; 0: a bad chunk */
 };
 
-const struct dat_direct_chunk *dat_direct_bad_chunk(const struct dat_direct *p);
+const struct dat_direct_loss *dat_direct_loss(const struct dat_direct *p);
 
 /* Free; NULL is a no-op. */
 void dat_direct_close(struct dat_direct *p);

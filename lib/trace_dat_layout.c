@@ -21,7 +21,6 @@
 #include "trace_dat_layout.h"
 
 #define SEC_FL_COMPRESS 1           /* section flags: TRACECMD_SEC_FL_COMPRESS */
-#define COMMIT_MASK ((1ULL << 27) - 1) /* kbuffer: the data size in a page header's commit */
 #define OPTIONS_SECTIONS_MAX 1024   /* more is a loop of "next options" offsets */
 #define CHUNK_MAX (1ULL << 30)      /* trace-cmd writes chunks of 10 pages */
 #define CPU_ID_MAX 8191             /* the kernel's NR_CPUS is at most 8192 */
@@ -63,11 +62,19 @@ static void advance(struct cursor *c, uint64_t size)
 	c->pos += size;
 }
 
+uint64_t dat_layout_get_num(const uint8_t *b, int bytes, bool big_endian)
+{
+	uint64_t v = 0;
+	int i;
+
+	for (i = 0; i < bytes; i++)
+		v |= (uint64_t)b[big_endian ? bytes - 1 - i : i] << (8 * i);
+	return v;
+}
+
 static uint64_t num(struct cursor *c, int bytes)
 {
 	uint8_t b[8];
-	uint64_t v = 0;
-	int i;
 
 	if (c->bad || (uint64_t)bytes > c->end - c->pos ||
 	    pread(c->fd, b, bytes, (off_t)c->pos) != bytes) {
@@ -75,9 +82,13 @@ static uint64_t num(struct cursor *c, int bytes)
 		return 0;
 	}
 	c->pos += bytes;
-	for (i = 0; i < bytes; i++)
-		v |= (uint64_t)b[c->big_endian ? bytes - 1 - i : i] << (8 * i);
-	return v;
+	return dat_layout_get_num(b, bytes, c->big_endian);
+}
+
+/* Option @id is in the file (ids over 62 share bit 63). */
+static void note_option(struct dat_layout *l, unsigned int id)
+{
+	l->options |= 1ULL << (id < 63 ? id : 63);
 }
 
 static bool expect(struct cursor *c, const char *tag, size_t len)
@@ -192,7 +203,7 @@ static int check_pages(struct cursor *c, const struct dat_layout *l, int cpu, co
 	c->end = c->file_size;
 	for (p = d->file_off; p < d->file_off + d->file_size && !c->bad; p += l->page_size) {
 		c->pos = p + 8; /* after the page's time stamp */
-		commit = num(c, l->long_size) & COMMIT_MASK;
+		commit = num(c, l->long_size) & DAT_COMMIT_MASK;
 		if (!c->bad && commit > l->page_size)
 			return vpmc__set_error(err, VPMC_ERR_PARSE,
 					       "%s: corrupt trace.dat: the ring-buffer page at byte "
@@ -301,13 +312,14 @@ static int v6_walk(struct cursor *c, struct dat_layout *l, const char *path,
 
 	l->header_info.off = c->pos;
 	walk_header_info(c);
+	if (c->bad && !c->over_size && c->pos + 13 > c->file_size) /* cut in a tag */
+		return vpmc__set_error(err, VPMC_ERR_PARSE, "%s: truncated trace.dat: the file ends "
+				       "in its header (%llu bytes)", path,
+				       (unsigned long long)c->file_size);
 	if (c->bad && !c->over_size) /* a tag that is not there */
-		return vpmc__set_error(err, VPMC_ERR_PARSE, c->pos + 13 > c->file_size ?
-				       "%s: truncated trace.dat: the file ends in its header (%llu "
-				       "bytes)" : "%s: corrupt trace.dat: no header_page or "
-				       "header_event block at byte %llu", path,
-				       (unsigned long long)(c->pos + 13 > c->file_size ?
-							    c->file_size : c->pos));
+		return vpmc__set_error(err, VPMC_ERR_PARSE, "%s: corrupt trace.dat: no header_page "
+				       "or header_event block at byte %llu", path,
+				       (unsigned long long)c->pos);
 	l->ftrace_formats.off = c->pos;
 	skip_blocks(c, num(c, 4), 8);         /* ftrace event formats */
 	l->event_formats.off = c->pos;
@@ -322,7 +334,7 @@ static int v6_walk(struct cursor *c, struct dat_layout *l, const char *path,
 	cpus = num(c, 4);
 	if (!c->bad && expect(c, "options  ", 10)) {
 		while (!c->bad && (id = num(c, 2))) {
-			l->options |= 1ULL << (id < 63 ? id : 63);
+			note_option(l, (unsigned int)id);
 			size = num(c, 4);
 			if (id == OPT_CPUCOUNT && size == 4)
 				cpus = num(c, 4);
@@ -509,7 +521,7 @@ static int v7_options(struct cursor *c, struct dat_layout *l, uint64_t at, uint6
 					       (unsigned long long)opt_at, (unsigned long long)end);
 		c->pos = opt_at + 6;
 		c->end = opt_at + 6 + size;
-		l->options |= 1ULL << (id < 63 ? id : 63);
+		note_option(l, id);
 		if (id == OPT_DONE) {
 			*next = num(c, 8);
 			return 0;
@@ -618,7 +630,7 @@ uint64_t dat_layout_unread_pages(const struct dat_layout *l, int cpu, uint64_t f
 		return (end - from + l->page_size - 1) / l->page_size;
 	for (p = from; p < end && !c.bad; p += l->page_size) {
 		c.pos = d->file_off + (p - d->base) + 8;
-		if (num(&c, l->long_size) & COMMIT_MASK)
+		if (num(&c, l->long_size) & DAT_COMMIT_MASK)
 			n++;
 	}
 	return n;

@@ -12,6 +12,13 @@
 
 #include "vpmc-internal.h"
 
+/* kbuffer: the data size in a ring-buffer page header's commit word (the bits above are flags:
+ * 31 events were missed, 30 their count is stored after the data). */
+#define DAT_COMMIT_MASK ((1ULL << 27) - 1)
+
+/* The @bytes-byte number (1 to 8) at @b, in the file's byte order. */
+uint64_t dat_layout_get_num(const uint8_t *b, int bytes, bool big_endian);
+
 /* One CPU's ring-buffer data. */
 struct dat_cpu_data {
 	int id;                       /* the CPU number records carry (v7: the BUFFER option's) */
