@@ -114,19 +114,6 @@ static void metrics_missed(struct metrics_vcpu *m, int slot, uint64_t t)
 	metrics_note(m, &n);
 }
 
-void metrics_event_begin(struct metrics_vcpu *m, enum vpmc_event_type type)
-{
-	m->in_guest = type == VPMC_EV_GUEST;
-	m->implicit_open = false;
-	m->host_has = false;
-}
-
-void metrics_event_host(struct metrics_vcpu *m, const struct vpmc_event *ev)
-{
-	m->host_has = ev->has_value && (ev->type == VPMC_EV_RDMSR || ev->type == VPMC_EV_RDPMC);
-	m->host_value = ev->value;
-}
-
 /* The policy's guest read @o where the real guest read m->host_value (trace-format.md: "a VALUE
  * in the trace is ground truth from a real host and becomes a check, never an input"). */
 static void metrics_host_read(struct metrics_vcpu *m, const struct vpmc_obs *o)
@@ -321,14 +308,18 @@ void metrics_pol_obs(struct metrics_vcpu *m, const struct vpmc_obs *o,
 			m->cur_open = true;
 		}
 		break;
-	case VPMC_OBS_TRIGGER:
-		m->triggers++;
-		m->cur_triggers++;
-		m->cur_open = true;
-		break;
 	default:
 		break;
 	}
+}
+
+void metrics_triggers(struct metrics_vcpu *m, uint64_t n)
+{
+	if (!n)
+		return;
+	m->triggers += n;
+	m->cur_triggers += n;
+	m->cur_open = true;
 }
 
 static void metrics_close_exit(struct metrics_vcpu *m)

@@ -2,10 +2,11 @@
  * metrics.h - What one policy did to one vCPU, measured against the reference (internal).
  *
  * Fed with the observations (struct vpmc_obs) of two models that saw the same events: the
- * policy's and the reference's. The engine delivers, for each event, the reference's
- * observations first (metrics_ref_obs(), metrics_ref_end()), then the policy's
- * (metrics_pol_obs()), and tells about VM-entries (metrics_entry()) so that host cost is
- * attributed per exit. Memory is fixed per vCPU: counters, and histograms of bounded size.
+ * policy's and the reference's. For each event the engine begins it (metrics_event_begin()),
+ * feeds the reference's observations (metrics_ref_obs()) ahead of the policy's that came later
+ * (metrics_pol_obs()), gives the policy's count of kvm_pmu_trigger_event() calls
+ * (metrics_triggers()) and ends it (metrics_event_end(); an ENTRY closes the exit), so that host
+ * cost is attributed per exit. Memory is fixed per vCPU: counters, and histograms of bounded size.
  *
  * Definitions (vpmcsim(1), METRICS; trace-format.md):
  * - Count error: at each guest read of a counter (RDPMC, RDMSR), the policy's value minus the
@@ -135,12 +136,22 @@ void metrics_vcpu_init(struct metrics_vcpu *m, const struct vpmc_pmu_config *cfg
 		       const struct vpmc_cost *cost);
 void metrics_vcpu_release(struct metrics_vcpu *m);
 
-/* The engine starts applying an event of @type to both models. */
-void metrics_event_begin(struct metrics_vcpu *m, enum vpmc_event_type type);
+/* The engine starts applying an event of @type to both models (inline: once per event and
+ * policy). */
+static inline void metrics_event_begin(struct metrics_vcpu *m, enum vpmc_event_type type)
+{
+	m->in_guest = type == VPMC_EV_GUEST;
+	m->implicit_open = false;
+	m->host_has = false;
+}
 
 /* After metrics_event_begin(): the event @ev is from the trace; an RDMSR or RDPMC with a value
  * recorded what the real guest read, which the policy's read is checked against. */
-void metrics_event_host(struct metrics_vcpu *m, const struct vpmc_event *ev);
+static inline void metrics_event_host(struct metrics_vcpu *m, const struct vpmc_event *ev)
+{
+	m->host_has = ev->has_value && (ev->type == VPMC_EV_RDMSR || ev->type == VPMC_EV_RDPMC);
+	m->host_value = ev->value;
+}
 
 /* One observation of the reference model, in order. */
 void metrics_ref_obs(struct metrics_vcpu *m, const struct vpmc_obs *o);
@@ -148,6 +159,10 @@ void metrics_ref_obs(struct metrics_vcpu *m, const struct vpmc_obs *o);
 /* One observation of the policy's model, in order. */
 void metrics_pol_obs(struct metrics_vcpu *m, const struct vpmc_obs *o,
 		     const struct metrics_probe *probe);
+
+/* Before metrics_event_end(): the policy's model made @n kvm_pmu_trigger_event() calls in the
+ * event (the growth of its vpmc_vcpu_stats().triggers), priced with the exit they belong to. */
+void metrics_triggers(struct metrics_vcpu *m, uint64_t n);
 
 /* Both models have applied the whole event: reference overflows without a reference PMI in
  * it are dropped; after an ENTRY the exit it ends is priced. */

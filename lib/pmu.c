@@ -28,7 +28,8 @@ static struct vpmc_obs obs_make(enum vpmc_obs_kind kind, int idx)
 }
 
 /**
- * vpmc__pmu_observe() - Report @o to the vCPU's observer, stamped with the current trace time.
+ * vpmc__pmu_observe() - Report @o to the vCPU's observer, stamped with the current trace time,
+ * unless the observer ignores its kind.
  * @pmu: vCPU
  * @o: observation; time_ns, vcpu and the segment position are set here
  */
@@ -38,7 +39,7 @@ void vpmc__pmu_observe(struct vpmc_pmu *pmu, struct vpmc_obs *o)
 	o->vcpu = pmu->vcpu_id;
 	o->seg_insn = pmu->seg_insn;
 	o->seg_br = pmu->seg_br;
-	if (pmu->obs.fn)
+	if (pmu->obs.fn && !(pmu->obs.ignore & (1u << o->kind)))
 		pmu->obs.fn(pmu->obs.data, o);
 }
 
@@ -174,6 +175,8 @@ bool pmc_is_globally_enabled(const struct vpmc_pmc *pmc)
  */
 bool pmc_is_event_allowed(const struct vpmc_pmc *pmc)
 {
+	if (!pmc->pmu->filter)
+		return true;
 	return pmu_event_filter_allows(pmc->pmu, pmc);
 }
 
@@ -203,35 +206,6 @@ bool pmc_is_pmi_enabled(const struct vpmc_pmc *pmc)
 bool pmc_is_event_match(const struct vpmc_pmc *pmc, uint64_t eventsel)
 {
 	return !((pmc->eventsel ^ eventsel) & AMD64_RAW_EVENT_MASK_NB);
-}
-
-/**
- * cpl_is_matched() - Mirrors cpl_is_matched() (pmu.c): (OS, USR) from EVNTSEL bits 17/16 or
- * the fixed nibble's bits 0/1; if equal, the answer without reading the CPL; else CPL 0 -> OS,
- * CPL 1..3 -> USR.
- * @pmc: counter
- *
- * Return: true if an event at the vCPU's current CPL counts.
- */
-bool cpl_is_matched(const struct vpmc_pmc *pmc)
-{
-	bool select_os, select_user;
-	uint64_t config;
-
-	if (pmc_is_gp(pmc)) {
-		config = pmc->eventsel;
-		select_os = config & ARCH_PERFMON_EVENTSEL_OS;
-		select_user = config & ARCH_PERFMON_EVENTSEL_USR;
-	} else {
-		config = fixed_ctrl_field(pmc->pmu->fixed_ctr_ctrl,
-					  pmc->idx - KVM_FIXED_PMC_BASE_IDX);
-		select_os = config & INTEL_FIXED_0_KERNEL;
-		select_user = config & INTEL_FIXED_0_USER;
-	}
-
-	if (select_os == select_user)
-		return select_os;
-	return pmc->pmu->cpl == 0 ? select_os : select_user;
 }
 
 /**
@@ -796,6 +770,18 @@ void kvm_pmu_incr_counter(struct vpmc_pmc *pmc)
 		kvm_pmu_request_counter_reprogram(pmc);
 }
 
+/* The TRIGGER observation, out of line: the caller runs per emulated instruction and policy,
+ * and its frame stays small without the observation on it. */
+static __attribute__((noinline)) void trigger_observe(struct vpmc_pmu *pmu,
+						      unsigned int perf_hw_id, uint64_t incr)
+{
+	struct vpmc_obs o = obs_make(VPMC_OBS_TRIGGER, -1);
+
+	o.index = perf_hw_id;
+	o.value = incr;
+	vpmc__pmu_observe(pmu, &o);
+}
+
 /**
  * kvm_pmu_trigger_event() - Mirrors kvm_pmu_trigger_event() (pmu.c, B-7.0): candidates from the
  * precomputed bitmap, gated by GLOBAL_CTRL (v2+), then per counter in index order the filter
@@ -808,7 +794,6 @@ void kvm_pmu_trigger_event(struct vpmc_pmu *pmu, uint64_t event_pmcs, unsigned i
 {
 	uint64_t bitmap, incr = 0;
 	struct vpmc_pmc *pmc;
-	struct vpmc_obs o;
 	int i;
 
 	if (!event_pmcs)
@@ -817,18 +802,15 @@ void kvm_pmu_trigger_event(struct vpmc_pmu *pmu, uint64_t event_pmcs, unsigned i
 		bitmap = event_pmcs;
 	else if (!(bitmap = event_pmcs & pmu->global_ctrl))
 		return;
-	/* built past the cheap exits: most retirements have no candidate counter */
-	o = obs_make(VPMC_OBS_TRIGGER, -1);
-
 	pmu->stats.triggers++;
 	kvm_for_each_pmc(pmu, pmc, i, bitmap) {
 		if (!pmc_is_event_allowed(pmc) || !cpl_is_matched(pmc))
 			continue;
 		incr |= BIT_ULL(i);
 	}
-	o.index = perf_hw_id;
-	o.value = incr;
-	vpmc__pmu_observe(pmu, &o);
+	/* reported before the increments' own observations (an overflow) */
+	if (!(pmu->obs.ignore & (1u << VPMC_OBS_TRIGGER)))
+		trigger_observe(pmu, perf_hw_id, incr);
 
 	kvm_for_each_pmc(pmu, pmc, i, incr)
 		kvm_pmu_incr_counter(pmc);

@@ -279,6 +279,36 @@ static inline uint64_t kvm_fixed_pmc_mask(const struct vpmc_pmu *pmu)
 	       ((1ULL << KVM_MAX_NR_FIXED_COUNTERS) - 1);
 }
 
+/**
+ * cpl_is_matched() - Mirrors cpl_is_matched() (pmu.c, static inline there too; it runs per
+ * candidate counter of every emulated instruction): (OS, USR) from EVNTSEL bits 17/16 or
+ * the fixed nibble's bits 0/1; if equal, the answer without reading the CPL; else CPL 0 -> OS,
+ * CPL 1..3 -> USR.
+ * @pmc: counter
+ *
+ * Return: true if an event at the vCPU's current CPL counts.
+ */
+static inline bool cpl_is_matched(const struct vpmc_pmc *pmc)
+{
+	bool select_os, select_user;
+	uint64_t config;
+
+	if (pmc_is_gp(pmc)) {
+		config = pmc->eventsel;
+		select_os = config & ARCH_PERFMON_EVENTSEL_OS;
+		select_user = config & ARCH_PERFMON_EVENTSEL_USR;
+	} else {
+		config = fixed_ctrl_field(pmc->pmu->fixed_ctr_ctrl,
+					  pmc->idx - KVM_FIXED_PMC_BASE_IDX);
+		select_os = config & INTEL_FIXED_0_KERNEL;
+		select_user = config & INTEL_FIXED_0_USER;
+	}
+
+	if (select_os == select_user)
+		return select_os;
+	return pmc->pmu->cpl == 0 ? select_os : select_user;
+}
+
 /* True if the host kernel the model stands for is older than maj.min (legacy switches). */
 static inline bool pmu_host_before(const struct vpmc_pmu *pmu, unsigned int maj, unsigned int min)
 {
@@ -301,7 +331,6 @@ bool pmc_is_globally_enabled(const struct vpmc_pmc *pmc);
 bool pmc_is_event_allowed(const struct vpmc_pmc *pmc);
 bool pmc_is_pmi_enabled(const struct vpmc_pmc *pmc);
 bool pmc_is_event_match(const struct vpmc_pmc *pmc, uint64_t eventsel);
-bool cpl_is_matched(const struct vpmc_pmc *pmc);
 struct vpmc_pmc *kvm_pmc_idx_to_pmc(struct vpmc_pmu *pmu, int idx);
 
 /*

@@ -13,6 +13,7 @@
 
 #include "output.h"
 #include "replay.h"
+#include "vcpu.h"
 
 #define GROUP_QUEUE_MAX 4096   /* reference observations of one event */
 #define HANDLER_ROUNDS_MAX 8   /* PMIs latched while the guest's handler runs */
@@ -299,10 +300,6 @@ static void group_obs(void *data, const struct vpmc_obs *o)
 	struct group_vcpu *gv = data;
 	struct vpmc_obs *q;
 
-	/* the metrics use the reference's reads, writes, overflows and PMIs; it never drains */
-	if (o->kind != VPMC_OBS_READ && o->kind != VPMC_OBS_WRITE &&
-	    o->kind != VPMC_OBS_OVERFLOW && o->kind != VPMC_OBS_PMI)
-		return;
 	if (gv->nq == gv->cap) {
 		unsigned int cap = gv->cap ? 2 * gv->cap : 16;
 
@@ -318,16 +315,11 @@ static void group_obs(void *data, const struct vpmc_obs *o)
 	gv->q[gv->nq++] = *o;
 }
 
-/* Feed the reference's observations of this event to the lane's metrics, up to @pos inside a
- * guest segment (all of them elsewhere, and at the end of the event). */
-static void lane_feed_ref(struct lane_vcpu *lv, const struct vpmc_obs *upto)
+static void lane_feed_ref_queued(struct lane_vcpu *lv, const struct vpmc_obs *upto)
 {
 	struct group_vcpu *gv = lv->gv;
-	bool first;
+	bool first = lv->lane == gv->g->lanes[0];
 
-	if (lv->qi == gv->nq)
-		return;
-	first = lv->lane == gv->g->lanes[0];
 	while (lv->qi < gv->nq) {
 		const struct vpmc_obs *o = &gv->q[lv->qi];
 
@@ -338,6 +330,14 @@ static void lane_feed_ref(struct lane_vcpu *lv, const struct vpmc_obs *upto)
 			log_obs(lv->r, "reference", o);
 		lv->qi++;
 	}
+}
+
+/* Feed the reference's observations of this event to the lane's metrics, up to @upto inside a
+ * guest segment (all of them elsewhere, and at the end of the event). Most events have none. */
+static inline void lane_feed_ref(struct lane_vcpu *lv, const struct vpmc_obs *upto)
+{
+	if (lv->qi != lv->gv->nq)
+		lane_feed_ref_queued(lv, upto);
 }
 
 /*
@@ -401,11 +401,6 @@ static void lane_obs(void *data, const struct vpmc_obs *obs)
 	struct lane_vcpu *lv = data;
 	struct metrics_probe probe = { lane_ref_count, lv };
 
-	/* most observations: a count for the host cost, in no order with the reference's */
-	if (obs->kind == VPMC_OBS_TRIGGER && !lv->r->log) {
-		metrics_pol_obs(&lv->m, obs, &probe);
-		return;
-	}
 	if (lv->seg && obs->seg_insn)
 		lane_ref_upto(lv, obs->seg_insn); /* the reference up to the same instruction */
 	lane_feed_ref(lv, obs);
@@ -419,6 +414,18 @@ static void lane_obs(void *data, const struct vpmc_obs *obs)
 }
 
 /* ---- applying events ---- */
+
+/* The policy's kvm_pmu_trigger_event() calls in the event: counted by the model, not observed
+ * one by one (there is one per retired instruction). */
+static inline void lane_triggers(struct lane_vcpu *lv)
+{
+	uint64_t now = *lv->pol_triggers;
+
+	if (now == lv->triggers_seen)
+		return;
+	metrics_triggers(&lv->m, now - lv->triggers_seen);
+	lv->triggers_seen = now;
+}
 
 static int group_apply(struct group_vcpu *gv, uint32_t vcpu, const struct vpmc_event *ev)
 {
@@ -459,6 +466,7 @@ static bool lane_guest_part(struct lane_vcpu *lv, const struct vpmc_event *ev,
 	lane_ref_upto(lv, more ? p->insn : ev->insn);
 	lv->seg = NULL;
 	lane_feed_ref(lv, NULL);
+	lane_triggers(lv);
 	metrics_event_end(&lv->m, ev->type, p->time_ns);
 	return more;
 }
@@ -494,6 +502,17 @@ static int lane_guest(struct lane_vcpu *lv, const struct vpmc_event *ev)
 	return err;
 }
 
+/* With an overlay, after an event of the trace or of the guest's handler: the CPL the handler
+ * returns to, and the handler itself if the event delivered a PMI. */
+static int lane_overlay_after(struct lane_vcpu *lv, const struct vpmc_event *ev)
+{
+	if ((ev->type == VPMC_EV_RETIRE || ev->type == VPMC_EV_CPL) && ev->cpl <= 3)
+		lv->cpl = ev->cpl;
+	if (lv->pmi_delivered && !lv->in_handler)
+		return lane_pmi_handler(lv, ev->time_ns);
+	return 0;
+}
+
 static int lane_apply(struct lane_vcpu *lv, const struct vpmc_event *ev)
 {
 	struct vpmc_replay *r = lv->r;
@@ -509,15 +528,11 @@ static int lane_apply(struct lane_vcpu *lv, const struct vpmc_event *ev)
 	if (err)
 		return err;
 	lane_feed_ref(lv, NULL);
+	lane_triggers(lv);
 	metrics_event_end(&lv->m, ev->type, ev->time_ns);
-	if ((ev->type == VPMC_EV_GUEST || ev->type == VPMC_EV_RETIRE || ev->type == VPMC_EV_CPL) &&
-	    ev->cpl <= 3)
-		lv->cpl = ev->cpl;
 	if (lv->m.err || r->err)
 		return lv->m.err ? lv->m.err : r->err;
-	if (r->ov.nr && lv->pmi_delivered && !lv->in_handler)
-		return lane_pmi_handler(lv, ev->time_ns);
-	return 0;
+	return r->ov.nr ? lane_overlay_after(lv, ev) : 0;
 }
 
 /* One event of the overlay's guest: to this lane's reference and policy only. */
@@ -635,6 +650,8 @@ static int replay_add_vcpu(struct vpmc_replay *r, uint32_t vcpu, uint64_t t)
 		gv->r = r;
 		obs.fn = group_obs;
 		obs.data = gv;
+		/* the metrics use the reference's reads, writes, overflows and PMIs; it never drains */
+		obs.ignore = 1u << VPMC_OBS_DRAIN | 1u << VPMC_OBS_REPROGRAM | 1u << VPMC_OBS_TRIGGER;
 		err = vpmc_vcpu_new(&gv->ref, &r->cfg, &reference, vcpu, &obs);
 		if (err)
 			return err;
@@ -657,9 +674,11 @@ static int replay_add_vcpu(struct vpmc_replay *r, uint32_t vcpu, uint64_t t)
 		}
 		obs.fn = lane_obs;
 		obs.data = lv;
+		obs.ignore = 1u << VPMC_OBS_TRIGGER; /* lane_triggers() */
 		err = vpmc_vcpu_new(&lv->pol, &r->cfg, &l->policy, vcpu, &obs);
 		if (err)
 			return err;
+		lv->pol_triggers = &vpmc__vcpu_pmu(lv->pol)->stats.triggers;
 	}
 	for (i = 0; r->ov.nr && i < r->nr_lanes; i++) {
 		struct lane_vcpu *lv = r->lanes[i].vcpus[vcpu];

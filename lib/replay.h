@@ -54,6 +54,8 @@ struct lane_vcpu {
 	const struct vpmc_event *seg;
 	struct vpmc_guest_progress ref_seg;
 	uint64_t read_value;         /* what the guest's last READ returned */
+	const uint64_t *pol_triggers; /* the policy model's kvm_pmu_trigger_event() count */
+	uint64_t triggers_seen;      /* ... given to the metrics so far */
 	struct vpmc_replay *r;
 };
 

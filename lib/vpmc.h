@@ -265,6 +265,10 @@ struct vpmc_obs {
 struct vpmc_observer {
 	void (*fn)(void *data, const struct vpmc_obs *obs);
 	void *data;
+	/* kinds not to report, a bitmask of 1u << VPMC_OBS_* (0: all). A TRIGGER comes with
+	 * almost every retired instruction; an observer that only counts them can read
+	 * vpmc_vcpu_stats().triggers instead and spare the model building each one. */
+	unsigned int ignore;
 };
 
 /* ---------------------------------------------------------------------------------------------

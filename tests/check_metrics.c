@@ -333,9 +333,7 @@ START_TEST(test_exit_cost)
 	metrics_event_begin(&m, VPMC_EV_EXIT);
 	metrics_event_end(&m, VPMC_EV_EXIT, 40);
 	metrics_event_begin(&m, VPMC_EV_RETIRE);
-	pol(obs(VPMC_OBS_TRIGGER, 41, 0));
-	pol(obs(VPMC_OBS_TRIGGER, 41, 1));
-	pol(obs(VPMC_OBS_TRIGGER, 41, 32));
+	metrics_triggers(&m, 3);
 	metrics_event_end(&m, VPMC_EV_RETIRE, 41);
 	metrics_event_begin(&m, VPMC_EV_ENTRY);
 	d.nr_reprogrammed = 2;
@@ -372,7 +370,7 @@ START_TEST(test_exit_cost)
 	ck_assert_double_eq_tol(m.cost_us_max, 5.2, 1e-9);
 	/* triggers after the last entry are priced at the end of the trace */
 	metrics_event_begin(&m, VPMC_EV_RETIRE);
-	pol(obs(VPMC_OBS_TRIGGER, 90, 0));
+	metrics_triggers(&m, 1);
 	metrics_event_end(&m, VPMC_EV_RETIRE, 90);
 	metrics_finish(&m, 100);
 	ck_assert_uint_eq(m.exits, 4);

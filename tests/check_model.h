@@ -70,7 +70,7 @@ static inline struct vpmc_vcpu *vcpu_make_pebs(enum vpmc_vendor vendor, enum vpm
 {
 	struct vpmc_pmu_config cfg;
 	struct vpmc_policy pol = { kind, arg };
-	struct vpmc_observer obs = { rec_fn, r };
+	struct vpmc_observer obs = { .fn = rec_fn, .data = r };
 	struct vpmc_vcpu *v = NULL;
 
 	vpmc_pmu_config_default(&cfg, vendor);

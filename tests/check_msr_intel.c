@@ -20,7 +20,7 @@ static struct vpmc_vcpu *make(const struct setup *s, struct rec *r)
 {
 	struct vpmc_pmu_config cfg;
 	struct vpmc_policy pol = { VPMC_POLICY_EXACT, 0 };
-	struct vpmc_observer obs = { rec_fn, r };
+	struct vpmc_observer obs = { .fn = rec_fn, .data = r };
 	struct vpmc_vcpu *v = NULL;
 
 	vpmc_pmu_config_default(&cfg, VPMC_VENDOR_INTEL);

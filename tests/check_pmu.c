@@ -343,7 +343,7 @@ START_TEST(test_trap08_v1_globally_enabled)
 	struct rec r;
 	struct vpmc_pmu_config cfg;
 	struct vpmc_policy pol = { VPMC_POLICY_EXACT, 0 };
-	struct vpmc_observer obs = { rec_fn, &r };
+	struct vpmc_observer obs = { .fn = rec_fn, .data = &r };
 	struct vpmc_vcpu *v;
 	uint64_t val;
 	int i;

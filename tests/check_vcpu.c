@@ -906,6 +906,57 @@ START_TEST(test_trace_format_example)
 }
 END_TEST
 
+/*
+ * An observer's ignore mask: the same events with and without TRIGGER and OVERFLOW reported.
+ * Counter 0 at 2^48 - 2 counts instructions (exact): 3 retires are 3 kvm_pmu_trigger_event()
+ * calls, and the drain at the next entry folds emulated_counter 3 in: 2^48 + 1 wraps to 1, one
+ * overflow with its PMI. Ignored kinds are not reported; the model counts and does the same.
+ */
+static void ignore_run(struct vpmc_vcpu *v)
+{
+	int i;
+
+	vpmc_vcpu_wrmsr(v, 0, 0x4c1, M48 - 1);
+	vpmc_vcpu_wrmsr(v, 0, 0x186, SEL_INSN_PMI);
+	vpmc_vcpu_entry(v, 10);
+	for (i = 0; i < 3; i++)
+		vpmc_vcpu_retire(v, 20 + i, false, VPMC_CPL_KEEP);
+	vpmc_vcpu_entry(v, 30);
+}
+
+START_TEST(test_observer_ignore)
+{
+	struct rec all, some;
+	struct vpmc_vcpu *v = vcpu_make(VPMC_VENDOR_INTEL, VPMC_POLICY_EXACT, 0, VPMC_KERNEL_LATEST, &all);
+	struct vpmc_observer obs = { rec_fn, &some, 1u << VPMC_OBS_TRIGGER | 1u << VPMC_OBS_OVERFLOW };
+	struct vpmc_pmu_config cfg = *vpmc_vcpu_config(v);
+	struct vpmc_policy pol = { VPMC_POLICY_EXACT, 0 };
+	struct vpmc_vcpu *w = NULL;
+	struct vpmc_vcpu_stats st;
+
+	memset(&some, 0, sizeof(some));
+	ck_assert_int_eq(vpmc_vcpu_new(&w, &cfg, &pol, 0, &obs), 0);
+	ignore_run(v);
+	ignore_run(w);
+	ck_assert_uint_eq(rec_count(&all, VPMC_OBS_TRIGGER, -2), 3);
+	ck_assert_uint_eq(rec_count(&all, VPMC_OBS_OVERFLOW, 0), 1);
+	ck_assert_uint_eq(rec_count(&some, VPMC_OBS_TRIGGER, -2), 0);
+	ck_assert_uint_eq(rec_count(&some, VPMC_OBS_OVERFLOW, -2), 0);
+	/* what is not ignored is reported as before: both writes, the PMI, two drains */
+	ck_assert_uint_eq(rec_count(&some, VPMC_OBS_WRITE, -2), 2);
+	ck_assert_uint_eq(rec_count(&some, VPMC_OBS_PMI, -2), 1);
+	ck_assert_uint_eq(rec_count(&some, VPMC_OBS_DRAIN, -2), rec_count(&all, VPMC_OBS_DRAIN, -2));
+	ck_assert_uint_eq(rec_count(&some, VPMC_OBS_DRAIN, -2), 2);
+	vpmc_vcpu_stats(w, &st);
+	ck_assert_uint_eq(st.triggers, 3);
+	ck_assert_uint_eq(st.overflows, 1);
+	ck_assert_uint_eq(vpmc_vcpu_counter(w, 0), 1);
+	ck_assert_uint_eq(vpmc_vcpu_counter(v, 0), 1);
+	vpmc_vcpu_free(v);
+	vpmc_vcpu_free(w);
+}
+END_TEST
+
 static Suite *vcpu_suite(void)
 {
 	Suite *s = suite_create("vcpu");
@@ -915,6 +966,7 @@ static Suite *vcpu_suite(void)
 	tcase_add_test(tc, test_timeline_b_hardware_first);
 	tcase_add_test(tc, test_timeline_c_write_drops_pending);
 	tcase_add_test(tc, test_trace_format_example);
+	tcase_add_test(tc, test_observer_ignore);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("segments");
