@@ -313,27 +313,17 @@ void metrics_pol_obs(struct metrics_vcpu *m, const struct vpmc_obs *o,
 	}
 }
 
-void metrics_triggers(struct metrics_vcpu *m, uint64_t n)
-{
-	if (!n)
-		return;
-	m->triggers += n;
-	m->cur_triggers += n;
-	m->cur_open = true;
-}
-
-static void metrics_close_exit(struct metrics_vcpu *m)
+void metrics_close_exit(struct metrics_vcpu *m)
 {
 	metrics_exit(m, m->cur_resumes, m->cur_creates, m->cur_triggers, m->cur_drained);
 	m->cur_resumes = m->cur_creates = m->cur_triggers = 0;
 	m->cur_drained = m->cur_open = false;
 }
 
-void metrics_event_end(struct metrics_vcpu *m, enum vpmc_event_type type, uint64_t time_ns)
+void metrics_event_settle(struct metrics_vcpu *m)
 {
 	int i;
 
-	(void)time_ns;
 	for (i = 0; m->event_slots && i < METRICS_NR_SLOTS; i++) {
 		struct metrics_ctr *c = &m->ctr[i];
 
@@ -349,13 +339,6 @@ void metrics_event_end(struct metrics_vcpu *m, enum vpmc_event_type type, uint64
 		m->unpaired_reads++;
 		m->ref_read = false;
 	}
-	if (type == VPMC_EV_ENTRY)
-		metrics_close_exit(m);
-	else if (type == VPMC_EV_EXIT || type == VPMC_EV_RETIRE || type == VPMC_EV_WRMSR ||
-		 type == VPMC_EV_RDMSR || type == VPMC_EV_RDPMC)
-		m->cur_open = true; /* host work after the last entry: an exit is in progress */
-	m->in_guest = false;
-	m->implicit_open = false;
 }
 
 void metrics_finish(struct metrics_vcpu *m, uint64_t time_ns)

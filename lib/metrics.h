@@ -100,35 +100,37 @@ struct metrics_probe {
 };
 
 struct metrics_vcpu {
+	/* state read or written at every event first: with many policies per event, each
+	 * policy's per-event fields share a cache line or two */
+	bool in_guest;            /* applying a guest segment: drains are implicit exits */
+	bool implicit_open;       /* an implicit exit at implicit_insn in this segment */
+	bool host_has;            /* the event being applied recorded the real guest's read */
+	bool ref_read, ref_read_gp;
+	bool cur_drained, cur_open;
+	unsigned int event_slots; /* slots with cand or pend_this_event set (bit per slot) */
+	int err;                  /* sticky VPMC_ERR_NOMEM from a histogram */
+	uint64_t host_value;
+	uint64_t triggers, cur_triggers;
+	uint64_t pending_mask;    /* KVM indices with a tracked overflow pending */
+	uint64_t cur_resumes, cur_creates;
+	uint64_t implicit_insn;
+	uint64_t ref_read_value;
+
 	struct metrics_ctr ctr[METRICS_NR_SLOTS];
 	uint64_t status_reads, status_differ, unpaired_reads;
 	uint64_t pmis, pmis_dropped, spurious;
 	uint64_t exits, exits_implicit, exits_drained;
-	uint64_t drains, reprograms, resumes, creates, triggers;
+	uint64_t drains, reprograms, resumes, creates;
 	uint64_t ref_overflows_no_pmi;
 	uint64_t host_reads, host_differ;
 	struct vpmc_host_read host_first; /* valid when host_differ != 0 */
-	uint64_t pending_mask;    /* KVM indices with a tracked overflow pending */
-	unsigned int event_slots; /* slots with cand or pend_this_event set (bit per slot) */
 	struct vpmc_hist cost_ns; /* modeled host ns per exit */
 	double cost_us_total, cost_us_max;
-
-	/* state */
-	uint64_t cur_resumes, cur_creates, cur_triggers;
-	bool cur_drained, cur_open;
-	bool in_guest;            /* applying a guest segment: drains are implicit exits */
-	bool implicit_open;       /* an implicit exit at implicit_insn in this segment */
-	uint64_t implicit_insn;
-	bool ref_read, ref_read_gp;
-	uint64_t ref_read_value;
-	bool host_has;            /* the event being applied recorded the real guest's read */
-	uint64_t host_value;
 	uint64_t mask[2];         /* counter width masks: GP, fixed */
 	uint32_t status_msr;      /* GLOBAL_STATUS of the vendor */
 	const struct vpmc_cost *cost;
 	void (*note)(void *data, const struct metrics_note *n);
 	void *note_data;
-	int err;                  /* sticky VPMC_ERR_NOMEM from a histogram */
 };
 
 /* Set up @m for a vCPU of @cfg, priced by @cost (kept by pointer). */
@@ -162,11 +164,37 @@ void metrics_pol_obs(struct metrics_vcpu *m, const struct vpmc_obs *o,
 
 /* Before metrics_event_end(): the policy's model made @n kvm_pmu_trigger_event() calls in the
  * event (the growth of its vpmc_vcpu_stats().triggers), priced with the exit they belong to. */
-void metrics_triggers(struct metrics_vcpu *m, uint64_t n);
+static inline void metrics_triggers(struct metrics_vcpu *m, uint64_t n)
+{
+	if (!n)
+		return;
+	m->triggers += n;
+	m->cur_triggers += n;
+	m->cur_open = true;
+}
 
-/* Both models have applied the whole event: reference overflows without a reference PMI in
- * it are dropped; after an ENTRY the exit it ends is priced. */
-void metrics_event_end(struct metrics_vcpu *m, enum vpmc_event_type type, uint64_t time_ns);
+/* A VM-entry: the exit it ends is priced and counted. */
+void metrics_close_exit(struct metrics_vcpu *m);
+
+/* The rare part of metrics_event_end(): reference overflows of the event without a reference
+ * PMI are dropped, a reference read the policy did not make is counted. */
+void metrics_event_settle(struct metrics_vcpu *m);
+
+/* Both models have applied the whole event of @type: metrics_event_settle() if the event left
+ * anything to settle; after an ENTRY the exit it ends is priced; host work after the last entry
+ * leaves an exit in progress. Inline: once per event and policy. */
+static inline void metrics_event_end(struct metrics_vcpu *m, enum vpmc_event_type type)
+{
+	if (m->event_slots || m->ref_read)
+		metrics_event_settle(m);
+	if (type == VPMC_EV_ENTRY)
+		metrics_close_exit(m);
+	else if (type == VPMC_EV_EXIT || type == VPMC_EV_RETIRE || type == VPMC_EV_WRMSR ||
+		 type == VPMC_EV_RDMSR || type == VPMC_EV_RDPMC)
+		m->cur_open = true;
+	m->in_guest = false;
+	m->implicit_open = false;
+}
 
 /* End of the trace: pending reference overflows are missed, an open exit is priced. */
 void metrics_finish(struct metrics_vcpu *m, uint64_t time_ns);

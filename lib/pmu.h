@@ -123,6 +123,7 @@ struct vpmc_pmu;
 
 /* struct kvm_pmc (arch/x86/include/asm/kvm_host.h). */
 struct vpmc_pmc {
+	struct vpmc_pmu *pmu;     /* pmc_to_pmu() */
 	enum pmc_type type;
 	uint8_t idx;              /* global index: GP 0..31, fixed 32.. */
 	bool is_paused;           /* the perf event's count has been folded into counter */
@@ -135,7 +136,6 @@ struct vpmc_pmc {
 	uint64_t current_config;  /* config of the live perf event; 0 when none */
 	struct simperf_event *perf_event; /* NULL, or &perf */
 	struct simperf_event perf;
-	struct vpmc_pmu *pmu;     /* pmc_to_pmu() */
 };
 
 /* One accepted KVM_SET_PMU_EVENT_FILTER (struct kvm_x86_pmu_event_filter). */
@@ -163,18 +163,36 @@ struct vpmc_pmu_ops;
 
 /* struct kvm_pmu, plus the bits of struct kvm_vcpu that KVM's PMU code reads. */
 struct vpmc_pmu {
+	/* first what every emulated instruction reads or writes (kvm_pmu_trigger_event() and
+	 * kvm_pmu_incr_counter() run once per instruction and policy): a few cache lines */
 	const struct vpmc_pmu_ops *ops;
-	enum vpmc_vendor vendor;
 	unsigned int version;
+	unsigned int requests;    /* struct kvm_vcpu: KVM_REQ_PMU | KVM_REQ_PMI */
+	uint64_t global_ctrl;
+	uint64_t all_valid_pmc_idx; /* GP 0..nr_gp-1, fixed 32.. */
+	uint64_t pmc_counting_instructions;
+	uint64_t pmc_counting_branches;
+	uint64_t reprogram_pmi;   /* an atomic64 in KVM: written by the perf overflow handler */
+	uint64_t fixed_ctr_ctrl;
+	struct vpmc_pmu_event_filter *filter; /* kvm->arch.pmu_event_filter; owned */
+	uint8_t cpl;              /* struct kvm_vcpu: kvm_x86_call(get_cpl) */
+	bool mediated;            /* kvm_vcpu_has_mediated_pmu(): mediated or reference policy */
+	bool reference;           /* ideal counter: mediated paths + PMI at the event */
+	unsigned int host_kernel;
+	struct vpmc_policy policy;
+	uint64_t now_ns;          /* trace time of the event being applied */
+	uint64_t seg_insn, seg_br; /* position inside a guest segment (vpmc_obs), else 0 */
+	struct vpmc_observer obs;
+	struct vpmc_vcpu_stats stats;
+
+	enum vpmc_vendor vendor;
 	unsigned int nr_arch_gp_counters;
 	unsigned int nr_arch_fixed_counters;
 	bool perfctr_core;        /* AMD: CPUID PerfCtrExtCore (F15H MSRs) */
 	bool fw_writes;           /* Intel: PERF_CAPABILITIES.FW_WRITE */
 	bool pebs;                /* Intel: PEBS_FORMAT and DS (struct vpmc_pmu_config) */
 	uint64_t counter_bitmask[2];
-	uint64_t global_ctrl;
 	uint64_t global_status;
-	uint64_t fixed_ctr_ctrl;
 	uint64_t fixed_ctr_ctrl_hw;
 	uint64_t pebs_enable;
 	uint64_t ds_area;
@@ -184,34 +202,20 @@ struct vpmc_pmu {
 	uint64_t pebs_enable_rsvd;
 	uint64_t eventsel_rsvd;
 	uint64_t raw_event_mask;
-	uint64_t reprogram_pmi;   /* an atomic64 in KVM: written by the perf overflow handler */
-	uint64_t all_valid_pmc_idx; /* GP 0..nr_gp-1, fixed 32.. */
 	uint64_t pmc_in_use;
-	uint64_t pmc_counting_instructions;
-	uint64_t pmc_counting_branches;
 	int event_count;
 	bool need_cleanup;
 	struct vpmc_pmc gp_counters[KVM_MAX_NR_GP_COUNTERS];
 	struct vpmc_pmc fixed_counters[KVM_MAX_NR_FIXED_COUNTERS];
-	struct vpmc_pmu_event_filter *filter; /* kvm->arch.pmu_event_filter; owned */
 
-	/* struct kvm_vcpu state the PMU code uses */
-	unsigned int requests;    /* KVM_REQ_PMU | KVM_REQ_PMI */
-	uint8_t cpl;              /* kvm_x86_call(get_cpl) */
+	/* struct kvm_vcpu state the PMU code uses (also requests and cpl above) */
 	uint32_t lvtpc;           /* local APIC LVTPC (kvm_lapic_get_reg(APIC_LVTPC)) */
 
-	/* simulation: policy, host version, observation, cost */
-	struct vpmc_policy policy;
-	unsigned int host_kernel;
-	bool mediated;            /* kvm_vcpu_has_mediated_pmu(): mediated or reference policy */
-	bool reference;           /* ideal counter: mediated paths + PMI at the event */
+	/* simulation: vCPU id, host PMIs, hooks (policy, host version, observation, time and
+	 * stats above) */
 	uint32_t vcpu_id;
-	uint64_t now_ns;          /* trace time of the event being applied */
-	uint64_t seg_insn, seg_br; /* position inside a guest segment (vpmc_obs), else 0 */
 	bool host_pmi;            /* a hardware overflow interrupted guest mode (forces VM-exit) */
 	uint64_t skid_pending;    /* hooks.skid: counters whose overflow handler is pending */
-	struct vpmc_observer obs;
-	struct vpmc_vcpu_stats stats;
 	struct vpmc_pmu_hooks hooks;
 };
 

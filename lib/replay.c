@@ -467,7 +467,7 @@ static bool lane_guest_part(struct lane_vcpu *lv, const struct vpmc_event *ev,
 	lv->seg = NULL;
 	lane_feed_ref(lv, NULL);
 	lane_triggers(lv);
-	metrics_event_end(&lv->m, ev->type, p->time_ns);
+	metrics_event_end(&lv->m, ev->type);
 	return more;
 }
 
@@ -513,13 +513,12 @@ static int lane_overlay_after(struct lane_vcpu *lv, const struct vpmc_event *ev)
 	return 0;
 }
 
-static int lane_apply(struct lane_vcpu *lv, const struct vpmc_event *ev)
+/* Event @ev to the lane's model and metrics; the caller checks r->err. Inline: without an
+ * overlay this is all a lane does, once per event and policy. */
+static inline int lane_event(struct lane_vcpu *lv, const struct vpmc_event *ev)
 {
-	struct vpmc_replay *r = lv->r;
 	int err;
 
-	if (r->ov.nr && ev->type == VPMC_EV_GUEST)
-		return lane_guest(lv, ev);
 	lv->ev = ev;
 	lv->qi = 0;
 	metrics_event_begin(&lv->m, ev->type);
@@ -529,9 +528,20 @@ static int lane_apply(struct lane_vcpu *lv, const struct vpmc_event *ev)
 		return err;
 	lane_feed_ref(lv, NULL);
 	lane_triggers(lv);
-	metrics_event_end(&lv->m, ev->type, ev->time_ns);
-	if (lv->m.err || r->err)
-		return lv->m.err ? lv->m.err : r->err;
+	metrics_event_end(&lv->m, ev->type);
+	return lv->m.err;
+}
+
+static int lane_apply(struct lane_vcpu *lv, const struct vpmc_event *ev)
+{
+	struct vpmc_replay *r = lv->r;
+	int err;
+
+	if (r->ov.nr && ev->type == VPMC_EV_GUEST)
+		return lane_guest(lv, ev);
+	err = lane_event(lv, ev);
+	if (err || r->err)
+		return err ? err : r->err;
 	return r->ov.nr ? lane_overlay_after(lv, ev) : 0;
 }
 
@@ -789,7 +799,11 @@ int vpmc_replay_event(struct vpmc_replay *r, const struct vpmc_event *ev)
 			goto fail;
 	}
 	for (i = 0; i < r->nr_lanes; i++) {
-		err = lane_apply(r->lanes[i].vcpus[ev->vcpu], ev);
+		struct lane_vcpu *lv = r->lanes[i].vcpus[ev->vcpu];
+
+		err = r->ov.nr ? lane_apply(lv, ev) : lane_event(lv, ev);
+		if (!err)
+			err = r->err; /* the reference's queue or the log */
 		if (err)
 			goto fail;
 	}

@@ -38,14 +38,17 @@ struct replay_group {
 
 /* One policy on one vCPU. */
 struct lane_vcpu {
+	/* per event first (then the metrics' per-event fields): see struct metrics_vcpu */
 	struct vpmc_vcpu *pol;
-	struct metrics_vcpu m;
-	struct overlay_guest og;
-	struct replay_lane *lane;
 	struct group_vcpu *gv;
 	const struct vpmc_event *ev; /* the event being applied */
+	const uint64_t *pol_triggers; /* the policy model's kvm_pmu_trigger_event() count */
+	uint64_t triggers_seen;      /* ... given to the metrics so far */
 	unsigned int qi;             /* reference observations of it already fed to the metrics */
 	uint32_t vcpu;
+	struct metrics_vcpu m;
+	struct vpmc_replay *r;
+	struct replay_lane *lane;
 	uint8_t cpl;                 /* the guest's CPL as the events set it */
 	bool pmi_delivered;          /* a PMI reached the guest during the event */
 	bool in_handler;
@@ -54,9 +57,7 @@ struct lane_vcpu {
 	const struct vpmc_event *seg;
 	struct vpmc_guest_progress ref_seg;
 	uint64_t read_value;         /* what the guest's last READ returned */
-	const uint64_t *pol_triggers; /* the policy model's kvm_pmu_trigger_event() count */
-	uint64_t triggers_seen;      /* ... given to the metrics so far */
-	struct vpmc_replay *r;
+	struct overlay_guest og;
 };
 
 struct replay_lane {

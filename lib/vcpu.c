@@ -15,10 +15,10 @@
 #include "vcpu.h"
 
 struct vpmc_vcpu {
-	struct vpmc_pmu pmu;
-	struct vpmc_pmu_config cfg; /* after KVM's caps */
 	uint64_t t_prev;            /* time of this vCPU's previous event, ns */
 	bool has_prev;
+	struct vpmc_pmu pmu;        /* next to t_prev: its hot fields come first */
+	struct vpmc_pmu_config cfg; /* after KVM's caps */
 };
 
 /* Which architectural event a guest hardware counter counts in a segment (trace-format.md):
@@ -385,7 +385,8 @@ void vpmc_vcpu_entry(struct vpmc_vcpu *v, uint64_t time_ns)
 	vcpu_end(v, time_ns);
 }
 
-void vpmc_vcpu_retire(struct vpmc_vcpu *v, uint64_t time_ns, bool branch, uint8_t cpl)
+/* Inline in vpmc_vcpu_event(): most events of a trace are instructions KVM retired. */
+static inline void vcpu_retire(struct vpmc_vcpu *v, uint64_t time_ns, bool branch, uint8_t cpl)
 {
 	vcpu_begin(v, time_ns);
 	vcpu_set_cpl(v, cpl);
@@ -394,6 +395,11 @@ void vpmc_vcpu_retire(struct vpmc_vcpu *v, uint64_t time_ns, bool branch, uint8_
 		kvm_pmu_branch_retired(&v->pmu);
 	vcpu_reference_pmi(v);
 	vcpu_end(v, time_ns);
+}
+
+void vpmc_vcpu_retire(struct vpmc_vcpu *v, uint64_t time_ns, bool branch, uint8_t cpl)
+{
+	vcpu_retire(v, time_ns, branch, cpl);
 }
 
 /* kvm_lapic_reg_write(APIC_LVTPC): only the LVT's writable bits are kept. */
@@ -541,7 +547,7 @@ int vpmc_vcpu_event(struct vpmc_vcpu *v, const struct vpmc_event *ev)
 		vpmc_vcpu_guest(v, ev->time_ns, ev->insn, ev->br, ev->cpl);
 		break;
 	case VPMC_EV_RETIRE:
-		vpmc_vcpu_retire(v, ev->time_ns, ev->branch, ev->cpl);
+		vcpu_retire(v, ev->time_ns, ev->branch, ev->cpl);
 		break;
 	case VPMC_EV_WRMSR:
 		vpmc_vcpu_wrmsr(v, ev->time_ns, ev->index, ev->value);

@@ -98,7 +98,7 @@ static void one_read(int counter, uint64_t ref_v, uint64_t pol_v)
 	metrics_event_begin(&m, VPMC_EV_RDPMC);
 	ref(read_obs(10, counter, (uint32_t)counter, ref_v));
 	pol(read_obs(10, counter, (uint32_t)counter, pol_v));
-	metrics_event_end(&m, VPMC_EV_RDPMC, 10);
+	metrics_event_end(&m, VPMC_EV_RDPMC);
 }
 
 /* A reference overflow of @counter at @t with the reference's PMI in the same event. */
@@ -107,7 +107,7 @@ static void ref_overflow_with_pmi(int counter, uint64_t t, enum vpmc_event_type 
 	metrics_event_begin(&m, type);
 	ref(obs(VPMC_OBS_OVERFLOW, t, counter));
 	ref(pmi_obs(t, 1ULL << counter, true));
-	metrics_event_end(&m, type, t);
+	metrics_event_end(&m, type);
 }
 
 /* The policy overflows @counter and delivers a PMI at an entry at @t. */
@@ -116,7 +116,7 @@ static void pol_overflow_pmi_at_entry(int counter, uint64_t t, uint64_t status)
 	metrics_event_begin(&m, VPMC_EV_ENTRY);
 	pol(obs(VPMC_OBS_OVERFLOW, t, counter));
 	pol(pmi_obs(t, status, true));
-	metrics_event_end(&m, VPMC_EV_ENTRY, t);
+	metrics_event_end(&m, VPMC_EV_ENTRY);
 }
 
 START_TEST(test_read_error_is_policy_minus_reference)
@@ -158,11 +158,11 @@ START_TEST(test_fixed_counter_slot_and_status_reads)
 	metrics_event_begin(&m, VPMC_EV_RDMSR);
 	ref(read_obs(20, -1, GSTATUS, 1));
 	pol(read_obs(20, -1, GSTATUS, 1));
-	metrics_event_end(&m, VPMC_EV_RDMSR, 20);
+	metrics_event_end(&m, VPMC_EV_RDMSR);
 	metrics_event_begin(&m, VPMC_EV_RDMSR);
 	ref(read_obs(30, -1, GSTATUS, 1));
 	pol(read_obs(30, -1, GSTATUS, 0));
-	metrics_event_end(&m, VPMC_EV_RDMSR, 30);
+	metrics_event_end(&m, VPMC_EV_RDMSR);
 	ck_assert_uint_eq(m.status_reads, 2);
 	ck_assert_uint_eq(m.status_differ, 1);
 }
@@ -173,7 +173,7 @@ START_TEST(test_unpaired_and_gp_reads)
 	/* the policy reads, the reference did not: unpaired, no error counted */
 	metrics_event_begin(&m, VPMC_EV_RDPMC);
 	pol(read_obs(10, 0, 0, 5));
-	metrics_event_end(&m, VPMC_EV_RDPMC, 10);
+	metrics_event_end(&m, VPMC_EV_RDPMC);
 	ck_assert_uint_eq(m.unpaired_reads, 1);
 	ck_assert_uint_eq(m.ctr[0].reads, 0);
 	/* a #GP read is not a counter value */
@@ -185,7 +185,7 @@ START_TEST(test_unpaired_and_gp_reads)
 		ref(r);
 		pol(p);
 	}
-	metrics_event_end(&m, VPMC_EV_RDPMC, 10);
+	metrics_event_end(&m, VPMC_EV_RDPMC);
 	ck_assert_uint_eq(m.ctr[0].reads, 0);
 }
 END_TEST
@@ -234,7 +234,7 @@ START_TEST(test_same_segment_overflow_passes_position)
 	p.seg_insn = 45;
 	probe_value = 5;
 	pol(p);
-	metrics_event_end(&m, VPMC_EV_GUEST, 300);
+	metrics_event_end(&m, VPMC_EV_GUEST);
 	ck_assert(probe_had_pos);
 	ck_assert_uint_eq(probe_pos[0], 40);
 	ck_assert_uint_eq(probe_pos[1], 8);
@@ -255,7 +255,7 @@ START_TEST(test_missed_by_write_then_spurious)
 	metrics_event_begin(&m, VPMC_EV_WRMSR);
 	ref(w);
 	pol(w);
-	metrics_event_end(&m, VPMC_EV_WRMSR, 120);
+	metrics_event_end(&m, VPMC_EV_WRMSR);
 	ck_assert_uint_eq(m.ctr[0].missed, 1);
 	ck_assert_uint_eq(m.pending_mask, 0);
 	/* a later PMI covering GP0 covers no pending reference overflow: spurious */
@@ -283,7 +283,7 @@ START_TEST(test_overflow_without_reference_pmi_not_tracked)
 	/* INT clear: the reference overflows but raises no PMI */
 	metrics_event_begin(&m, VPMC_EV_RETIRE);
 	ref(obs(VPMC_OBS_OVERFLOW, 100, 0));
-	metrics_event_end(&m, VPMC_EV_RETIRE, 100);
+	metrics_event_end(&m, VPMC_EV_RETIRE);
 	ck_assert_uint_eq(m.ctr[0].ref_overflows, 0);
 	ck_assert_uint_eq(m.ref_overflows_no_pmi, 1);
 	metrics_finish(&m, 200);
@@ -310,7 +310,7 @@ START_TEST(test_dropped_pmi_then_delivered)
 	metrics_event_begin(&m, VPMC_EV_ENTRY);
 	pol(obs(VPMC_OBS_OVERFLOW, 110, 0));
 	pol(pmi_obs(110, 1, false));
-	metrics_event_end(&m, VPMC_EV_ENTRY, 110);
+	metrics_event_end(&m, VPMC_EV_ENTRY);
 	ck_assert_uint_eq(m.pmis_dropped, 1);
 	ck_assert_uint_eq(m.pmis, 0);
 	ck_assert_uint_eq(m.ctr[0].matched, 0);
@@ -331,15 +331,15 @@ START_TEST(test_exit_cost)
 	/* exit with 3 triggers, entry draining 1 resumed counter:
 	 * 2.4 us + 3 * 200 cycles / 2.5 GHz = 2.4 + 0.24 = 2.64 us */
 	metrics_event_begin(&m, VPMC_EV_EXIT);
-	metrics_event_end(&m, VPMC_EV_EXIT, 40);
+	metrics_event_end(&m, VPMC_EV_EXIT);
 	metrics_event_begin(&m, VPMC_EV_RETIRE);
 	metrics_triggers(&m, 3);
-	metrics_event_end(&m, VPMC_EV_RETIRE, 41);
+	metrics_event_end(&m, VPMC_EV_RETIRE);
 	metrics_event_begin(&m, VPMC_EV_ENTRY);
 	d.nr_reprogrammed = 2;
 	d.nr_resumed = 1;
 	pol(d);
-	metrics_event_end(&m, VPMC_EV_ENTRY, 50);
+	metrics_event_end(&m, VPMC_EV_ENTRY);
 	ck_assert_uint_eq(m.exits, 1);
 	ck_assert_uint_eq(m.exits_drained, 1);
 	ck_assert_uint_eq(m.drains, 1);
@@ -350,7 +350,7 @@ START_TEST(test_exit_cost)
 	ck_assert_uint_eq(m.cost_ns.max, 2640);
 	/* an entry with nothing to drain: one more exit, priced 0 */
 	metrics_event_begin(&m, VPMC_EV_ENTRY);
-	metrics_event_end(&m, VPMC_EV_ENTRY, 60);
+	metrics_event_end(&m, VPMC_EV_ENTRY);
 	ck_assert_uint_eq(m.exits, 2);
 	ck_assert_uint_eq(m.exits_drained, 1);
 	ck_assert_uint_eq(hist_percentile(&m.cost_ns, 5000), 0);
@@ -364,14 +364,14 @@ START_TEST(test_exit_cost)
 	d = pmi_obs(70, 0, true);
 	d.seg_insn = 9;
 	pol(d); /* the PMI of the same implicit entry: no extra exit */
-	metrics_event_end(&m, VPMC_EV_GUEST, 80);
+	metrics_event_end(&m, VPMC_EV_GUEST);
 	ck_assert_uint_eq(m.exits, 3);
 	ck_assert_uint_eq(m.exits_implicit, 1);
 	ck_assert_double_eq_tol(m.cost_us_max, 5.2, 1e-9);
 	/* triggers after the last entry are priced at the end of the trace */
 	metrics_event_begin(&m, VPMC_EV_RETIRE);
 	metrics_triggers(&m, 1);
-	metrics_event_end(&m, VPMC_EV_RETIRE, 90);
+	metrics_event_end(&m, VPMC_EV_RETIRE);
 	metrics_finish(&m, 100);
 	ck_assert_uint_eq(m.exits, 4);
 }
