@@ -275,7 +275,8 @@ const char *vpmc_stat_warning(struct vpmc_stat *s)
 
 	vpmc__clear_error(&s->warning);
 	if (!s->exits)
-		vpmc__set_error(&s->warning, 0, "no VM-exit in the trace: nothing to count");
+		vpmc__set_error(&s->warning, 0, "no VM-exit in the trace (no kvm_exit): nothing to "
+				"count (compare and replay count one exit per VM-entry)");
 	if (!s->exits || s->exits_selected)
 		return s->warning.msg;
 	stat_format_vcpus(s->vcpus, sel, sizeof(sel));

@@ -211,8 +211,19 @@ int overlay_check(const struct overlay *ov, const struct vpmc_pmu_config *cfg, c
 		unsigned int have = c->fixed ? cfg->nr_fixed : cfg->nr_gp;
 
 		if (c->index >= have) {
-			snprintf(msg, len, "--assume %s: the %s PMU has %u %s counters", c->spec,
-				 amd ? "AMD" : "Intel", have, c->fixed ? "fixed" : "GP");
+			const char *name = c->fixed ? "fixed" : "gp", *kind = c->fixed ? "fixed" : "GP";
+			const char *vendor = amd ? "AMD" : "Intel";
+
+			/* the counter as the user named it (c->spec adds the default period) */
+			if (have > 1)
+				snprintf(msg, len, "--assume %s%u: the %s PMU has %u %s counters (%s0 to "
+					 "%s%u)", name, c->index, vendor, have, kind, name, name, have - 1);
+			else if (have)
+				snprintf(msg, len, "--assume %s%u: the %s PMU has one %s counter (%s0)",
+					 name, c->index, vendor, kind, name);
+			else
+				snprintf(msg, len, "--assume %s%u: the %s PMU has no %s counters", name,
+					 c->index, vendor, kind);
 			return VPMC_ERR_INVAL;
 		}
 	}
@@ -501,22 +512,25 @@ int overlay_pmi_handler(const struct overlay *ov, const struct vpmc_pmu_config *
 }
 
 /* One assumed counter's MSRs that a trace's WRMSR may overwrite, with their SDM/APM names
- * (arch/x86/include/asm/msr-index.h for AMD). Return: true and @name set if @msr = @value undoes
- * what overlay_program() wrote for @c. */
+ * (arch/x86/include/asm/msr-index.h for AMD). An event select written with the value
+ * overlay_program() gave it changes nothing (kvm_pmu_set_msr() reprograms only when the value
+ * differs). Return: true and @name set if @msr = @value undoes what overlay_program() wrote for
+ * @c. */
 static bool ctr_overwritten(const struct overlay_ctr *c, const struct vpmc_pmu_config *cfg,
 			    uint32_t msr, uint64_t value, char *name, size_t len)
 {
 	unsigned int n = c->index;
+	bool new_sel = value != (ctr_config(c, cfg) | ARCH_PERFMON_EVENTSEL_ENABLE);
 
 	if (cfg->vendor == VPMC_VENDOR_AMD) {
 		if (msr == MSR_F15H_PERF_CTR + 2 * n)
 			return snprintf(name, len, "MSR_F15H_PERF_CTR%u", n), true;
-		if (msr == MSR_F15H_PERF_CTL + 2 * n)
+		if (msr == MSR_F15H_PERF_CTL + 2 * n && new_sel)
 			return snprintf(name, len, "MSR_F15H_PERF_CTL%u", n), true;
 		/* the legacy K7 MSRs alias counters 0-3 (amd_msr_idx_to_pmc()) */
 		if (n < 4 && msr == MSR_K7_PERFCTR0 + n)
 			return snprintf(name, len, "MSR_K7_PERFCTR%u", n), true;
-		if (n < 4 && msr == MSR_K7_EVNTSEL0 + n)
+		if (n < 4 && msr == MSR_K7_EVNTSEL0 + n && new_sel)
 			return snprintf(name, len, "MSR_K7_EVNTSEL%u", n), true;
 		if (msr == MSR_AMD64_PERF_CNTR_GLOBAL_CTL && !(value & (1ULL << n)))
 			return snprintf(name, len, "PerfCntrGlobalCtl"), true;
@@ -536,7 +550,7 @@ static bool ctr_overwritten(const struct overlay_ctr *c, const struct vpmc_pmu_c
 		return snprintf(name, len, "IA32_PMC%u", n), true;
 	if (msr == MSR_IA32_PMC0 + n)
 		return snprintf(name, len, "IA32_A_PMC%u", n), true;
-	if (msr == MSR_P6_EVNTSEL0 + n)
+	if (msr == MSR_P6_EVNTSEL0 + n && new_sel)
 		return snprintf(name, len, "IA32_PERFEVTSEL%u", n), true;
 	if (msr == MSR_CORE_PERF_GLOBAL_CTRL && !(value & (1ULL << n)))
 		return snprintf(name, len, "IA32_PERF_GLOBAL_CTRL"), true;

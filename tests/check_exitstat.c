@@ -157,7 +157,8 @@ END_TEST
 START_TEST(test_no_exit_warning)
 {
 	ev(100, 0, VPMC_EV_ENTRY, "");
-	ck_assert_str_eq(vpmc_stat_warning(s), "no VM-exit in the trace: nothing to count");
+	ck_assert_str_eq(vpmc_stat_warning(s), "no VM-exit in the trace (no kvm_exit): nothing to "
+			 "count (compare and replay count one exit per VM-entry)");
 	ev(200, 0, VPMC_EV_EXIT, "HLT");
 	ck_assert_str_eq(vpmc_stat_warning(s), "");
 }

@@ -101,7 +101,20 @@ START_TEST(test_duplicate_and_check)
 	ck_assert_int_eq(overlay_add(&ov, "gp9=branches", why, sizeof(why)), 0);
 	vpmc_pmu_config_default(&cfg, VPMC_VENDOR_INTEL);
 	ck_assert_int_eq(overlay_check(&ov, &cfg, msg, sizeof(msg)), VPMC_ERR_INVAL);
-	ck_assert_str_eq(msg, "--assume gp9=branches,period=100000: the Intel PMU has 8 GP counters");
+	ck_assert_str_eq(msg, "--assume gp9: the Intel PMU has 8 GP counters (gp0 to gp7)");
+	/* AMD has no fixed counters */
+	memset(&ov, 0, sizeof(ov));
+	ck_assert_int_eq(overlay_add(&ov, "fixed1", why, sizeof(why)), 0);
+	vpmc_pmu_config_default(&cfg, VPMC_VENDOR_AMD);
+	ck_assert_int_eq(overlay_check(&ov, &cfg, msg, sizeof(msg)), VPMC_ERR_INVAL);
+	ck_assert_str_eq(msg, "--assume fixed1: the AMD PMU has no fixed counters");
+	vpmc_pmu_config_default(&cfg, VPMC_VENDOR_INTEL);
+	cfg.nr_fixed = 1;
+	ck_assert_int_eq(overlay_check(&ov, &cfg, msg, sizeof(msg)), VPMC_ERR_INVAL);
+	ck_assert_str_eq(msg, "--assume fixed1: the Intel PMU has one fixed counter (fixed0)");
+	memset(&ov, 0, sizeof(ov));
+	ck_assert_int_eq(overlay_add(&ov, "gp9=branches", why, sizeof(why)), 0);
+	vpmc_pmu_config_default(&cfg, VPMC_VENDOR_INTEL);
 	cfg.version = 1;
 	ck_assert_int_eq(overlay_check(&ov, &cfg, msg, sizeof(msg)), VPMC_ERR_INVAL);
 	ck_assert(strstr(msg, "version 2") != NULL);
@@ -339,8 +352,10 @@ END_TEST
 /*
  * A trace's own WRMSR that undoes what overlay_program() wrote for an assumed counter (F6): the
  * counter MSR (both Intel aliases; AMD's F15H and, for counters 0-3, K7 MSRs: amd_msr_idx_to_pmc
- * maps both), its event select, its FIXED_CTR_CTRL nibble other than 0xb, or GLOBAL_CTRL without
- * its bit. Writes that keep the assumed state, or touch other counters, are no conflict.
+ * maps both), its event select with another value than overlay_program()'s (0x5300c0 for
+ * instructions: EN, INT, OS, USR; KVM's set_msr ignores an unchanged event select), its
+ * FIXED_CTR_CTRL nibble other than 0xb, or GLOBAL_CTRL without its bit. Writes that keep the
+ * assumed state, or touch other counters, are no conflict.
  */
 static const struct {
 	enum vpmc_vendor vendor;
@@ -351,7 +366,9 @@ static const struct {
 } conflicts[] = {
 	{ VPMC_VENDOR_INTEL, "gp0=instructions", 0xc1, 0, "IA32_PMC0" },
 	{ VPMC_VENDOR_INTEL, "gp2=instructions", 0x4c3, 5, "IA32_A_PMC2" },
-	{ VPMC_VENDOR_INTEL, "gp0=instructions", 0x186, 0x5300c0, "IA32_PERFEVTSEL0" },
+	{ VPMC_VENDOR_INTEL, "gp0=instructions", 0x186, 0x4300c0, "IA32_PERFEVTSEL0" },
+	{ VPMC_VENDOR_INTEL, "gp0=instructions", 0x186, 0x5300c0, NULL },
+	{ VPMC_VENDOR_INTEL, "gp0=instructions", 0x186, 0, "IA32_PERFEVTSEL0" },
 	{ VPMC_VENDOR_INTEL, "gp0=instructions", 0xc2, 0, NULL },
 	{ VPMC_VENDOR_INTEL, "gp0=instructions", 0x187, 0, NULL },
 	{ VPMC_VENDOR_INTEL, "gp0=instructions", 0x38f, 0x70000000f, NULL },
@@ -365,8 +382,11 @@ static const struct {
 	{ VPMC_VENDOR_INTEL, "fixed1", 0x38f, 1ULL << 33, NULL },
 	{ VPMC_VENDOR_AMD, "gp2=instructions", 0xc0010205, 0, "MSR_F15H_PERF_CTR2" },
 	{ VPMC_VENDOR_AMD, "gp2=instructions", 0xc0010204, 0, "MSR_F15H_PERF_CTL2" },
+	{ VPMC_VENDOR_AMD, "gp2=instructions", 0xc0010204, 0x5300c0, NULL },
 	{ VPMC_VENDOR_AMD, "gp2=instructions", 0xc0010006, 0, "MSR_K7_PERFCTR2" },
 	{ VPMC_VENDOR_AMD, "gp2=instructions", 0xc0010002, 0, "MSR_K7_EVNTSEL2" },
+	{ VPMC_VENDOR_AMD, "gp2=instructions", 0xc0010002, 0x5300c2, "MSR_K7_EVNTSEL2" },
+	{ VPMC_VENDOR_AMD, "gp2=instructions", 0xc0010002, 0x5300c0, NULL },
 	{ VPMC_VENDOR_AMD, "gp2=instructions", 0xc0000301, 0x3, "PerfCntrGlobalCtl" },
 	{ VPMC_VENDOR_AMD, "gp2=instructions", 0xc0000301, 0x3f, NULL },
 	{ VPMC_VENDOR_AMD, "gp5=instructions", 0xc0010009, 0, NULL },
@@ -379,14 +399,17 @@ START_TEST(test_msr_conflict)
 	struct overlay ov = { 0 };
 	char why[VPMC_ERRMSG_MAX] = "";
 	char name[32] = "";
+	uint64_t value;
 	int i;
 
 	vpmc_pmu_config_default(&cfg, conflicts[_i].vendor);
 	/* a second assumed counter that no row touches: the answer is the row's position */
 	ck_assert_int_eq(overlay_add(&ov, "gp4=branches", why, sizeof(why)), 0);
 	ck_assert_int_eq(overlay_add(&ov, conflicts[_i].spec, why, sizeof(why)), 0);
-	i = overlay_msr_conflict(&ov, &cfg, conflicts[_i].msr, conflicts[_i].value | 1ULL << 4,
-				 name, sizeof(name));
+	value = conflicts[_i].value;
+	if (conflicts[_i].msr == 0x38f || conflicts[_i].msr == 0xc0000301)
+		value |= 1ULL << 4; /* GLOBAL_CTRL keeps gp4 enabled */
+	i = overlay_msr_conflict(&ov, &cfg, conflicts[_i].msr, value, name, sizeof(name));
 	if (!conflicts[_i].name) {
 		ck_assert_msg(i == -1, "%s %#x: conflict %s", conflicts[_i].spec,
 			      conflicts[_i].msr, name);
