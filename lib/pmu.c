@@ -39,7 +39,7 @@ void vpmc__pmu_observe(struct vpmc_pmu *pmu, struct vpmc_obs *o)
 	o->vcpu = pmu->vcpu_id;
 	o->seg_insn = pmu->seg_insn;
 	o->seg_br = pmu->seg_br;
-	if (pmu->obs.fn && !(pmu->obs.ignore & (1u << o->kind)))
+	if (pmu_observes(pmu, o->kind))
 		pmu->obs.fn(pmu->obs.data, o);
 }
 
@@ -785,7 +785,8 @@ static __attribute__((noinline)) void trigger_observe(struct vpmc_pmu *pmu,
 /**
  * kvm_pmu_trigger_event() - Mirrors kvm_pmu_trigger_event() (pmu.c, B-7.0): candidates from the
  * precomputed bitmap, gated by GLOBAL_CTRL (v2+), then per counter in index order the filter
- * and cpl_is_matched(), then kvm_pmu_incr_counter(). Reports TRIGGER once past the gate.
+ * and cpl_is_matched(), then kvm_pmu_incr_counter(). Reports TRIGGER once past the gate (built
+ * only if the observer takes it, pmu_observes()).
  * @pmu: vCPU
  * @event_pmcs: pmc_counting_instructions or pmc_counting_branches
  * @perf_hw_id: PERF_COUNT_HW_INSTRUCTIONS or _BRANCH_INSTRUCTIONS (for the observation)
@@ -809,7 +810,7 @@ void kvm_pmu_trigger_event(struct vpmc_pmu *pmu, uint64_t event_pmcs, unsigned i
 		incr |= BIT_ULL(i);
 	}
 	/* reported before the increments' own observations (an overflow) */
-	if (!(pmu->obs.ignore & (1u << VPMC_OBS_TRIGGER)))
+	if (pmu_observes(pmu, VPMC_OBS_TRIGGER))
 		trigger_observe(pmu, perf_hw_id, incr);
 
 	kvm_for_each_pmc(pmu, pmc, i, incr)

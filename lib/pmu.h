@@ -313,6 +313,13 @@ static inline bool cpl_is_matched(const struct vpmc_pmc *pmc)
 	return pmc->pmu->cpl == 0 ? select_os : select_user;
 }
 
+/* The vCPU's observer wants observations of @kind (vpmc__pmu_observe()); callers that build an
+ * observation on a hot path ask first. */
+static inline bool pmu_observes(const struct vpmc_pmu *pmu, enum vpmc_obs_kind kind)
+{
+	return pmu->obs.fn && !(pmu->obs.ignore & (1u << kind));
+}
+
 /* True if the host kernel the model stands for is older than maj.min (legacy switches). */
 static inline bool pmu_host_before(const struct vpmc_pmu *pmu, unsigned int maj, unsigned int min)
 {

@@ -105,17 +105,15 @@ static bool is_fixed_event_allowed(const struct vpmc_pmu_event_filter *filter, i
 }
 
 /**
- * pmu_event_filter_allows() - Mirrors pmc_is_event_allowed() (pmu.c) for a filter: GP counters
- * by eventsel, fixed counters by the fixed bitmap.
- * @pmu: vCPU
+ * pmu_event_filter_allows() - Mirrors the second half of pmc_is_event_allowed() (pmu.c), once
+ * it found a filter: GP counters by eventsel, fixed counters by the fixed bitmap.
+ * @pmu: vCPU with a filter (pmc_is_event_allowed() answers without one)
  * @pmc: counter
  *
- * Return: true if there is no filter or it allows the counter.
+ * Return: true if the filter allows the counter.
  */
 bool pmu_event_filter_allows(const struct vpmc_pmu *pmu, const struct vpmc_pmc *pmc)
 {
-	if (!pmu->filter)
-		return true;
 	if (pmc_is_gp(pmc))
 		return is_gp_event_allowed(pmu->filter, pmc->eventsel, pmu->ops->EVENTSEL_EVENT);
 	return is_fixed_event_allowed(pmu->filter, pmc->idx);
