@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "import.h"
-#include "trace_dat.h"
+#include "dat.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -25,5 +25,5 @@ if ! make -s -j"$(nproc)" "$target" >check.out 2>&1; then
 	echo "run-tests.sh: FAILED (all output: $dir/check.out)"
 	exit 1
 fi
-grep -h '^[0-9]*%: Checks:' tests/*.log | awk '{ n += $3 } END { print "Check unit tests: " n " cases" }'
+grep -h '^[0-9]*%: Checks:' tests/*/*.log | awk '{ n += $3 } END { print "Check unit tests: " n " cases" }'
 sed -n '/^# TOTAL/,/^# ERROR/p' test-suite.log

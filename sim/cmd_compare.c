@@ -3,7 +3,7 @@
 
 #include <stdio.h>
 
-#include "replay_cli.h"
+#include "cli.h"
 #include "vpmcsim.h"
 
 static const char usage_line[] = "vpmcsim compare [OPTIONS] TRACE";

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "replay_cli.h"
+#include "cli.h"
 #include "vpmcsim.h"
 
 static const char usage_line[] = "vpmcsim replay [OPTIONS] --policy P TRACE";

@@ -12,7 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "replay_cli.h"
+#include "cli.h"
 #include "vpmcsim.h"
 
 static const char usage_line[] = "vpmcsim sweep [OPTIONS] --tolerance LIST TRACE";

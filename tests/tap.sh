@@ -2,7 +2,7 @@
 # Needs: top_builddir, VPMC_TRACES (set by make check); VPMC_VALGRIND optional prefix.
 
 : "${top_builddir:=.}"
-: "${VPMC_TRACES:=$(dirname "$0")/../traces}"
+: "${VPMC_TRACES:=$(dirname "$0")/../../traces}"
 vpmcsim="${VPMC_VALGRIND:+$VPMC_VALGRIND }$top_builddir/sim/vpmcsim"
 tap_n=0
 tap_failed=0

@@ -1,0 +1,932 @@
+/*
+ * replay.c - The replay engine: one pass over the events, each applied to the reference and to
+ * every policy's model of its vCPU; observations go to the metrics (and the log) in the order
+ * they happened; with an overlay, each policy's PMIs run the guest's PMI handler where they
+ * came, inside a guest segment too (lane_guest()).
+ */
+#include "config.h"
+
+#include <inttypes.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "outbuf.h"
+#include "replay-local.h"
+#include "model.h"
+
+#define GROUP_QUEUE_MAX 4096   /* reference observations of one event */
+#define HANDLER_ROUNDS_MAX 8   /* PMIs latched while the guest's handler runs */
+#define SEGMENT_PARTS_MAX (1u << 20) /* PMI handler runs inside one guest segment */
+#define PROGRESS_EVERY (1u << 20)
+
+int vpmc_replay_new(struct vpmc_replay **out)
+{
+	struct vpmc_replay *r = calloc(1, sizeof(*r));
+
+	if (!r)
+		return VPMC_ERR_NOMEM;
+	vpmc_cost_default(&r->cost);
+	*out = r;
+	return 0;
+}
+
+static void group_vcpu_free(struct group_vcpu *gv)
+{
+	if (!gv)
+		return;
+	vpmc_vcpu_free(gv->ref);
+	free(gv->q);
+	free(gv);
+}
+
+static void lane_vcpu_free(struct lane_vcpu *lv)
+{
+	if (!lv)
+		return;
+	vpmc_vcpu_free(lv->pol);
+	metrics_vcpu_release(&lv->m);
+	free(lv);
+}
+
+void vpmc_replay_free(struct vpmc_replay *r)
+{
+	unsigned int i;
+	uint32_t v;
+
+	if (!r)
+		return;
+	for (i = 0; i < r->nr_lanes; i++) {
+		for (v = 0; r->lanes[i].vcpus && v < r->nr_vcpus; v++)
+			lane_vcpu_free(r->lanes[i].vcpus[v]);
+		free(r->lanes[i].vcpus);
+	}
+	for (i = 0; i < r->nr_groups; i++) {
+		for (v = 0; r->groups[i]->vcpus && v < r->nr_vcpus; v++)
+			group_vcpu_free(r->groups[i]->vcpus[v]);
+		free(r->groups[i]->vcpus);
+		free(r->groups[i]->lanes);
+		free(r->groups[i]);
+	}
+	free(r->source);
+	free(r->text);
+	free(r);
+}
+
+const char *vpmc_replay_error(const struct vpmc_replay *r)
+{
+	return r->errbuf.msg;
+}
+
+int vpmc_replay_add_policy(struct vpmc_replay *r, const struct vpmc_policy *p)
+{
+	struct replay_lane *l;
+
+	if (r->begun || !p || (unsigned int)p->kind >= VPMC_POLICY_NR)
+		return VPMC_ERR_INVAL;
+	if (r->nr_lanes == VPMC_REPLAY_MAX_POLICIES)
+		return vpmc__set_error(&r->errbuf, VPMC_ERR_LIMIT, "at most %d policies",
+				       VPMC_REPLAY_MAX_POLICIES);
+	l = &r->lanes[r->nr_lanes];
+	memset(l, 0, sizeof(*l));
+	l->policy = *p;
+	vpmc_policy_format(p, l->name, sizeof(l->name));
+	r->nr_lanes++;
+	return 0;
+}
+
+int vpmc_replay_assume(struct vpmc_replay *r, const char *spec)
+{
+	char why[VPMC_ERRMSG_MAX];
+	int err;
+
+	if (r->begun)
+		return VPMC_ERR_INVAL;
+	err = overlay_add(&r->ov, spec, why, sizeof(why));
+	if (err)
+		return vpmc__set_error(&r->errbuf, err, "--assume '%s': %s", spec, why);
+	return 0;
+}
+
+void vpmc_replay_set_cost(struct vpmc_replay *r, const struct vpmc_cost *c)
+{
+	r->cost = *c;
+}
+
+void vpmc_replay_set_log(struct vpmc_replay *r, void (*fn)(void *data, const char *line),
+			 void *data)
+{
+	r->log = fn;
+	r->log_data = data;
+}
+
+void vpmc_replay_set_progress(struct vpmc_replay *r, void (*fn)(void *data, uint64_t events),
+			      void *data)
+{
+	r->progress = fn;
+	r->progress_data = data;
+}
+
+void vpmc_replay_set_source(struct vpmc_replay *r, const char *path,
+			    const struct vpmc_reader_stats *st)
+{
+	free(r->source);
+	r->source = path ? strdup(path) : NULL;
+	r->has_source_stats = st != NULL;
+	if (st)
+		r->source_stats = *st;
+}
+
+size_t vpmc_replay_nr_policies(const struct vpmc_replay *r)
+{
+	return r->nr_lanes;
+}
+
+uint64_t vpmc_replay_handler_capped(const struct vpmc_replay *r, size_t i, uint64_t *first_ns,
+				    uint32_t *first_vcpu)
+{
+	const struct replay_lane *l;
+
+	if (!r || i >= r->nr_lanes)
+		return 0;
+	l = &r->lanes[i];
+	if (l->handler_capped && first_ns)
+		*first_ns = l->capped_first_ns;
+	if (l->handler_capped && first_vcpu)
+		*first_vcpu = l->capped_first_vcpu;
+	return l->handler_capped;
+}
+
+const struct vpmc_policy *vpmc_replay_policy(const struct vpmc_replay *r, size_t i)
+{
+	return i < r->nr_lanes ? &r->lanes[i].policy : NULL;
+}
+
+/* ---- the replay log ---- */
+
+static void log_emit(struct vpmc_replay *r, json_t *o, int err)
+{
+	char *line;
+
+	if (!err) {
+		line = json_dumps(o, JSON_COMPACT);
+		if (line) {
+			r->log(r->log_data, line);
+			free(line);
+		} else {
+			err = VPMC_ERR_NOMEM;
+		}
+	}
+	json_decref(o);
+	if (err && !r->err)
+		r->err = err;
+}
+
+static json_t *log_start(const char *kind, uint64_t t, uint32_t vcpu, const char *policy,
+			 int *err)
+{
+	json_t *o = json_object();
+
+	if (!o) {
+		*err = VPMC_ERR_NOMEM;
+		return NULL;
+	}
+	out_json_set(o, "kind", json_string(kind), err);
+	out_json_set(o, "t", out_json_u64(t), err);
+	out_json_set(o, "vcpu", json_integer(vcpu), err);
+	out_json_set(o, "policy", json_string(policy), err);
+	return o;
+}
+
+/* An observation of a model (the policy's, or the reference's with @policy "reference"). */
+static void log_obs(struct vpmc_replay *r, const char *policy, const struct vpmc_obs *o)
+{
+	static const char *const kinds[VPMC_OBS_NR] = {
+		[VPMC_OBS_WRITE] = "write",
+		[VPMC_OBS_OVERFLOW] = "overflow",
+		[VPMC_OBS_PMI] = "pmi",
+		[VPMC_OBS_DRAIN] = "drain",
+		[VPMC_OBS_REPROGRAM] = "reprogram",
+	};
+	json_t *j;
+	int err = 0;
+
+	if ((unsigned int)o->kind >= VPMC_OBS_NR || !kinds[o->kind])
+		return;
+	j = log_start(kinds[o->kind], o->time_ns, o->vcpu, policy, &err);
+	if (!j)
+		goto out;
+	switch (o->kind) {
+	case VPMC_OBS_WRITE:
+		out_json_set(j, "index", json_integer(o->index), &err);
+		out_json_set(j, "value", out_json_u64(o->value), &err);
+		out_json_set(j, "counter", json_integer(o->counter), &err);
+		out_json_set(j, "gp", json_boolean(o->gp), &err);
+		break;
+	case VPMC_OBS_OVERFLOW:
+		out_json_set(j, "counter", json_integer(o->counter), &err);
+		out_json_set(j, "source", json_string(o->emulated ? "emulated" : "hardware"), &err);
+		break;
+	case VPMC_OBS_PMI:
+		out_json_set(j, "delivered", json_boolean(o->delivered), &err);
+		out_json_set(j, "global_status", out_json_u64(o->global_status), &err);
+		break;
+	case VPMC_OBS_DRAIN:
+		out_json_set(j, "counters", json_integer(o->nr_reprogrammed), &err);
+		out_json_set(j, "resumed", json_integer(o->nr_resumed), &err);
+		out_json_set(j, "created", json_integer(o->nr_created), &err);
+		break;
+	default: /* REPROGRAM */
+		out_json_set(j, "counter", json_integer(o->counter), &err);
+		out_json_set(j, "created", json_boolean(o->created), &err);
+		break;
+	}
+out:
+	log_emit(r, j, err);
+}
+
+/* Reads with both values, and what the metrics decided about overflows and PMIs. */
+static void log_note(void *data, const struct metrics_note *n)
+{
+	static const char *const kinds[] = {
+		[METRICS_NOTE_READ] = "read",
+		[METRICS_NOTE_MATCH] = "match",
+		[METRICS_NOTE_MISSED] = "missed",
+		[METRICS_NOTE_SPURIOUS] = "spurious",
+	};
+	struct lane_vcpu *lv = data;
+	uint64_t t = n->obs ? n->obs->time_ns : n->t;
+	json_t *j;
+	int err = 0;
+
+	j = log_start(kinds[n->kind], t, lv->vcpu, lv->lane->name, &err);
+	if (!j)
+		goto out;
+	switch (n->kind) {
+	case METRICS_NOTE_READ:
+		out_json_set(j, "insn", json_string(n->obs->rdpmc ? "rdpmc" : "rdmsr"), &err);
+		out_json_set(j, "index", json_integer(n->obs->index), &err);
+		out_json_set(j, "counter", json_integer(n->counter), &err);
+		out_json_set(j, "value", n->obs->gp ? json_null() : out_json_u64(n->obs->value),
+			     &err);
+		out_json_set(j, "reference",
+			     !n->paired || n->ref_gp ? json_null() : out_json_u64(n->ref_value), &err);
+		if (n->has_host) /* what the real guest read, from the trace */
+			out_json_set(j, "host", out_json_u64(n->host), &err);
+		break;
+	case METRICS_NOTE_MATCH:
+		out_json_set(j, "counter", json_integer(n->counter), &err);
+		out_json_set(j, "overflow_t", out_json_u64(n->ovf_t), &err);
+		out_json_set(j, "lateness_events", out_json_u64(n->late_events), &err);
+		out_json_set(j, "lateness_ns", out_json_u64(n->late_ns), &err);
+		break;
+	case METRICS_NOTE_MISSED:
+		out_json_set(j, "counter", json_integer(n->counter), &err);
+		out_json_set(j, "overflow_t", out_json_u64(n->ovf_t), &err);
+		break;
+	default:
+		out_json_set(j, "global_status", out_json_u64(n->obs->global_status), &err);
+		break;
+	}
+out:
+	log_emit(lv->r, j, err);
+}
+
+/* ---- observations ---- */
+
+/* The reference model observed @o: keep it for the lanes of the group. */
+static void group_obs(void *data, const struct vpmc_obs *o)
+{
+	struct group_vcpu *gv = data;
+	struct vpmc_obs *q;
+
+	if (gv->nq == gv->cap) {
+		unsigned int cap = gv->cap ? 2 * gv->cap : 16;
+
+		q = cap <= GROUP_QUEUE_MAX ? realloc(gv->q, cap * sizeof(*q)) : NULL;
+		if (!q) {
+			if (!gv->r->err)
+				gv->r->err = cap <= GROUP_QUEUE_MAX ? VPMC_ERR_NOMEM : VPMC_ERR_LIMIT;
+			return;
+		}
+		gv->q = q;
+		gv->cap = cap;
+	}
+	gv->q[gv->nq++] = *o;
+}
+
+static void lane_feed_ref_queued(struct lane_vcpu *lv, const struct vpmc_obs *upto)
+{
+	struct group_vcpu *gv = lv->gv;
+	bool first = lv->lane == gv->g->lanes[0];
+
+	while (lv->qi < gv->nq) {
+		const struct vpmc_obs *o = &gv->q[lv->qi];
+
+		if (upto && lv->ev->type == VPMC_EV_GUEST && o->seg_insn > upto->seg_insn)
+			break;
+		metrics_ref_obs(&lv->m, o);
+		if (lv->r->log && first && (o->kind == VPMC_OBS_OVERFLOW || o->kind == VPMC_OBS_PMI))
+			log_obs(lv->r, "reference", o);
+		lv->qi++;
+	}
+}
+
+/* Feed the reference's observations of this event to the lane's metrics, up to @upto inside a
+ * guest segment (all of them elsewhere, and at the end of the event). Most events have none. */
+static inline void lane_feed_ref(struct lane_vcpu *lv, const struct vpmc_obs *upto)
+{
+	if (lv->qi != lv->gv->nq)
+		lane_feed_ref_queued(lv, upto);
+}
+
+/*
+ * The reference counter @idx where the policy's PMI @at happened. At an event boundary that
+ * is its value now. Inside a guest segment (seg_insn of @at), it is the value at the segment's
+ * start (or 0 at the reference's own overflow earlier in it, @ovf_pos) plus what it counted up
+ * to @at: instructions or branches of the segment, whichever the counter turned out to count
+ * over the segment (trace-format.md spreads both evenly; vcpu.c's seg_branches()). With an
+ * overlay the reference runs the segment along with the policy (lane_guest()) and stands at @at:
+ * its value now.
+ */
+static uint64_t lane_ref_count(void *data, int idx, const struct vpmc_obs *at,
+			       const uint64_t *ovf_pos)
+{
+	struct lane_vcpu *lv = data;
+	const struct vpmc_event *ev = lv->ev;
+	uint64_t c_after = vpmc_vcpu_counter(lv->gv->ref, (unsigned int)idx), c_start, ks, bs;
+	uint64_t mask = lv->m.mask[idx >= METRICS_FIXED_BASE], n, b, delta, after;
+	int slot = metrics_slot(idx);
+
+	if (ev->type != VPMC_EV_GUEST || lv->seg || !at->seg_insn || !ev->insn || slot < 0)
+		return c_after;
+	n = ev->insn;
+	b = ev->br < n ? ev->br : n;
+	if (ovf_pos) {
+		c_start = 0;
+		ks = ovf_pos[0];
+		bs = ovf_pos[1];
+	} else if (lv->gv->watched & BIT_ULL(idx)) {
+		c_start = lv->gv->c_before[slot];
+		ks = bs = 0;
+	} else {
+		return c_after;
+	}
+	delta = (c_after - c_start) & mask;
+	if (delta == n - ks)
+		after = n - at->seg_insn;
+	else if (delta == b - bs)
+		after = b - at->seg_br;
+	else if (!delta)
+		after = 0;
+	else
+		after = (uint64_t)((unsigned __int128)delta * (n - at->seg_insn) / (n - ks));
+	return (c_after - after) & mask;
+}
+
+/* With an overlay: the lane's reference runs the segment on up to instruction @upto (through
+ * its own PMIs: the guest's handler follows the policy's). */
+static void lane_ref_upto(struct lane_vcpu *lv, uint64_t upto)
+{
+	const struct vpmc_event *ev = lv->seg;
+
+	while (!lv->ref_seg.started || lv->ref_seg.insn < upto)
+		vpmc_vcpu_guest_until_pmi(lv->gv->ref, ev->time_ns, ev->insn, ev->br, ev->cpl, upto,
+					  &lv->ref_seg);
+}
+
+/* The policy's model observed @o. */
+static void lane_obs(void *data, const struct vpmc_obs *obs)
+{
+	struct lane_vcpu *lv = data;
+	struct metrics_probe probe = { lane_ref_count, lv };
+
+	if (lv->seg && obs->seg_insn)
+		lane_ref_upto(lv, obs->seg_insn); /* the reference up to the same instruction */
+	lane_feed_ref(lv, obs);
+	metrics_pol_obs(&lv->m, obs, &probe);
+	if (obs->kind == VPMC_OBS_PMI && obs->delivered)
+		lv->pmi_delivered = true;
+	else if (obs->kind == VPMC_OBS_READ)
+		lv->read_value = obs->value;
+	if (lv->r->log)
+		log_obs(lv->r, lv->lane->name, obs);
+}
+
+/* ---- applying events ---- */
+
+/* The policy's kvm_pmu_trigger_event() calls in the event: counted by the model, not observed
+ * one by one (there is one per retired instruction). */
+static inline void lane_triggers(struct lane_vcpu *lv)
+{
+	uint64_t now = *lv->pol_triggers;
+
+	if (now == lv->triggers_seen)
+		return;
+	metrics_triggers(&lv->m, now - lv->triggers_seen);
+	lv->triggers_seen = now;
+}
+
+static int group_apply(struct group_vcpu *gv, uint32_t vcpu, const struct vpmc_event *ev)
+{
+	unsigned int i;
+
+	gv->nq = 0;
+	gv->watched = 0;
+	if (ev->type == VPMC_EV_GUEST) {
+		/* counters whose value at the segment's start a lateness may need */
+		for (i = 0; i < gv->g->nr_lanes; i++)
+			gv->watched |= gv->g->lanes[i]->vcpus[vcpu]->m.pending_mask;
+		for (i = 0; i < METRICS_NR_SLOTS; i++) {
+			int idx = metrics_slot_idx((int)i);
+
+			if (gv->watched & BIT_ULL(idx))
+				gv->c_before[i] = vpmc_vcpu_counter(gv->ref, (unsigned int)idx);
+		}
+	}
+	return vpmc_vcpu_event(gv->ref, ev);
+}
+
+static int lane_pmi_handler(struct lane_vcpu *lv, uint64_t t);
+
+/* One part of segment @ev: the policy up to the next PMI it delivers, the reference to the same
+ * instruction; the metrics take the part as one event. Return: true while instructions remain. */
+static bool lane_guest_part(struct lane_vcpu *lv, const struct vpmc_event *ev,
+			    struct vpmc_guest_progress *p)
+{
+	bool more;
+
+	lv->ev = ev;
+	lv->qi = 0;
+	lv->gv->nq = 0;
+	lv->seg = ev;
+	metrics_event_begin(&lv->m, ev->type);
+	more = vpmc_vcpu_guest_until_pmi(lv->pol, ev->time_ns, ev->insn, ev->br, ev->cpl, ev->insn,
+					 p);
+	lane_ref_upto(lv, more ? p->insn : ev->insn);
+	lv->seg = NULL;
+	lane_feed_ref(lv, NULL);
+	lane_triggers(lv);
+	metrics_event_end(&lv->m, ev->type);
+	return more;
+}
+
+/*
+ * A guest segment with an overlay, in parts, with the guest's PMI handler after each part, at
+ * the PMI's time: the host PMI forced a VM-exit at that instruction (trace-format.md), KVM
+ * injected the PMI at the entry, and the guest takes the NMI at once; the rest of the segment
+ * follows.
+ */
+static int lane_guest(struct lane_vcpu *lv, const struct vpmc_event *ev)
+{
+	struct vpmc_guest_progress p = VPMC_GUEST_PROGRESS_INIT;
+	struct vpmc_replay *r = lv->r;
+	unsigned int parts = 0;
+	bool more;
+	int err = 0;
+
+	lv->ref_seg = (struct vpmc_guest_progress)VPMC_GUEST_PROGRESS_INIT;
+	if (ev->cpl <= 3)
+		lv->cpl = ev->cpl; /* what the handler returns to */
+	do {
+		if (++parts > SEGMENT_PARTS_MAX) {
+			r->segment_parts_limit = true;
+			return VPMC_ERR_LIMIT;
+		}
+		more = lane_guest_part(lv, ev, &p);
+		if (lv->m.err || r->err)
+			return lv->m.err ? lv->m.err : r->err;
+		if (lv->pmi_delivered && !lv->in_handler)
+			err = lane_pmi_handler(lv, p.time_ns);
+	} while (!err && more);
+	return err;
+}
+
+/* With an overlay, after an event of the trace or of the guest's handler: the CPL the handler
+ * returns to, and the handler itself if the event delivered a PMI. */
+static int lane_overlay_after(struct lane_vcpu *lv, const struct vpmc_event *ev)
+{
+	if ((ev->type == VPMC_EV_RETIRE || ev->type == VPMC_EV_CPL) && ev->cpl <= 3)
+		lv->cpl = ev->cpl;
+	if (lv->pmi_delivered && !lv->in_handler)
+		return lane_pmi_handler(lv, ev->time_ns);
+	return 0;
+}
+
+/* Event @ev to the lane's model and metrics; the caller checks r->err. Inline: without an
+ * overlay this is all a lane does, once per event and policy. */
+static inline int lane_event(struct lane_vcpu *lv, const struct vpmc_event *ev)
+{
+	int err;
+
+	lv->ev = ev;
+	lv->qi = 0;
+	metrics_event_begin(&lv->m, ev->type);
+	metrics_event_host(&lv->m, ev);
+	err = vpmc_vcpu_event(lv->pol, ev);
+	if (err)
+		return err;
+	lane_feed_ref(lv, NULL);
+	lane_triggers(lv);
+	metrics_event_end(&lv->m, ev->type);
+	return lv->m.err;
+}
+
+static int lane_apply(struct lane_vcpu *lv, const struct vpmc_event *ev)
+{
+	struct vpmc_replay *r = lv->r;
+	int err;
+
+	if (r->ov.nr && ev->type == VPMC_EV_GUEST)
+		return lane_guest(lv, ev);
+	err = lane_event(lv, ev);
+	if (err || r->err)
+		return err ? err : r->err;
+	return r->ov.nr ? lane_overlay_after(lv, ev) : 0;
+}
+
+/* One event of the overlay's guest: to this lane's reference and policy only. */
+static int overlay_apply(void *data, const struct vpmc_event *in, uint64_t *value)
+{
+	struct lane_vcpu *lv = data;
+	struct vpmc_event ev = *in;
+	int err;
+
+	ev.vcpu = lv->vcpu;
+	lv->read_value = 0;
+	err = group_apply(lv->gv, lv->vcpu, &ev);
+	if (!err)
+		err = lane_apply(lv, &ev);
+	*value = lv->read_value;
+	return err;
+}
+
+/* Back to the CPL the guest had before the overlay's kernel code ran. */
+static int lane_restore_cpl(struct lane_vcpu *lv, uint8_t cpl, uint64_t t)
+{
+	struct vpmc_event ev;
+	uint64_t dummy;
+
+	if (lv->cpl == cpl)
+		return 0;
+	memset(&ev, 0, sizeof(ev));
+	ev.time_ns = t;
+	ev.type = VPMC_EV_CPL;
+	ev.cpl = cpl;
+	return overlay_apply(lv, &ev, &dummy);
+}
+
+/* The guest's PMI handler, again while PMIs arrive during it (latched NMIs), a few times. */
+static int lane_pmi_handler(struct lane_vcpu *lv, uint64_t t)
+{
+	struct overlay_sink sink = { overlay_apply, lv };
+	struct vpmc_replay *r = lv->r;
+	unsigned int round;
+	uint8_t cpl = lv->cpl;
+	int err = 0;
+
+	lv->in_handler = true;
+	for (round = 0; !err && lv->pmi_delivered && round < HANDLER_ROUNDS_MAX; round++) {
+		lv->pmi_delivered = false;
+		err = overlay_pmi_handler(&r->ov, &r->cfg, &lv->og, lv->vcpu, t, &sink);
+		lv->lane->handler_runs++;
+	}
+	if (lv->pmi_delivered) { /* no handler: an Intel guest's LVTPC stays masked */
+		if (!lv->lane->handler_capped++) {
+			lv->lane->capped_first_ns = t;
+			lv->lane->capped_first_vcpu = lv->vcpu;
+		}
+		lv->pmi_delivered = false;
+	}
+	if (!err)
+		err = lane_restore_cpl(lv, cpl, t);
+	lv->in_handler = false;
+	return err;
+}
+
+/* ---- vCPUs ---- */
+
+static int replay_grow(struct vpmc_replay *r, uint32_t vcpu)
+{
+	uint32_t cap = r->cap_vcpus ? r->cap_vcpus : 4, i;
+	void *p;
+
+	while (cap <= vcpu)
+		cap *= 2;
+	if (cap > VPMC_MAX_VCPUS)
+		cap = VPMC_MAX_VCPUS;
+	for (i = 0; i < r->nr_lanes; i++) {
+		p = realloc(r->lanes[i].vcpus, cap * sizeof(*r->lanes[i].vcpus));
+		if (!p)
+			return VPMC_ERR_NOMEM;
+		r->lanes[i].vcpus = p;
+		memset(r->lanes[i].vcpus + r->cap_vcpus, 0,
+		       (cap - r->cap_vcpus) * sizeof(*r->lanes[i].vcpus));
+	}
+	for (i = 0; i < r->nr_groups; i++) {
+		p = realloc(r->groups[i]->vcpus, cap * sizeof(*r->groups[i]->vcpus));
+		if (!p)
+			return VPMC_ERR_NOMEM;
+		r->groups[i]->vcpus = p;
+		memset(r->groups[i]->vcpus + r->cap_vcpus, 0,
+		       (cap - r->cap_vcpus) * sizeof(*r->groups[i]->vcpus));
+	}
+	r->cap_vcpus = cap;
+	return 0;
+}
+
+/* Models, metrics and (overlay) the profiler's programming for a vCPU's first event. */
+static int replay_add_vcpu(struct vpmc_replay *r, uint32_t vcpu, uint64_t t)
+{
+	static const struct vpmc_policy reference = { VPMC_POLICY_REFERENCE, 0 };
+	struct vpmc_observer obs;
+	unsigned int i;
+	int err;
+
+	if (vcpu >= r->cap_vcpus) {
+		err = replay_grow(r, vcpu);
+		if (err)
+			return err;
+	}
+	if (vcpu >= r->nr_vcpus)
+		r->nr_vcpus = vcpu + 1;
+	for (i = 0; i < r->nr_groups; i++) {
+		struct group_vcpu *gv = calloc(1, sizeof(*gv));
+
+		if (!gv)
+			return VPMC_ERR_NOMEM;
+		r->groups[i]->vcpus[vcpu] = gv;
+		gv->g = r->groups[i];
+		gv->r = r;
+		obs.fn = group_obs;
+		obs.data = gv;
+		/* the metrics use the reference's reads, writes, overflows and PMIs; it never drains */
+		obs.ignore = 1u << VPMC_OBS_DRAIN | 1u << VPMC_OBS_REPROGRAM | 1u << VPMC_OBS_TRIGGER;
+		err = vpmc_vcpu_new(&gv->ref, &r->cfg, &reference, vcpu, &obs);
+		if (err)
+			return err;
+	}
+	for (i = 0; i < r->nr_lanes; i++) {
+		struct replay_lane *l = &r->lanes[i];
+		struct lane_vcpu *lv = calloc(1, sizeof(*lv));
+
+		if (!lv)
+			return VPMC_ERR_NOMEM;
+		l->vcpus[vcpu] = lv;
+		lv->lane = l;
+		lv->r = r;
+		lv->vcpu = vcpu;
+		lv->gv = l->g->vcpus[vcpu];
+		metrics_vcpu_init(&lv->m, &r->cfg, &r->cost);
+		if (r->log) {
+			lv->m.note = log_note;
+			lv->m.note_data = lv;
+		}
+		obs.fn = lane_obs;
+		obs.data = lv;
+		obs.ignore = 1u << VPMC_OBS_TRIGGER; /* lane_triggers() */
+		err = vpmc_vcpu_new(&lv->pol, &r->cfg, &l->policy, vcpu, &obs);
+		if (err)
+			return err;
+		lv->pol_triggers = &vpmc__vcpu_pmu(lv->pol)->stats.triggers;
+	}
+	for (i = 0; r->ov.nr && i < r->nr_lanes; i++) {
+		struct lane_vcpu *lv = r->lanes[i].vcpus[vcpu];
+		struct overlay_sink sink = { overlay_apply, lv };
+
+		lv->in_handler = true; /* its PMIs, if any, wait for the trace's next event */
+		err = overlay_program(&r->ov, &r->cfg, &lv->og, vcpu, t, &sink);
+		lv->in_handler = false;
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* ---- public entry points ---- */
+
+int vpmc_replay_begin(struct vpmc_replay *r, const struct vpmc_pmu_config *cfg)
+{
+	static const struct vpmc_policy reference = { VPMC_POLICY_REFERENCE, 0 };
+	struct vpmc_vcpu *probe;
+	unsigned int i, ng;
+	char msg[VPMC_ERRMSG_MAX];
+	int err;
+
+	if (r->begun)
+		return vpmc__set_error(&r->errbuf, VPMC_ERR_INVAL, "replay already begun");
+	if (!r->nr_lanes)
+		return vpmc__set_error(&r->errbuf, VPMC_ERR_INVAL, "no policy to replay");
+	/* the configuration as KVM caps it, which the overlay must fit */
+	err = vpmc_vcpu_new(&probe, cfg, &reference, 0, NULL);
+	if (err)
+		return vpmc__set_error(&r->errbuf, err, "PMU configuration: %s", vpmc_strerror(err));
+	r->cfg = *vpmc_vcpu_config(probe);
+	vpmc_vcpu_free(probe);
+	if (overlay_check(&r->ov, &r->cfg, msg, sizeof(msg)))
+		return vpmc__set_error(&r->errbuf, VPMC_ERR_INVAL, "%s", msg);
+	ng = r->ov.nr ? r->nr_lanes : 1;
+	for (i = 0; i < ng; i++) {
+		struct replay_group *g = calloc(1, sizeof(*g));
+
+		if (!g)
+			return VPMC_ERR_NOMEM;
+		r->groups[r->nr_groups++] = g;
+		g->lanes = calloc(r->nr_lanes, sizeof(*g->lanes));
+		if (!g->lanes)
+			return VPMC_ERR_NOMEM;
+	}
+	for (i = 0; i < r->nr_lanes; i++) {
+		struct replay_group *g = r->groups[r->ov.nr ? i : 0];
+
+		r->lanes[i].g = g;
+		g->lanes[g->nr_lanes++] = &r->lanes[i];
+	}
+	r->begun = true;
+	return 0;
+}
+
+/* Why @ev failed with @err, naming the event (and for VPMC_ERR_LIMIT, which limit). */
+static int replay_event_error(struct vpmc_replay *r, const struct vpmc_event *ev, int err)
+{
+	const char *name = vpmc_event_type_name(ev->type);
+	char what[64];
+
+	if (ev->type == VPMC_EV_GUEST)
+		snprintf(what, sizeof(what), "guest segment of %" PRIu64 " instructions", ev->insn);
+	else
+		snprintf(what, sizeof(what), "%s event", name ? name : "unknown");
+	if (err == VPMC_ERR_INVAL)
+		return vpmc__set_error(&r->errbuf, err, "%s at %" PRIu64 " ns on vCPU %" PRIu32
+				       ": bad type or CPL", what, ev->time_ns, ev->vcpu);
+	if (err == VPMC_ERR_LIMIT && r->segment_parts_limit) /* lane_guest() */
+		return vpmc__set_error(&r->errbuf, err, "%s at %" PRIu64 " ns on vCPU %" PRIu32
+				       ": more than %u PMIs in one guest segment, each running the "
+				       "guest's handler, the engine's limit (a period this short or "
+				       "a segment this long)", what, ev->time_ns, ev->vcpu,
+				       SEGMENT_PARTS_MAX);
+	if (err == VPMC_ERR_LIMIT) /* group_obs() */
+		return vpmc__set_error(&r->errbuf, err, "%s at %" PRIu64 " ns on vCPU %" PRIu32
+				       ": more than %d reference overflows and PMIs in one event, "
+				       "the engine's limit (a counter this narrow or a segment this "
+				       "long wraps too often)", what, ev->time_ns, ev->vcpu,
+				       GROUP_QUEUE_MAX);
+	return vpmc__set_error(&r->errbuf, err, "%s", vpmc_strerror(err));
+}
+
+int vpmc_replay_event(struct vpmc_replay *r, const struct vpmc_event *ev)
+{
+	unsigned int i;
+	int err;
+
+	if (!r->begun || r->finished)
+		return vpmc__set_error(&r->errbuf, VPMC_ERR_INVAL, "replay not begun or finished");
+	if (ev->vcpu >= VPMC_MAX_VCPUS)
+		return vpmc__set_error(&r->errbuf, VPMC_ERR_INVAL, "vCPU %" PRIu32 " out of range",
+				       ev->vcpu);
+	if (!r->events)
+		r->t_first = ev->time_ns;
+	r->t_last = ev->time_ns > r->t_last ? ev->time_ns : r->t_last;
+	if (ev->vcpu >= r->nr_vcpus || !r->lanes[0].vcpus[ev->vcpu]) {
+		err = replay_add_vcpu(r, ev->vcpu, ev->time_ns);
+		if (err)
+			goto fail;
+	}
+	/* with an overlay each lane runs its reference through a guest segment (lane_guest()) */
+	for (i = 0; i < r->nr_groups && !(r->ov.nr && ev->type == VPMC_EV_GUEST); i++) {
+		err = group_apply(r->groups[i]->vcpus[ev->vcpu], ev->vcpu, ev);
+		if (err)
+			goto fail;
+	}
+	for (i = 0; i < r->nr_lanes; i++) {
+		struct lane_vcpu *lv = r->lanes[i].vcpus[ev->vcpu];
+
+		err = r->ov.nr ? lane_apply(lv, ev) : lane_event(lv, ev);
+		if (!err)
+			err = r->err; /* the reference's queue or the log */
+		if (err)
+			goto fail;
+	}
+	if (++r->events % PROGRESS_EVERY == 0 && r->progress)
+		r->progress(r->progress_data, r->events);
+	return 0;
+fail:
+	return replay_event_error(r, ev, err);
+}
+
+int vpmc_replay_finish(struct vpmc_replay *r)
+{
+	unsigned int i;
+	uint32_t v;
+
+	if (!r->begun || r->finished)
+		return vpmc__set_error(&r->errbuf, VPMC_ERR_INVAL, "replay not begun or finished");
+	for (i = 0; i < r->nr_lanes; i++) {
+		for (v = 0; v < r->nr_vcpus; v++) {
+			struct lane_vcpu *lv = r->lanes[i].vcpus[v];
+
+			if (!lv)
+				continue;
+			metrics_finish(&lv->m, r->t_last);
+			if (lv->m.err)
+				return vpmc__set_error(&r->errbuf, lv->m.err, "%s",
+						       vpmc_strerror(lv->m.err));
+		}
+	}
+	r->finished = true;
+	return r->err ? vpmc__set_error(&r->errbuf, r->err, "%s", vpmc_strerror(r->err)) : 0;
+}
+
+/* ---- results ---- */
+
+int replay_lane_sum(const struct vpmc_replay *r, const struct replay_lane *l, int vcpu,
+		    struct metrics_vcpu *sum)
+{
+	uint32_t v;
+	int err = 0;
+
+	metrics_vcpu_init(sum, &r->cfg, NULL);
+	for (v = 0; !err && v < r->nr_vcpus; v++) {
+		if (l->vcpus[v] && (vcpu < 0 || (uint32_t)vcpu == v))
+			err = metrics_vcpu_add(sum, &l->vcpus[v]->m);
+	}
+	return err;
+}
+
+void replay_fill_metrics(const struct metrics_vcpu *sum, int slot, struct vpmc_metrics *m)
+{
+	struct vpmc_hist ev, ns;
+	double abs_sum = 0, sum_err = 0;
+	int i;
+
+	memset(m, 0, sizeof(*m));
+	hist_init(&ev);
+	hist_init(&ns);
+	for (i = 0; i < METRICS_NR_SLOTS; i++) {
+		const struct metrics_ctr *c = &sum->ctr[i];
+
+		if (slot >= 0 && i != slot)
+			continue;
+		m->reads += c->reads;
+		m->reads_with_error += c->reads_err;
+		if (c->err_abs_max > m->error_events_max_abs)
+			m->error_events_max_abs = c->err_abs_max;
+		abs_sum += c->err_abs_sum;
+		sum_err += c->err_sum;
+		m->ref_overflows += c->ref_overflows;
+		m->overflows_matched += c->matched;
+		m->overflows_missed += c->missed;
+		/* a merge that fails for memory leaves the percentiles short, never wrong-sized */
+		if (hist_merge(&ev, &c->late_ev) || hist_merge(&ns, &c->late_ns))
+			break;
+	}
+	if (m->reads) {
+		m->error_events_mean_abs = abs_sum / (double)m->reads;
+		m->error_events_mean = sum_err / (double)m->reads;
+	}
+	m->lateness_events_p50 = hist_percentile(&ev, 5000);
+	m->lateness_events_p99 = hist_percentile(&ev, 9900);
+	m->lateness_events_max = ev.max;
+	m->lateness_ns_p50 = hist_percentile(&ns, 5000);
+	m->lateness_ns_p99 = hist_percentile(&ns, 9900);
+	m->lateness_ns_max = ns.max;
+	hist_release(&ev);
+	hist_release(&ns);
+	if (slot >= 0)
+		return;
+	m->status_reads = sum->status_reads;
+	m->status_reads_differ = sum->status_differ;
+	m->pmis_delivered = sum->pmis;
+	m->pmis_dropped = sum->pmis_dropped;
+	m->pmis_spurious = sum->spurious;
+	m->exits = sum->exits;
+	m->exits_implicit = sum->exits_implicit;
+	m->exits_with_drain = sum->exits_drained;
+	m->drains = sum->drains;
+	m->reprograms = sum->reprograms;
+	m->perf_resumes = sum->resumes;
+	m->perf_creates = sum->creates;
+	m->triggers = sum->triggers;
+	m->host_us_total = sum->cost_us_total;
+	m->host_us_per_exit_max = sum->cost_us_max;
+	if (sum->exits)
+		m->host_us_per_exit_mean = sum->cost_us_total / (double)sum->exits;
+	m->host_us_per_exit_p50 = (double)hist_percentile(&sum->cost_ns, 5000) / 1000.0;
+	m->host_us_per_exit_p99 = (double)hist_percentile(&sum->cost_ns, 9900) / 1000.0;
+	metrics_fill_host(sum, m);
+}
+
+int vpmc_replay_metrics(const struct vpmc_replay *r, size_t i, int vcpu, int counter,
+			struct vpmc_metrics *m)
+{
+	struct metrics_vcpu sum;
+	int slot = counter < 0 ? -1 : metrics_slot(counter), err;
+
+	if (i >= r->nr_lanes || (counter >= 0 && slot < 0))
+		return VPMC_ERR_INVAL;
+	err = replay_lane_sum(r, &r->lanes[i], vcpu, &sum);
+	if (!err)
+		replay_fill_metrics(&sum, slot, m);
+	metrics_vcpu_release(&sum);
+	return err;
+}

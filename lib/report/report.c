@@ -1,0 +1,798 @@
+/*
+ * report.c - The replay's results as aligned text, CSV or JSON (jansson), and the sweep's
+ * gnuplot script. One table of fields drives all formats, so names and units stay the same:
+ * JSON keys and CSV columns are the `key`s below (unit in the name), text columns their `head`.
+ */
+#include "config.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "outbuf.h"
+#include "replay-local.h"
+
+/* A row: the public figures and what is derived from them. */
+struct row {
+	struct vpmc_metrics m;
+	double exits_with_drain_pct;
+};
+
+enum fkind {
+	F_U64,  /* integer */
+	F_EV,   /* events, 2 decimals */
+	F_US,   /* microseconds, 3 decimals */
+	F_PCT,  /* percent, 2 decimals */
+	F_LAT,  /* integer, meaningful only when overflows were matched */
+	F_EXIT, /* microseconds, meaningful only when there were exits */
+};
+
+enum fsect { S_READS, S_PMIS, S_COST, S_NR };
+
+struct field {
+	const char *key;  /* JSON and CSV */
+	const char *head; /* text column */
+	enum fkind kind;
+	enum fsect sect;
+	bool per_counter; /* meaningful for one counter */
+	size_t off;
+};
+
+#define M(f) offsetof(struct row, m.f)
+static const struct field fields[] = {
+	{ "reads", "reads", F_U64, S_READS, true, M(reads) },
+	{ "reads_with_error", "with error", F_U64, S_READS, true, M(reads_with_error) },
+	{ "error_events_mean_abs", "mean |err|", F_EV, S_READS, true, M(error_events_mean_abs) },
+	{ "error_events_max_abs", "max |err|", F_U64, S_READS, true, M(error_events_max_abs) },
+	{ "error_events_mean", "mean err", F_EV, S_READS, true, M(error_events_mean) },
+	{ "status_reads", "status reads", F_U64, S_READS, false, M(status_reads) },
+	{ "status_reads_differ", "differ", F_U64, S_READS, false, M(status_reads_differ) },
+	{ "host_reads", "host reads", F_U64, S_READS, false, M(host_reads) },
+	{ "host_differ", "differ", F_U64, S_READS, false, M(host_differ) },
+	{ "ref_overflows", "ref ovf", F_U64, S_PMIS, true, M(ref_overflows) },
+	{ "overflows_matched", "matched", F_U64, S_PMIS, true, M(overflows_matched) },
+	{ "overflows_missed", "missed", F_U64, S_PMIS, true, M(overflows_missed) },
+	{ "pmis_delivered", "PMIs", F_U64, S_PMIS, false, M(pmis_delivered) },
+	{ "pmis_dropped", "dropped", F_U64, S_PMIS, false, M(pmis_dropped) },
+	{ "pmis_spurious", "spurious", F_U64, S_PMIS, false, M(pmis_spurious) },
+	{ "lateness_events_p50", "late ev p50", F_LAT, S_PMIS, true, M(lateness_events_p50) },
+	{ "lateness_events_p99", "p99", F_LAT, S_PMIS, true, M(lateness_events_p99) },
+	{ "lateness_events_max", "max", F_LAT, S_PMIS, true, M(lateness_events_max) },
+	{ "lateness_ns_p50", "late ns p50", F_LAT, S_PMIS, true, M(lateness_ns_p50) },
+	{ "lateness_ns_p99", "p99", F_LAT, S_PMIS, true, M(lateness_ns_p99) },
+	{ "lateness_ns_max", "max", F_LAT, S_PMIS, true, M(lateness_ns_max) },
+	{ "exits", "exits", F_U64, S_COST, false, M(exits) },
+	{ "exits_implicit", "implicit", F_U64, S_COST, false, M(exits_implicit) },
+	{ "exits_with_drain_pct", "drain %", F_PCT, S_COST, false,
+	  offsetof(struct row, exits_with_drain_pct) },
+	{ "drains", "drains", F_U64, S_COST, false, M(drains) },
+	{ "reprograms", "reprograms", F_U64, S_COST, false, M(reprograms) },
+	{ "perf_resumes", "resumes", F_U64, S_COST, false, M(perf_resumes) },
+	{ "perf_creates", "creates", F_U64, S_COST, false, M(perf_creates) },
+	{ "triggers", "triggers", F_U64, S_COST, false, M(triggers) },
+	{ "host_us_per_exit_mean", "us/exit", F_EXIT, S_COST, false, M(host_us_per_exit_mean) },
+	{ "host_us_per_exit_p50", "p50", F_EXIT, S_COST, false, M(host_us_per_exit_p50) },
+	{ "host_us_per_exit_p99", "p99", F_EXIT, S_COST, false, M(host_us_per_exit_p99) },
+	{ "host_us_per_exit_max", "max", F_EXIT, S_COST, false, M(host_us_per_exit_max) },
+	{ "host_us_total", "total us", F_US, S_COST, false, M(host_us_total) },
+};
+#undef M
+
+static const char *const sect_titles[S_NR] = {
+	[S_READS] = "Guest-visible counts: each guest read of a counter, policy minus reference "
+		    "(events); reads the trace recorded on the real host, and how many differ",
+	[S_PMIS] = "PMIs: reference overflows that raised a PMI, and the policy's PMIs",
+	[S_COST] = "Host cost: each VM-entry ends one exit; modeled microseconds per exit",
+};
+
+/* Sweep columns, in this order after "policy,tolerance". */
+static const char *const sweep_keys[] = {
+	"exits", "drains", "perf_resumes", "perf_creates", "host_us_per_exit_mean",
+	"host_us_per_exit_p99", "host_us_total", "reads_with_error", "error_events_max_abs",
+	"overflows_matched", "overflows_missed", "pmis_spurious", "lateness_events_p99",
+	"lateness_ns_p99",
+};
+
+static uint64_t row_u64(const struct row *r, const struct field *f)
+{
+	return *(const uint64_t *)((const char *)r + f->off);
+}
+
+static double row_double(const struct row *r, const struct field *f)
+{
+	return *(const double *)((const char *)r + f->off);
+}
+
+/* Undefined cell: a percentile without samples. */
+static bool cell_undefined(const struct row *r, const struct field *f)
+{
+	return (f->kind == F_LAT && !r->m.overflows_matched) || (f->kind == F_EXIT && !r->m.exits);
+}
+
+/* Text of a cell; "" when undefined (CSV empty, text "-", JSON null). */
+static void cell_text(const struct row *r, const struct field *f, char *buf, size_t len)
+{
+	if (cell_undefined(r, f)) {
+		buf[0] = '\0';
+		return;
+	}
+	switch (f->kind) {
+	case F_U64:
+	case F_LAT:
+		snprintf(buf, len, "%" PRIu64, row_u64(r, f));
+		break;
+	case F_US:
+	case F_EXIT:
+		snprintf(buf, len, "%.3f", row_double(r, f));
+		break;
+	default:
+		snprintf(buf, len, "%.2f", row_double(r, f));
+		break;
+	}
+}
+
+/* Set @o's field @f to the cell's value. */
+static void cell_json(json_t *o, const struct row *r, const struct field *f, int *err,
+		      struct vpmc__errbuf *eb)
+{
+	char buf[512];
+
+	if (cell_undefined(r, f)) {
+		out_json_set(o, f->key, json_null(), err);
+	} else if (f->kind == F_U64 || f->kind == F_LAT) {
+		out_json_set(o, f->key, out_json_u64(row_u64(r, f)), err);
+	} else {
+		cell_text(r, f, buf, sizeof(buf));
+		/* the same rounding as text and CSV */
+		out_json_set_real(o, f->key, strtod(buf, NULL), err, eb);
+	}
+}
+
+static const struct field *field_by_key(const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(fields); i++) {
+		if (!strcmp(fields[i].key, key))
+			return &fields[i];
+	}
+	return NULL;
+}
+
+static void row_finish(struct row *r)
+{
+	r->exits_with_drain_pct =
+		r->m.exits ? 100.0 * (double)r->m.exits_with_drain / (double)r->m.exits : 0.0;
+}
+
+/* Row of lane @l for vCPU @vcpu (-1 all) and counter slot @slot (-1 all). */
+static int lane_row(const struct vpmc_replay *rp, const struct replay_lane *l, int vcpu,
+		    int slot, struct row *r)
+{
+	struct metrics_vcpu sum;
+	int err = replay_lane_sum(rp, l, vcpu, &sum);
+
+	if (!err)
+		replay_fill_metrics(&sum, slot, &r->m);
+	metrics_vcpu_release(&sum);
+	row_finish(r);
+	return err;
+}
+
+static const char *counter_name(int slot, char *buf, size_t len)
+{
+	int idx = metrics_slot_idx(slot);
+
+	if (idx >= METRICS_FIXED_BASE)
+		snprintf(buf, len, "fixed%d", idx - METRICS_FIXED_BASE);
+	else
+		snprintf(buf, len, "gp%d", idx);
+	return buf;
+}
+
+static bool slot_active(const struct metrics_ctr *c)
+{
+	return c->reads || c->ref_overflows || c->matched || c->missed;
+}
+
+/* ---- aligned text ---- */
+
+/* A table of text cells printed with right-aligned columns (the first left-aligned). */
+struct table {
+	unsigned int cols, rows, cap;
+	char (*cell)[40];
+};
+
+/* Append row @cells (t->cols strings). */
+static int table_row(struct table *t, char (*cells)[40])
+{
+	if (t->rows == t->cap) {
+		unsigned int cap = t->cap ? 2 * t->cap : 8;
+		void *p = realloc(t->cell, (size_t)cap * t->cols * sizeof(*t->cell));
+
+		if (!p)
+			return VPMC_ERR_NOMEM;
+		t->cell = p;
+		t->cap = cap;
+	}
+	memcpy(t->cell[t->rows * t->cols], cells, t->cols * sizeof(*cells));
+	t->rows++;
+	return 0;
+}
+
+static void table_print(const struct table *t, FILE *f)
+{
+	unsigned int w[64] = { 0 }, r, c;
+
+	for (r = 0; r < t->rows; r++) {
+		for (c = 0; c < t->cols && c < 64; c++) {
+			size_t n = strlen(t->cell[r * t->cols + c]);
+
+			if (n > w[c])
+				w[c] = (unsigned int)n;
+		}
+	}
+	for (r = 0; r < t->rows; r++) {
+		for (c = 0; c < t->cols; c++) {
+			const char *s = t->cell[r * t->cols + c];
+
+			if (!c)
+				fprintf(f, "%-*s", (int)w[c], s);
+			else
+				fprintf(f, "  %*s", (int)w[c], s[0] ? s : "-");
+		}
+		fputc('\n', f);
+	}
+}
+
+/* Fields of section @sect that apply (per-counter rows: only per_counter fields). */
+static unsigned int sect_fields(enum fsect sect, bool per_counter, const struct field **out)
+{
+	unsigned int n = 0;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(fields); i++) {
+		if (fields[i].sect == sect && (!per_counter || fields[i].per_counter))
+			out[n++] = &fields[i];
+	}
+	return n;
+}
+
+/* One section's table over @nrows rows named @names. */
+static int text_section(FILE *f, enum fsect sect, bool per_counter, const char *first,
+			const struct row *rows, const char *const *names, unsigned int nrows)
+{
+	const struct field *fs[ARRAY_SIZE(fields)];
+	unsigned int n = sect_fields(sect, per_counter, fs), i, k;
+	char cells[64][40];
+	struct table t = { n + 1, 0, 0, NULL };
+	int err;
+
+	snprintf(cells[0], sizeof(cells[0]), "%s", first);
+	for (k = 0; k < n; k++)
+		snprintf(cells[k + 1], sizeof(cells[0]), "%s", fs[k]->head);
+	err = table_row(&t, cells);
+	for (i = 0; !err && i < nrows; i++) {
+		snprintf(cells[0], sizeof(cells[0]), "%s", names[i]);
+		for (k = 0; k < n; k++)
+			cell_text(&rows[i], fs[k], cells[k + 1], sizeof(cells[0]));
+		err = table_row(&t, cells);
+	}
+	if (!err)
+		table_print(&t, f);
+	free(t.cell);
+	return err;
+}
+
+static void text_header(const struct vpmc_replay *rp, FILE *f)
+{
+	const struct vpmc_reader_stats *st = &rp->source_stats;
+	unsigned int i;
+
+	fprintf(f, "trace: %s\n", rp->source ? rp->source : "(events)");
+	fprintf(f, "events: %" PRIu64 " on %" PRIu32 " vCPU index(es), %.6f s of trace time\n",
+		rp->events, rp->nr_vcpus,
+		rp->events ? (double)(rp->t_last - rp->t_first) / 1e9 : 0.0);
+	if (rp->has_source_stats)
+		fprintf(f, "reader: %" PRIu64 " records, %" PRIu64 " unknown, %" PRIu64
+			   " lost, %" PRIu64 " skipped lines, %" PRIu64 " entries synthesized\n",
+			st->records, st->unknown_records, st->lost_events, st->skipped_lines,
+			st->synthesized_entries);
+	fprintf(f, "pmu: %s v%u, %u GP x %u bits, %u fixed x %u bits\n",
+		rp->cfg.vendor == VPMC_VENDOR_AMD ? "amd" : "intel", rp->cfg.version, rp->cfg.nr_gp,
+		rp->cfg.gp_width, rp->cfg.nr_fixed, rp->cfg.fixed_width);
+	fputs("overlay:", f);
+	for (i = 0; i < rp->ov.nr; i++)
+		fprintf(f, " %s", rp->ov.ctr[i].spec);
+	fputs(rp->ov.nr ? "\n" : " none\n", f);
+	fprintf(f, "cost model: resume_us=%g create_us=%g trigger_cycles=%g cpu_ghz=%g\n",
+		rp->cost.resume_us, rp->cost.create_us, rp->cost.trigger_cycles, rp->cost.cpu_ghz);
+}
+
+static int text_compare(struct vpmc_replay *rp, const struct row *rows, FILE *f)
+{
+	const char *names[VPMC_REPLAY_MAX_POLICIES];
+	unsigned int i;
+	int s, err = 0;
+
+	text_header(rp, f);
+	for (i = 0; i < rp->nr_lanes; i++)
+		names[i] = rp->lanes[i].name;
+	for (s = 0; !err && s < S_NR; s++) {
+		fprintf(f, "\n%s\n", sect_titles[s]);
+		err = text_section(f, (enum fsect)s, false, "policy", rows, names, rp->nr_lanes);
+	}
+	return err;
+}
+
+static int text_detail(struct vpmc_replay *rp, FILE *f)
+{
+	unsigned int i, n;
+	uint32_t v;
+	int s, slot, err = 0;
+
+	text_header(rp, f);
+	for (i = 0; !err && i < rp->nr_lanes; i++) {
+		const struct replay_lane *l = &rp->lanes[i];
+		struct row r;
+		const char *name = "all vCPUs";
+
+		fprintf(f, "\n== policy %s ==\n", l->name);
+		err = lane_row(rp, l, -1, -1, &r);
+		for (s = 0; !err && s < S_NR; s++) {
+			fprintf(f, "\n%s\n", sect_titles[s]);
+			err = text_section(f, (enum fsect)s, false, "", &r, &name, 1);
+		}
+		for (v = 0; !err && v < rp->nr_vcpus; v++) {
+			const struct lane_vcpu *lv = l->vcpus[v];
+			struct row rows[METRICS_NR_SLOTS];
+			char bufs[METRICS_NR_SLOTS][16];
+			const char *names[METRICS_NR_SLOTS];
+
+			if (!lv)
+				continue;
+			fprintf(f, "\n-- vCPU %" PRIu32 " --\n", v);
+			err = lane_row(rp, l, (int)v, -1, &r);
+			name = "vCPU";
+			if (!err)
+				err = text_section(f, S_COST, false, "", &r, &name, 1);
+			if (!err)
+				err = text_section(f, S_PMIS, false, "", &r, &name, 1);
+			for (slot = 0, n = 0; !err && slot < METRICS_NR_SLOTS; slot++) {
+				if (!slot_active(&lv->m.ctr[slot]))
+					continue;
+				err = lane_row(rp, l, (int)v, slot, &rows[n]);
+				names[n] = counter_name(slot, bufs[n], sizeof(bufs[n]));
+				n++;
+			}
+			if (!err && n) {
+				fputs("per counter:\n", f);
+				err = text_section(f, S_READS, true, "counter", rows, names, n);
+				if (!err)
+					err = text_section(f, S_PMIS, true, "counter", rows, names, n);
+			}
+		}
+	}
+	return err;
+}
+
+/* ---- CSV ---- */
+
+static void csv_row(FILE *f, const struct row *r, bool per_counter)
+{
+	char buf[512]; /* %.3f of any double */
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(fields); i++) {
+		buf[0] = '\0';
+		if (!per_counter || fields[i].per_counter)
+			cell_text(r, &fields[i], buf, sizeof(buf));
+		fprintf(f, ",%s", buf);
+	}
+	fputc('\n', f);
+}
+
+static void csv_head(FILE *f, const char *first)
+{
+	size_t i;
+
+	fputs(first, f);
+	for (i = 0; i < ARRAY_SIZE(fields); i++)
+		fprintf(f, ",%s", fields[i].key);
+	fputc('\n', f);
+}
+
+static int csv_detail(struct vpmc_replay *rp, FILE *f)
+{
+	unsigned int i;
+	uint32_t v;
+	int slot, err = 0;
+
+	csv_head(f, "policy,vcpu,counter");
+	for (i = 0; !err && i < rp->nr_lanes; i++) {
+		const struct replay_lane *l = &rp->lanes[i];
+		struct row r;
+		char name[16];
+
+		err = lane_row(rp, l, -1, -1, &r);
+		if (err)
+			break;
+		fprintf(f, "%s,all,all", l->name);
+		csv_row(f, &r, false);
+		for (v = 0; !err && v < rp->nr_vcpus; v++) {
+			if (!l->vcpus[v])
+				continue;
+			err = lane_row(rp, l, (int)v, -1, &r);
+			if (err)
+				break;
+			fprintf(f, "%s,%" PRIu32 ",all", l->name, v);
+			csv_row(f, &r, false);
+			for (slot = 0; !err && slot < METRICS_NR_SLOTS; slot++) {
+				if (!slot_active(&l->vcpus[v]->m.ctr[slot]))
+					continue;
+				err = lane_row(rp, l, (int)v, slot, &r);
+				fprintf(f, "%s,%" PRIu32 ",%s", l->name, v,
+					counter_name(slot, name, sizeof(name)));
+				csv_row(f, &r, true);
+			}
+		}
+	}
+	return err;
+}
+
+/* tolerance of a sweep row: T of tolerance / tolerance-wrap, empty otherwise */
+static bool lane_tolerance(const struct replay_lane *l, uint64_t *t)
+{
+	*t = l->policy.arg;
+	return l->policy.kind == VPMC_POLICY_TOLERANCE ||
+	       l->policy.kind == VPMC_POLICY_TOLERANCE_WRAP;
+}
+
+static void csv_sweep(struct vpmc_replay *rp, const struct row *rows, FILE *f)
+{
+	unsigned int i;
+	size_t k;
+	char buf[64];
+
+	fputs("policy,tolerance", f);
+	for (k = 0; k < ARRAY_SIZE(sweep_keys); k++)
+		fprintf(f, ",%s", sweep_keys[k]);
+	fputc('\n', f);
+	for (i = 0; i < rp->nr_lanes; i++) {
+		uint64_t t;
+
+		fprintf(f, "%s,", rp->lanes[i].name);
+		if (lane_tolerance(&rp->lanes[i], &t))
+			fprintf(f, "%" PRIu64, t);
+		for (k = 0; k < ARRAY_SIZE(sweep_keys); k++) {
+			cell_text(&rows[i], field_by_key(sweep_keys[k]), buf, sizeof(buf));
+			fprintf(f, ",%s", buf);
+		}
+		fputc('\n', f);
+	}
+}
+
+/* ---- JSON ---- */
+
+/* A JSON object with @key = @val first, then the row's fields. */
+static json_t *json_row(const char *key, json_t *val, const struct row *r, bool per_counter,
+			int *err, struct vpmc__errbuf *eb)
+{
+	json_t *o = json_object();
+	size_t i;
+
+	if (!o) {
+		json_decref(val);
+		*err = VPMC_ERR_NOMEM;
+		return NULL;
+	}
+	out_json_set(o, key, val, err);
+	for (i = 0; i < ARRAY_SIZE(fields); i++) {
+		if (!per_counter || fields[i].per_counter)
+			cell_json(o, r, &fields[i], err, eb);
+	}
+	return o;
+}
+
+static json_t *json_header(struct vpmc_replay *rp, int *err)
+{
+	json_t *root = json_object(), *t = json_object(), *pmu = json_object(), *ov = json_array();
+	json_t *cost = json_object();
+	unsigned int i;
+
+	if (!root || !t || !pmu || !ov || !cost) {
+		*err = VPMC_ERR_NOMEM;
+		json_decref(t);
+		json_decref(pmu);
+		json_decref(ov);
+		json_decref(cost);
+		return root;
+	}
+	out_json_set(t, "path", rp->source ? json_string(rp->source) : json_null(), err);
+	out_json_set(t, "events", out_json_u64(rp->events), err);
+	out_json_set(t, "vcpus", json_integer(rp->nr_vcpus), err);
+	out_json_set(t, "time_ns_first", out_json_u64(rp->t_first), err);
+	out_json_set(t, "time_ns_last", out_json_u64(rp->t_last), err);
+	if (rp->has_source_stats) {
+		out_json_set(t, "records", out_json_u64(rp->source_stats.records), err);
+		out_json_set(t, "unknown_records", out_json_u64(rp->source_stats.unknown_records),
+			     err);
+		out_json_set(t, "lost_events", out_json_u64(rp->source_stats.lost_events), err);
+		out_json_set(t, "skipped_lines", out_json_u64(rp->source_stats.skipped_lines), err);
+		out_json_set(t, "synthesized_entries",
+			     out_json_u64(rp->source_stats.synthesized_entries), err);
+	}
+	out_json_set(root, "trace", t, err);
+	out_json_set(pmu, "vendor", json_string(rp->cfg.vendor == VPMC_VENDOR_AMD ? "amd" : "intel"),
+		     err);
+	out_json_set(pmu, "version", json_integer(rp->cfg.version), err);
+	out_json_set(pmu, "gp", json_integer(rp->cfg.nr_gp), err);
+	out_json_set(pmu, "gp_width_bits", json_integer(rp->cfg.gp_width), err);
+	out_json_set(pmu, "fixed", json_integer(rp->cfg.nr_fixed), err);
+	out_json_set(pmu, "fixed_width_bits", json_integer(rp->cfg.fixed_width), err);
+	out_json_set(root, "pmu", pmu, err);
+	for (i = 0; i < rp->ov.nr; i++) {
+		if (json_array_append_new(ov, json_string(rp->ov.ctr[i].spec)))
+			*err = VPMC_ERR_NOMEM;
+	}
+	out_json_set(root, "overlay", ov, err);
+	out_json_set_real(cost, "resume_us", rp->cost.resume_us, err, &rp->errbuf);
+	out_json_set_real(cost, "create_us", rp->cost.create_us, err, &rp->errbuf);
+	out_json_set_real(cost, "trigger_cycles", rp->cost.trigger_cycles, err, &rp->errbuf);
+	out_json_set_real(cost, "cpu_ghz", rp->cost.cpu_ghz, err, &rp->errbuf);
+	out_json_set(root, "cost_model", cost, err);
+	return root;
+}
+
+static int json_report(struct vpmc_replay *rp, const struct row *rows, bool detail)
+{
+	int err = 0;
+	json_t *root = json_header(rp, &err), *pols = json_array();
+	unsigned int i;
+	uint32_t v;
+	int slot;
+
+	for (i = 0; !err && pols && i < rp->nr_lanes; i++) {
+		const struct replay_lane *l = &rp->lanes[i];
+		json_t *p = json_row("policy", json_string(l->name), &rows[i], false, &err,
+				     &rp->errbuf), *vcpus;
+		uint64_t t;
+
+		if (!p || json_array_append_new(pols, p)) {
+			err = VPMC_ERR_NOMEM;
+			break;
+		}
+		if (lane_tolerance(l, &t))
+			out_json_set(p, "tolerance", out_json_u64(t), &err);
+		if (!detail)
+			continue;
+		vcpus = json_array();
+		out_json_set(p, "vcpus", vcpus, &err);
+		for (v = 0; !err && v < rp->nr_vcpus; v++) {
+			struct row r;
+			json_t *jv, *ctrs;
+
+			if (!l->vcpus[v])
+				continue;
+			err = lane_row(rp, l, (int)v, -1, &r);
+			jv = err ? NULL : json_row("vcpu", json_integer(v), &r, false, &err,
+							  &rp->errbuf);
+			if (!jv || json_array_append_new(vcpus, jv)) {
+				err = VPMC_ERR_NOMEM;
+				break;
+			}
+			ctrs = json_array();
+			out_json_set(jv, "counters", ctrs, &err);
+			for (slot = 0; !err && slot < METRICS_NR_SLOTS; slot++) {
+				char name[16];
+				json_t *jc;
+
+				if (!slot_active(&l->vcpus[v]->m.ctr[slot]))
+					continue;
+				err = lane_row(rp, l, (int)v, slot, &r);
+				jc = err ? NULL : json_row("name", json_string(counter_name(slot, name,
+									       sizeof(name))),
+							   &r, true, &err, &rp->errbuf);
+				if (!jc || json_array_append_new(ctrs, jc)) {
+					err = VPMC_ERR_NOMEM;
+					break;
+				}
+				out_json_set(jc, "counter", json_integer(metrics_slot_idx(slot)), &err);
+			}
+		}
+	}
+	if (root)
+		out_json_set(root, "policies", pols, &err);
+	else
+		json_decref(pols);
+	return out_json_finish(root, err, &rp->text);
+}
+
+int vpmc_replay_report(struct vpmc_replay *rp, enum vpmc_replay_view view, enum vpmc_output fmt,
+		       const char **out)
+{
+	struct row rows[VPMC_REPLAY_MAX_POLICIES];
+	struct outbuf b;
+	unsigned int i;
+	int err = 0;
+
+	vpmc__clear_error(&rp->errbuf);
+	for (i = 0; !err && i < rp->nr_lanes; i++)
+		err = lane_row(rp, &rp->lanes[i], -1, -1, &rows[i]);
+	if (err)
+		return vpmc__set_error(&rp->errbuf, err, "%s", vpmc_strerror(err));
+	if (fmt == VPMC_OUTPUT_JSON) {
+		err = json_report(rp, rows, view == VPMC_VIEW_DETAIL);
+	} else {
+		err = outbuf_open(&b);
+		if (err)
+			return err;
+		if (fmt == VPMC_OUTPUT_CSV && view == VPMC_VIEW_SWEEP) {
+			csv_sweep(rp, rows, b.f);
+		} else if (fmt == VPMC_OUTPUT_CSV && view == VPMC_VIEW_DETAIL) {
+			err = csv_detail(rp, b.f);
+		} else if (fmt == VPMC_OUTPUT_CSV) {
+			csv_head(b.f, "policy");
+			for (i = 0; i < rp->nr_lanes; i++) {
+				fputs(rp->lanes[i].name, b.f);
+				csv_row(b.f, &rows[i], false);
+			}
+		} else if (view == VPMC_VIEW_DETAIL) {
+			err = text_detail(rp, b.f);
+		} else {
+			err = text_compare(rp, rows, b.f);
+		}
+		if (err)
+			outbuf_discard(&b);
+		else
+			err = outbuf_close(&b, &rp->text);
+	}
+	if (!err)
+		*out = rp->text;
+	else if (!rp->errbuf.msg[0])
+		vpmc__set_error(&rp->errbuf, err, "%s", vpmc_strerror(err));
+	return err;
+}
+
+/* @s as a gnuplot double-quoted string: a newline is a line break, other control bytes '?'. */
+static void plot_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '\n') {
+			fputs("\\n", f);
+			continue;
+		}
+		if (*s == '"' || *s == '\\')
+			fputc('\\', f);
+		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, f);
+	}
+	fputc('"', f);
+}
+
+/* PNG for a .png name (cairo if this gnuplot has it, else libgd), SVG for any other. */
+static void plot_terminal(FILE *f, const char *path)
+{
+	size_t n = strlen(path);
+
+	if (n >= 4 && !strcasecmp(path + n - 4, ".png"))
+		fputs("if (strstrt(' '.GPVAL_TERMINALS.' ', ' pngcairo ') > 0) {\n"
+		      "    set terminal pngcairo size 900,540 font 'sans,10'\n"
+		      "} else {\n    set terminal png size 900,540\n}\n", f);
+	else
+		fputs("set terminal svg size 900,540 dynamic font 'sans,11'\n", f);
+	fputs("set output ", f);
+	plot_string(f, path);
+	fputc('\n', f);
+}
+
+/* The sweep's title: what was replayed, with which overlay, and what the plot cannot show. */
+static void plot_title(const struct vpmc_replay *rp, FILE *f, bool lateness, bool zero)
+{
+	char t[4096];
+	size_t n;
+	unsigned int i;
+
+	n = (size_t)snprintf(t, sizeof(t), "vpmcsim sweep of %s\n--assume",
+			     rp->source ? rp->source : "(events)");
+	for (i = 0; i < rp->ov.nr && n < sizeof(t); i++)
+		n += (size_t)snprintf(t + n, sizeof(t) - n, " %s", rp->ov.ctr[i].spec);
+	if (!rp->ov.nr && n < sizeof(t))
+		n += (size_t)snprintf(t + n, sizeof(t) - n, ": none");
+	if (!lateness && n < sizeof(t))
+		n += (size_t)snprintf(t + n, sizeof(t) - n, "; no PMI matched at any T: no "
+				      "lateness curve%s", rp->ov.nr ? "" : " (program a counter "
+				      "with --assume)");
+	if (zero && n < sizeof(t))
+		snprintf(t + n, sizeof(t) - n, "; T = 0 left out (no place on a log axis)");
+	fputs("set title ", f);
+	plot_string(f, t);
+	fputs(" noenhanced\n", f);
+}
+
+int vpmc_replay_plot(struct vpmc_replay *rp, const char *path, const char **out)
+{
+	struct row rows[VPMC_REPLAY_MAX_POLICIES];
+	bool on_axis[VPMC_REPLAY_MAX_POLICIES], lateness = false, cost = false, zero = false;
+	bool cost_pos = false, late_pos = false; /* some value above 0: else the axis is [0:1] */
+	uint64_t t, t_min = UINT64_MAX, t_max = 0;
+	struct outbuf b;
+	unsigned int i, n = 0;
+	int err = 0;
+
+	for (i = 0; !err && i < rp->nr_lanes; i++) {
+		/* a log scale has no place for T = 0 (exact): left out, and said in the title */
+		on_axis[i] = lane_tolerance(&rp->lanes[i], &t) && t;
+		zero |= lane_tolerance(&rp->lanes[i], &t) && !t;
+		if (!on_axis[i])
+			continue;
+		t_min = t < t_min ? t : t_min;
+		t_max = t > t_max ? t : t_max;
+		err = lane_row(rp, &rp->lanes[i], -1, -1, &rows[i]);
+		n++;
+		lateness |= rows[i].m.overflows_matched != 0;
+		cost |= rows[i].m.exits != 0;
+		if (rows[i].m.exits && rows[i].m.host_us_per_exit_mean > 0)
+			cost_pos = true;
+		if (rows[i].m.overflows_matched && rows[i].m.lateness_events_p99)
+			late_pos = true;
+	}
+	if (err)
+		return vpmc__set_error(&rp->errbuf, err, "%s", vpmc_strerror(err));
+	if (!n)
+		return vpmc__set_error(&rp->errbuf, VPMC_ERR_INVAL, "no tolerance T > 0 to plot "
+				       "(T = 0 has no place on the plot's log axis)");
+	if (!lateness && !cost)
+		return vpmc__set_error(&rp->errbuf, VPMC_ERR_INVAL, "nothing to plot: no exit "
+				       "and no matched PMI at any T");
+	err = outbuf_open(&b);
+	if (err)
+		return vpmc__set_error(&rp->errbuf, err, "%s", vpmc_strerror(err));
+	plot_terminal(b.f, path);
+	plot_title(rp, b.f, lateness, zero);
+	fputs("set logscale x\nset xlabel 'tolerance T (events, log scale)'\n"
+	      "set ylabel 'modeled host us per exit (mean)'\n", b.f);
+	/* one T: gnuplot would warn of an empty x range; a decade either side of it instead */
+	if (t_min == t_max)
+		fprintf(b.f, "set xrange [%.15g:%.15g]\n", (double)t_min / 10, (double)t_min * 10);
+	fprintf(b.f, "set yrange [0:%s]\n", cost_pos ? "*" : "1");
+	if (lateness)
+		fprintf(b.f, "set y2label 'p99 PMI lateness (events)'\nset y2range [0:%s]\n"
+			"set ytics nomirror\nset y2tics\n", late_pos ? "*" : "1");
+	fputs("set key top left\nset grid\n", b.f);
+	/* a T whose PMIs were all missed has no lateness: say so where its point would be */
+	for (i = 0; i < rp->nr_lanes; i++) {
+		if (on_axis[i] && !rows[i].m.overflows_matched && rows[i].m.overflows_missed)
+			fprintf(b.f, "set label 'no PMI matched (%" PRIu64 " missed)' at first %" PRIu64
+				", graph 0.04 center font ',9'\n", rows[i].m.overflows_missed,
+				rp->lanes[i].policy.arg);
+	}
+	fputs("$sweep << EOD\n# tolerance host_us_per_exit_mean lateness_events_p99\n", b.f);
+	for (i = 0; i < rp->nr_lanes; i++) {
+		if (!on_axis[i])
+			continue;
+		fprintf(b.f, "%" PRIu64 " ", rp->lanes[i].policy.arg);
+		if (rows[i].m.exits)
+			fprintf(b.f, "%.3f ", rows[i].m.host_us_per_exit_mean);
+		else
+			fputs("NaN ", b.f);
+		if (rows[i].m.overflows_matched)
+			fprintf(b.f, "%" PRIu64 "\n", rows[i].m.lateness_events_p99);
+		else
+			fputs("NaN\n", b.f);
+	}
+	fputs("EOD\nplot ", b.f);
+	if (cost)
+		fprintf(b.f, "$sweep using 1:2 axes x1y1 with linespoints title "
+			"'host us per exit (mean)'%s", lateness ? ", \\\n     " : "\n");
+	if (lateness)
+		fputs("$sweep using 1:3 axes x1y2 with linespoints title "
+		      "'p99 PMI lateness (events)'\n", b.f);
+	err = outbuf_close(&b, &rp->text);
+	if (err)
+		return vpmc__set_error(&rp->errbuf, err, "%s", vpmc_strerror(err));
+	*out = rp->text;
+	return 0;
+}

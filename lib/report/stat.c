@@ -1,0 +1,450 @@
+/*
+ * exitstat.c - Exit statistics in the columns of perf kvm stat report: per exit reason, the
+ * time from a VM-exit to the next VM-entry of the same vCPU (tools/perf/builtin-kvm.c,
+ * print_result(); the "+-" column is rel_stddev_stats(stddev_stats()) of tools/perf/util/stat.c,
+ * the standard deviation of the mean in percent of the mean), plus p50 and p99.
+ */
+#include "config.h"
+
+#include <ctype.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stat.h"
+#include "outbuf.h"
+
+int vpmc_stat_new(struct vpmc_stat **out)
+{
+	struct vpmc_stat *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return VPMC_ERR_NOMEM;
+	s->open = calloc(VPMC_MAX_VCPUS, sizeof(*s->open));
+	if (!s->open) {
+		free(s);
+		return VPMC_ERR_NOMEM;
+	}
+	s->t_stop = UINT64_MAX;
+	*out = s;
+	return 0;
+}
+
+void vpmc_stat_free(struct vpmc_stat *s)
+{
+	unsigned int i;
+
+	if (!s)
+		return;
+	for (i = 0; i < s->nr_reasons; i++)
+		hist_release(&s->reasons[i].h);
+	free(s->reasons);
+	free(s->open);
+	free(s->text);
+	free(s);
+}
+
+const char *vpmc_stat_error(const struct vpmc_stat *s)
+{
+	return s->err.msg;
+}
+
+static int stat_parse_vcpu(const char **p, unsigned long *v)
+{
+	char *end;
+
+	if (!isdigit((unsigned char)**p))
+		return -1;
+	*v = strtoul(*p, &end, 10);
+	if (*v >= VPMC_MAX_VCPUS)
+		return -1;
+	*p = end;
+	return 0;
+}
+
+int vpmc_stat_set_vcpus(struct vpmc_stat *s, const char *list)
+{
+	uint8_t set[VPMC_MAX_VCPUS / 8] = { 0 };
+	const char *p = list;
+	unsigned long a, b;
+
+	for (;;) {
+		if (stat_parse_vcpu(&p, &a))
+			goto bad;
+		b = a;
+		if (*p == '-') {
+			p++;
+			if (stat_parse_vcpu(&p, &b) || b < a)
+				goto bad;
+		}
+		for (; a <= b; a++)
+			set[a / 8] |= (uint8_t)(1u << (a % 8));
+		if (!*p)
+			break;
+		if (*p++ != ',')
+			goto bad;
+	}
+	/* a second list adds to the first */
+	for (a = 0; s->vcpu_filter && a < sizeof(set); a++)
+		set[a] |= s->vcpus[a];
+	memcpy(s->vcpus, set, sizeof(set));
+	s->vcpu_filter = true;
+	return 0;
+bad:
+	return vpmc__set_error(&s->err, VPMC_ERR_INVAL,
+			       "--vcpu '%s': expected vCPU indices and ranges such as 0,2-3 "
+			       "(each below %d)", list, VPMC_MAX_VCPUS);
+}
+
+/* Seconds with up to 9 decimals -> ns; "" -> @dflt. */
+static int stat_parse_seconds(const char *s, size_t len, uint64_t dflt, uint64_t *ns)
+{
+	uint64_t sec = 0, frac = 0, scale = 1000000000ULL;
+	size_t i = 0;
+
+	if (!len) {
+		*ns = dflt;
+		return 0;
+	}
+	for (; i < len && isdigit((unsigned char)s[i]); i++) {
+		if (sec > (UINT64_MAX / 1000000000ULL - 9) / 10)
+			return -1;
+		sec = sec * 10 + (uint64_t)(s[i] - '0');
+	}
+	if (!i)
+		return -1;
+	if (i < len && s[i] == '.') {
+		for (i++; i < len && isdigit((unsigned char)s[i]); i++) {
+			if (scale == 1)
+				return -1;
+			scale /= 10;
+			frac += (uint64_t)(s[i] - '0') * scale;
+		}
+	}
+	if (i != len)
+		return -1;
+	*ns = sec * 1000000000ULL + frac;
+	return 0;
+}
+
+int vpmc_stat_set_time(struct vpmc_stat *s, const char *range)
+{
+	const char *comma = strchr(range, ',');
+	uint64_t a, b;
+
+	if (!comma || stat_parse_seconds(range, (size_t)(comma - range), 0, &a) ||
+	    stat_parse_seconds(comma + 1, strlen(comma + 1), UINT64_MAX, &b) || b < a)
+		return vpmc__set_error(&s->err, VPMC_ERR_INVAL,
+				       "--time '%s': expected START,STOP in seconds (either may be "
+				       "empty, START <= STOP)", range);
+	s->t_start = a;
+	s->t_stop = b;
+	snprintf(s->time_arg, sizeof(s->time_arg), "%s", range);
+	return 0;
+}
+
+static int stat_reason_index(struct vpmc_stat *s, const char *name, unsigned int *idx)
+{
+	struct stat_reason *r;
+	unsigned int i;
+
+	if (s->last < s->nr_reasons && !strcmp(s->reasons[s->last].name, name)) {
+		*idx = s->last;
+		return 0;
+	}
+	for (i = 0; i < s->nr_reasons; i++) {
+		if (!strcmp(s->reasons[i].name, name)) {
+			*idx = s->last = i;
+			return 0;
+		}
+	}
+	if (s->nr_reasons == s->cap_reasons) {
+		unsigned int cap = s->cap_reasons ? 2 * s->cap_reasons : 16;
+
+		r = realloc(s->reasons, cap * sizeof(*r));
+		if (!r)
+			return VPMC_ERR_NOMEM;
+		s->reasons = r;
+		s->cap_reasons = cap;
+	}
+	r = &s->reasons[s->nr_reasons];
+	memset(r, 0, sizeof(*r));
+	snprintf(r->name, sizeof(r->name), "%s", name[0] ? name : "(none)");
+	hist_init(&r->h);
+	*idx = s->last = s->nr_reasons++;
+	return 0;
+}
+
+static bool vcpu_in(const uint8_t *set, uint32_t vcpu)
+{
+	return set[vcpu / 8] & (1u << (vcpu % 8));
+}
+
+static bool stat_counts_vcpu(const struct vpmc_stat *s, uint32_t vcpu)
+{
+	return !s->vcpu_filter || vcpu_in(s->vcpus, vcpu);
+}
+
+/* Every exit, whether selected or not: which vCPUs and what time range the trace's exits have. */
+static void stat_seen_exit(struct vpmc_stat *s, const struct vpmc_event *ev)
+{
+	s->exit_vcpus[ev->vcpu / 8] |= (uint8_t)(1u << (ev->vcpu % 8));
+	if (!s->exits++ || ev->time_ns < s->exit_first_ns)
+		s->exit_first_ns = ev->time_ns;
+	if (ev->time_ns > s->exit_last_ns)
+		s->exit_last_ns = ev->time_ns;
+}
+
+int vpmc_stat_event(struct vpmc_stat *s, const struct vpmc_event *ev)
+{
+	struct stat_open *o;
+	struct stat_reason *r;
+	uint64_t d;
+	double delta;
+	unsigned int idx;
+	int err;
+
+	if (ev->vcpu >= VPMC_MAX_VCPUS)
+		return 0;
+	if (ev->type == VPMC_EV_EXIT)
+		stat_seen_exit(s, ev);
+	if (!stat_counts_vcpu(s, ev->vcpu))
+		return 0;
+	o = &s->open[ev->vcpu];
+	if (ev->type == VPMC_EV_EXIT) {
+		s->unpaired += o->open;
+		o->open = false;
+		if (ev->time_ns < s->t_start || ev->time_ns > s->t_stop)
+			return 0;
+		s->exits_selected++;
+		err = stat_reason_index(s, ev->reason, &idx);
+		if (err)
+			return err;
+		o->open = true;
+		o->reason = idx;
+		o->t = ev->time_ns;
+		return 0;
+	}
+	if (ev->type != VPMC_EV_ENTRY || !o->open)
+		return 0;
+	o->open = false;
+	r = &s->reasons[o->reason];
+	d = ev->time_ns - o->t;
+	err = hist_add(&r->h, d);
+	if (err)
+		return err;
+	if (!r->n || d < r->min_ns)
+		r->min_ns = d;
+	if (d > r->max_ns)
+		r->max_ns = d;
+	r->n++;
+	r->total_ns += d;
+	delta = (double)d - r->mean;
+	r->mean += delta / (double)r->n;
+	r->m2 += delta * ((double)d - r->mean);
+	s->total_n++;
+	s->total_ns += d;
+	return 0;
+}
+
+/* The vCPUs of @set as "0,2-3" in @buf (@len bytes; "..." at the end if cut short). */
+static void stat_format_vcpus(const uint8_t *set, char *buf, size_t len)
+{
+	unsigned int a, b;
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (a = 0; a < VPMC_MAX_VCPUS && n < len; a = b + 1) {
+		b = a;
+		if (!vcpu_in(set, a))
+			continue;
+		while (b + 1 < VPMC_MAX_VCPUS && vcpu_in(set, b + 1))
+			b++;
+		n += (size_t)snprintf(buf + n, len - n, "%s%u", n ? "," : "", a);
+		if (b > a && n < len)
+			n += (size_t)snprintf(buf + n, len - n, "-%u", b);
+	}
+	if (n >= len && len > 3)
+		memcpy(buf + len - 4, "...", 4);
+}
+
+const char *vpmc_stat_warning(struct vpmc_stat *s)
+{
+	char sel[128], have[128], first[32], last[32];
+
+	vpmc__clear_error(&s->warning);
+	if (!s->exits)
+		vpmc__set_error(&s->warning, 0, "no VM-exit in the trace (no kvm_exit): nothing to "
+				"count (compare and replay count one exit per VM-entry)");
+	if (!s->exits || s->exits_selected)
+		return s->warning.msg;
+	stat_format_vcpus(s->vcpus, sel, sizeof(sel));
+	stat_format_vcpus(s->exit_vcpus, have, sizeof(have));
+	vpmc__set_error(&s->warning, 0, "no exit matched%s%s%s%s (the trace's exits are on vCPU%s "
+			"%s, from %s s to %s s)", s->vcpu_filter ? " --vcpu " : "",
+			s->vcpu_filter ? sel : "", s->time_arg[0] ? " --time " : "", s->time_arg,
+			strpbrk(have, ",-") ? "s" : "", have,
+			vpmc__secs(s->exit_first_ns, first, sizeof(first)),
+			vpmc__secs(s->exit_last_ns, last, sizeof(last)));
+	return s->warning.msg;
+}
+
+/* perf's stddev_stats() over rel_stddev_stats(): the mean's standard error, % of the mean. */
+static double stat_rel_stddev(const struct stat_reason *r)
+{
+	double stddev;
+
+	if (r->n < 2 || r->mean == 0)
+		return 0.0;
+	stddev = sqrt(r->m2 / (double)(r->n - 1) / (double)r->n);
+	return 100.0 * stddev / r->mean;
+}
+
+/* Exits not followed by an entry of their vCPU: replaced by another exit, or still open. */
+static uint64_t stat_unpaired(const struct vpmc_stat *s)
+{
+	uint64_t n = s->unpaired;
+	unsigned int v;
+
+	for (v = 0; v < VPMC_MAX_VCPUS; v++)
+		n += s->open[v].open;
+	return n;
+}
+
+static int stat_cmp(const void *a, const void *b)
+{
+	const struct stat_reason *x = *(const struct stat_reason *const *)a;
+	const struct stat_reason *y = *(const struct stat_reason *const *)b;
+
+	if (x->n != y->n)
+		return x->n > y->n ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+static double pct(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+static void stat_text(struct vpmc_stat *s, struct stat_reason **rows, unsigned int n, FILE *f)
+{
+	unsigned int i;
+
+	fprintf(f, "Analyze events for all VMs, %s:\n\n",
+		s->vcpu_filter ? "selected VCPUs" : "all VCPUs");
+	fprintf(f, "%20s %10s %9s %9s %11s %11s %16s %16s %11s %11s\n\n", "VM-EXIT", "Samples",
+		"Samples%", "Time%", "Min Time", "Max Time", "Avg time", "", "p50 Time", "p99 Time");
+	for (i = 0; i < n; i++) {
+		const struct stat_reason *r = rows[i];
+
+		fprintf(f, "%20s %10" PRIu64 " %8.2f%% %8.2f%% %9.2fus %9.2fus %9.2fus ( +-%7.2f%% )"
+			   " %9.2fus %9.2fus\n",
+			r->name, r->n, pct(r->n, s->total_n), pct(r->total_ns, s->total_ns),
+			(double)r->min_ns / 1e3, (double)r->max_ns / 1e3,
+			(double)r->total_ns / (double)r->n / 1e3, stat_rel_stddev(r),
+			(double)hist_percentile(&r->h, 5000) / 1e3,
+			(double)hist_percentile(&r->h, 9900) / 1e3);
+	}
+	fprintf(f, "\nTotal Samples:%" PRIu64 ", Total events handled time:%.2fus.\n", s->total_n,
+		(double)s->total_ns / 1e3);
+	if (stat_unpaired(s))
+		fprintf(f, "Exits without a following entry (not counted): %" PRIu64 "\n",
+			stat_unpaired(s));
+}
+
+static void stat_csv(struct vpmc_stat *s, struct stat_reason **rows, unsigned int n, FILE *f)
+{
+	unsigned int i;
+
+	/* the JSON keys, in the same units */
+	fputs("reason,samples,samples_pct,time_pct,time_ns_min,time_ns_max,time_ns_mean,"
+	      "time_mean_stddev_pct,time_ns_p50,time_ns_p99\n", f);
+	for (i = 0; i < n; i++) {
+		const struct stat_reason *r = rows[i];
+
+		out_csv_field(f, r->name);
+		fprintf(f, ",%" PRIu64 ",%.2f,%.2f,%" PRIu64 ",%" PRIu64 ",%.1f,%.2f,%" PRIu64
+			",%" PRIu64 "\n", r->n, pct(r->n, s->total_n), pct(r->total_ns, s->total_ns),
+			r->min_ns, r->max_ns, (double)r->total_ns / (double)r->n, stat_rel_stddev(r),
+			hist_percentile(&r->h, 5000), hist_percentile(&r->h, 9900));
+	}
+}
+
+/* Round to @dec decimals so that JSON numbers print the same as the text and CSV. */
+static json_t *json_fixed(double v, int dec)
+{
+	double k = pow(10, dec);
+
+	return json_real(round(v * k) / k);
+}
+
+static int stat_json(struct vpmc_stat *s, struct stat_reason **rows, unsigned int n)
+{
+	json_t *root = json_object(), *arr = json_array();
+	int err = root && arr ? 0 : VPMC_ERR_NOMEM;
+	unsigned int i;
+
+	for (i = 0; !err && i < n; i++) {
+		const struct stat_reason *r = rows[i];
+		json_t *o = json_object();
+
+		if (!o || json_array_append_new(arr, o)) {
+			err = VPMC_ERR_NOMEM;
+			break;
+		}
+		out_json_set(o, "reason", json_string(r->name), &err);
+		out_json_set(o, "samples", out_json_u64(r->n), &err);
+		out_json_set(o, "samples_pct", json_fixed(pct(r->n, s->total_n), 2), &err);
+		out_json_set(o, "time_pct", json_fixed(pct(r->total_ns, s->total_ns), 2), &err);
+		out_json_set(o, "time_ns_min", out_json_u64(r->min_ns), &err);
+		out_json_set(o, "time_ns_max", out_json_u64(r->max_ns), &err);
+		out_json_set(o, "time_ns_mean", json_fixed((double)r->total_ns / (double)r->n, 1),
+			     &err);
+		out_json_set(o, "time_mean_stddev_pct", json_fixed(stat_rel_stddev(r), 2), &err);
+		out_json_set(o, "time_ns_p50", out_json_u64(hist_percentile(&r->h, 5000)), &err);
+		out_json_set(o, "time_ns_p99", out_json_u64(hist_percentile(&r->h, 9900)), &err);
+	}
+	if (root) {
+		out_json_set(root, "exits", arr, &err);
+		arr = NULL;
+		out_json_set(root, "total_samples", out_json_u64(s->total_n), &err);
+		out_json_set(root, "total_time_ns", out_json_u64(s->total_ns), &err);
+		out_json_set(root, "exits_without_entry", out_json_u64(stat_unpaired(s)), &err);
+	}
+	json_decref(arr);
+	return out_json_finish(root, err, &s->text);
+}
+
+int vpmc_stat_report(struct vpmc_stat *s, enum vpmc_output fmt, const char **out)
+{
+	struct stat_reason **rows;
+	struct outbuf b;
+	unsigned int i, n = 0;
+	int err;
+
+	rows = malloc((s->nr_reasons + 1) * sizeof(*rows));
+	if (!rows)
+		return VPMC_ERR_NOMEM;
+	for (i = 0; i < s->nr_reasons; i++) {
+		if (s->reasons[i].n)
+			rows[n++] = &s->reasons[i];
+	}
+	qsort(rows, n, sizeof(*rows), stat_cmp);
+	if (fmt == VPMC_OUTPUT_JSON) {
+		err = stat_json(s, rows, n);
+	} else {
+		err = outbuf_open(&b);
+		if (!err) {
+			if (fmt == VPMC_OUTPUT_CSV)
+				stat_csv(s, rows, n, b.f);
+			else
+				stat_text(s, rows, n, b.f);
+			err = outbuf_close(&b, &s->text);
+		}
+	}
+	free(rows);
+	if (!err)
+		*out = s->text;
+	return err;
+}

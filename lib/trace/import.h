@@ -1,0 +1,106 @@
+/* import.h - kvm tracepoint records -> native events (trace-format.md, "Importing").
+ *
+ * The rules of the converter: exits handled by skipping the instruction retire one instruction
+ * before the next entry (vendor exit-reason table, kvm-vpmu-semantics.md 3.2); kvm_emulate_insn
+ * retires one instruction, with a branch when its bytes decode to one (x86_insn.c, 3.3); a
+ * faulting MSR access or emulated instruction retires nothing; vCPU identity is the record's vcpu
+ * field, else its thread; traces without kvm_entry get an entry at each return to the guest;
+ * guest-mode time becomes "guest insn=N" at opts->guest_ips. State is per vCPU: memory does not
+ * grow with trace length.
+ */
+#ifndef VPMC_IMPORT_H
+#define VPMC_IMPORT_H
+
+#include "record.h"
+#include "vpmc.h"
+
+struct kvm_import;
+
+/* Defaults of vpmc_reader_opts_default(), justified in vpmcsim(1) (convert, --guest-ips). */
+#define KVM_IMPORT_DEFAULT_GUEST_IPS 1000000000ULL
+#define KVM_IMPORT_DEFAULT_BRANCH_PERMILLE 200
+
+struct kvm_import_opts {
+	uint64_t guest_ips;                 /* guest instructions per second of guest time; 0 off */
+	unsigned int guest_branch_permille; /* branches per 1000 synthesized instructions */
+	unsigned int host_kernel;           /* VPMC_KERNEL(): ENTER/LEAVE are branches before 6.18 */
+};
+
+struct kvm_import_stats {
+	uint64_t synthesized_entries; /* entries added because the trace has no kvm_entry */
+	uint64_t ignored_records;     /* known records that produce no event (kvm_fpu, ...) */
+	uint64_t time_backwards;      /* records whose time stamp was before their vCPU's latest */
+};
+
+/* A record whose time stamp went back on its vCPU (kvm_import_went_back()). */
+struct kvm_import_back {
+	uint32_t vcpu;
+	uint64_t time_ns;   /* the record's time stamp */
+	uint64_t latest_ns; /* the vCPU's latest time, which the record's events take instead */
+};
+
+/**
+ * kvm_import_new() - A new importer with no vCPUs.
+ * @out: set on success only
+ * @opts: copied
+ *
+ * Return: 0 or VPMC_ERR_NOMEM.
+ */
+int kvm_import_new(struct kvm_import **out, const struct kvm_import_opts *opts);
+
+/* Free; NULL is a no-op. */
+void kvm_import_free(struct kvm_import *im);
+
+/**
+ * kvm_import_push() - Feed one record, in trace order.
+ * @im: importer
+ * @rec: the record; KVM_REC_OTHER and KVM_REC_LOST are ignored
+ *
+ * The events it completes are queued; drain them with kvm_import_pop() before the next push
+ * (the queue holds what one record can produce, at most 4 events). Records of one vCPU must
+ * come in time order; a time stamp that goes back is taken as the vCPU's latest, counted, and
+ * shown by kvm_import_went_back() (the caller decides whether that is acceptable).
+ *
+ * Return: 0; VPMC_ERR_LIMIT (a vcpu field >= VPMC_MAX_VCPUS, more than VPMC_MAX_VCPUS vCPU
+ * threads, more than 2 * VPMC_MAX_VCPUS threads, or a queue not drained) with
+ * kvm_import_error() set; or VPMC_ERR_NOMEM.
+ */
+int kvm_import_push(struct kvm_import *im, const struct kvm_record *rec);
+
+/**
+ * kvm_import_finish() - End of input.
+ * @im: importer
+ *
+ * Each vCPU's pending retirement (an instruction whose settling record never came) is
+ * released to kvm_import_pop(), vCPU by vCPU.
+ *
+ * Return: 0.
+ */
+int kvm_import_finish(struct kvm_import *im);
+
+/**
+ * kvm_import_pop() - Take the next produced event.
+ * @im: importer
+ * @ev: set when 1 is returned
+ *
+ * Return: 1 (*@ev set) or 0 (nothing queued; after kvm_import_finish(): the end).
+ */
+int kvm_import_pop(struct kvm_import *im, struct vpmc_event *ev);
+
+/**
+ * kvm_import_went_back() - Did the last kvm_import_push() have a time stamp before its vCPU's
+ * latest?
+ * @im: importer
+ * @back: set when true is returned
+ *
+ * Return: true if it did (its events were given the vCPU's latest time instead).
+ */
+bool kvm_import_went_back(const struct kvm_import *im, struct kvm_import_back *back);
+
+/* The last error's message ("" if none), owned by @im. */
+const char *kvm_import_error(const struct kvm_import *im);
+
+/* Counters since kvm_import_new(). */
+void kvm_import_get_stats(const struct kvm_import *im, struct kvm_import_stats *st);
+
+#endif /* VPMC_IMPORT_H */

@@ -1,0 +1,2077 @@
+/* trace_text.c - kvm tracepoint text, one line at a time, in every layout real tools print.
+ *
+ * A line is PREFIX EVENT: PAYLOAD. The prefix is whatever the tool put before the event name:
+ * "comm-pid [cpu] flags ts:" (raw ftrace), "comm-pid [cpu] ts:" (trace-cmd report), "comm tid
+ * [cpu] ts:" (perf script), "ts:", "comm-pid:" or nothing. The first token that ends in ':' (a
+ * time stamp, a comm-pid, or the event name itself) tells which; the rest of the prefix is read
+ * from the right, so comms with spaces, '-' and digits need no special case. The payload
+ * layouts are those of arch/x86/kvm/trace.h and include/trace/events/kvm.h across kernel
+ * versions, of libtraceevent's kvm plugin (what trace-cmd and perf print by default), and the
+ * "name=value" form of trace-cmd report -R and of libtraceevent's "[FAILED TO PARSE]" fallback.
+ *
+ * Hand-written scanning with byte-class tables, no allocation: this runs once per line of
+ * multi-GB reports. Lines of one trace repeat their prefix and event names, so struct
+ * text_parser remembers the last few and compares bytes (8 at a time) instead of parsing them;
+ * the frequent plain payloads then take a fast path (fast_line()). Neither changes a result.
+ */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "text.h"
+#include "internal.h"
+
+/* Byte classes, one table load per byte in the hot loops. */
+enum { C_SP = 1, C_DIGIT = 2, C_IDENT = 4, C_NAME = 8, C_NSTART = 16 };
+
+static const uint8_t cls[256] = {
+	[' '] = C_SP,
+	['\t'] = C_SP,
+	['0' ... '9'] = C_DIGIT | C_IDENT | C_NAME,
+	['a' ... 'z'] = C_IDENT | C_NAME | C_NSTART,
+	['A' ... 'Z'] = C_IDENT | C_NAME | C_NSTART,
+	['_'] = C_IDENT | C_NAME | C_NSTART,
+	/* debug event names such as "<hack>" */
+	['<'] = C_NAME | C_NSTART,
+	['>'] = C_NAME,
+};
+
+/* Hex digit values + 1 (0 = not a hex digit). */
+static const uint8_t hex1[256] = {
+	['0'] = 1,  ['1'] = 2,	['2'] = 3,  ['3'] = 4,	['4'] = 5,  ['5'] = 6,	['6'] = 7,
+	['7'] = 8,  ['8'] = 9,	['9'] = 10, ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14,
+	['e'] = 15, ['f'] = 16, ['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15,
+	['F'] = 16,
+};
+
+static inline bool is_sp(char ch)
+{
+	return cls[(unsigned char)ch] & C_SP;
+}
+
+static inline bool is_digit(char ch)
+{
+	return cls[(unsigned char)ch] & C_DIGIT;
+}
+
+/* [A-Za-z0-9_] */
+static inline bool is_ident_char(char ch)
+{
+	return cls[(unsigned char)ch] & C_IDENT;
+}
+
+static inline bool is_name_char(char ch)
+{
+	return cls[(unsigned char)ch] & C_NAME;
+}
+
+static inline bool is_name_start(char ch)
+{
+	return cls[(unsigned char)ch] & C_NSTART;
+}
+
+static inline int hex_val(char ch)
+{
+	return hex1[(unsigned char)ch] - 1;
+}
+
+static inline uint64_t load64(const void *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+/* memcmp(a, b, n) == 0 for the short strings of line prefixes, without a libc call. */
+static inline bool mem_eq(const char *a, const char *b, size_t n)
+{
+	size_t i;
+
+	if (n < 8) {
+		for (i = 0; i < n; i++) {
+			if (a[i] != b[i])
+				return false;
+		}
+		return true;
+	}
+	for (i = 0; i + 8 <= n; i += 8) {
+		if (load64(a + i) != load64(b + i))
+			return false;
+	}
+	return load64(a + n - 8) == load64(b + n - 8);
+}
+
+#define ALL_BYTES(b) (0x0101010101010101ull * (b))
+
+/* How many of the 8 bytes at @p are decimal digits before the first other byte, and the value
+ * of those digits (SWAR: no loop over the bytes). */
+static inline unsigned int digits8(const char *p, uint64_t *val)
+{
+	uint64_t v = load64(p) - ALL_BYTES('0');
+	/* A byte is no digit if it was below '0' (its high bit is set after the subtraction) or
+	 * above '9' (adding 0x76 sets it). Borrows and carries only come from bytes below the
+	 * lowest bad one, which are digits and produce none. */
+	uint64_t bad = (v | (v + ALL_BYTES(0x76))) & ALL_BYTES(0x80);
+	unsigned int n = bad ? (unsigned int)__builtin_ctzll(bad) >> 3 : 8;
+
+	if (!n) {
+		*val = 0;
+		return 0;
+	}
+	if (n < 8)
+		v <<= 8 * (8 - n); /* the digits to the top bytes, zeros in front */
+	/* pairs, quads, then the whole (digits in memory order on a little-endian load) */
+	v = ((v & ALL_BYTES(0x0f)) * 2561) >> 8;
+	v = ((v & 0x00ff00ff00ff00ffull) * 6553601) >> 16;
+	*val = ((v & 0x0000ffff0000ffffull) * 42949672960001ull) >> 32;
+	return n;
+}
+
+/* Decimal digits at @p: their value, and where they end. At most 19 digits are converted
+ * (*ndigits tells how many there were). */
+static inline const char *scan_dec(const char *p, const char *end, uint64_t *out,
+				   unsigned int *ndigits)
+{
+	uint64_t v = 0, part;
+	unsigned int n = 0, k;
+
+	while (end - p >= 8) {
+		k = digits8(p, &part);
+		if (n + k <= 19) {
+			static const uint64_t pow10[9] = { 1, 10, 100, 1000, 10000, 100000,
+							   1000000, 10000000, 100000000 };
+
+			v = v * pow10[k] + part;
+		}
+		n += k;
+		p += k;
+		if (k < 8)
+			goto out;
+	}
+	for (; p < end && (unsigned char)(*p - '0') < 10; p++, n++)
+		v = v * 10 + (uint64_t)(*p - '0');
+out:
+	*out = v;
+	*ndigits = n;
+	return p;
+}
+
+struct cur {
+	const char *line; /* start of the line, for columns */
+	const char *p;
+	const char *end;
+	struct text_error *err;
+	struct text_parser *tp; /* or NULL */
+};
+
+static void skip_sp_run(struct cur *c)
+{
+	/* trace-cmd pads event names with up to 20 spaces: count them 8 at a time */
+	while (c->end - c->p >= 8) {
+		uint64_t x = load64(c->p) ^ ALL_BYTES(' ');
+
+		if (x) {
+			c->p += __builtin_ctzll(x) >> 3;
+			break;
+		}
+		c->p += 8;
+	}
+	while (c->p < c->end && is_sp(*c->p))
+		c->p++;
+}
+
+/* Most separators are none or one space: decided without a loop. */
+static inline void skip_sp(struct cur *c)
+{
+	const char *p = c->p;
+
+	if (p == c->end || !is_sp(*p))
+		return;
+	if (c->end - p >= 2 && !is_sp(p[1])) {
+		c->p = p + 1;
+		return;
+	}
+	skip_sp_run(c);
+}
+
+static inline const char *tok_end(const char *p, const char *end)
+{
+	while (p < end && !is_sp(*p))
+		p++;
+	return p;
+}
+
+static const char *rtrim(const char *p, const char *end)
+{
+	while (end > p && is_sp(end[-1]))
+		end--;
+	return end;
+}
+
+/* Quote the token at @at for a message: at most 32 bytes, non-printable bytes as '?'. */
+static void quote_token(char *buf, size_t size, const char *at, const char *end)
+{
+	const char *te = tok_end(at, end);
+	size_t n = 0;
+
+	if (at >= end) {
+		snprintf(buf, size, "end of line");
+		return;
+	}
+	buf[n++] = '\'';
+	while (at < te && n < 33 && n + 5 < size) {
+		unsigned char ch = (unsigned char)*at++;
+
+		buf[n++] = (ch >= 0x20 && ch < 0x7f) ? (char)ch : '?';
+	}
+	if (at < te) {
+		memcpy(buf + n, "...", 3);
+		n += 3;
+	}
+	buf[n++] = '\'';
+	buf[n] = '\0';
+}
+
+int text_error_vset(struct text_error *err, const char *line, const char *at, const char *end,
+		    const char *fmt, va_list ap)
+{
+	char found[48];
+	int n;
+
+	err->col = (unsigned int)(at - line) + 1;
+	n = vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	if (n < 0 || (size_t)n >= sizeof(err->msg))
+		return VPMC_ERR_PARSE;
+	quote_token(found, sizeof(found), at, end);
+	snprintf(err->msg + n, sizeof(err->msg) - n, ", found %s", found);
+	return VPMC_ERR_PARSE;
+}
+
+/* Fail at @at with "MESSAGE, found 'TOKEN'". Return: VPMC_ERR_PARSE. */
+static int __attribute__((format(printf, 3, 4))) fail_at(struct cur *c, const char *at,
+							  const char *fmt, ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = text_error_vset(c->err, c->line, at, c->end, fmt, ap);
+	va_end(ap);
+	return ret;
+}
+
+/* The token at the cursor is @word (followed by white space or the end). */
+static inline bool at_word_n(const struct cur *c, const char *word, size_t n)
+{
+	return (size_t)(c->end - c->p) >= n && !memcmp(c->p, word, n) &&
+	       (c->p + n == c->end || is_sp(c->p[n]));
+}
+
+#define at_word(c, word) at_word_n((c), (word), sizeof(word) - 1)
+
+static int expect_word_n(struct cur *c, const char *word, size_t n, const char *what)
+{
+	skip_sp(c);
+	if (!at_word_n(c, word, n))
+		return fail_at(c, c->p, "%s: expected '%s'", what, word);
+	c->p += n;
+	return 0;
+}
+
+#define expect_word(c, word, what) expect_word_n((c), (word), sizeof(word) - 1, (what))
+
+/* Hex digits with an optional "0x", up to 64 bits; stops at the first non-hex byte. */
+static inline int parse_hex(struct cur *c, uint64_t *out, const char *what)
+{
+	const char *p = c->p, *end = c->end, *digits;
+	uint64_t v = 0;
+	int d;
+
+	if (end - p > 2 && p[0] == '0' && p[1] == 'x' && hex_val(p[2]) >= 0)
+		p += 2;
+	digits = p;
+	while (p < end && (d = hex_val(*p)) >= 0) {
+		v = v << 4 | (uint64_t)d;
+		p++;
+	}
+	if (p == digits)
+		return fail_at(c, c->p, "%s: expected a hex number", what);
+	if (p - digits > 16) {
+		while (digits < p - 16 && *digits == '0')
+			digits++;
+		if (p - digits > 16)
+			return fail_at(c, c->p, "%s: hex number larger than 64 bits", what);
+	}
+	c->p = p;
+	*out = v;
+	return 0;
+}
+
+static int parse_dec(struct cur *c, uint64_t *out, const char *what)
+{
+	const char *p = c->p;
+	uint64_t v = 0;
+
+	if (p >= c->end || !is_digit(*p))
+		return fail_at(c, c->p, "%s: expected a decimal number", what);
+	for (; p < c->end && is_digit(*p); p++) {
+		unsigned int d = (unsigned int)(*p - '0');
+
+		if (v > (UINT64_MAX - d) / 10)
+			return fail_at(c, c->p, "%s: decimal number larger than 64 bits", what);
+		v = v * 10 + d;
+	}
+	c->p = p;
+	*out = v;
+	return 0;
+}
+
+/* A whole hex (@hex) or decimal field of at most @max, ending at white space, the end of the
+ * line or @also (if not 0); the cursor is left at its start on failure. */
+static int field_num(struct cur *c, bool hex, uint64_t *out, uint64_t max, char also,
+		     const char *what)
+{
+	const char *start;
+	int ret;
+
+	skip_sp(c);
+	start = c->p;
+	ret = hex ? parse_hex(c, out, what) : parse_dec(c, out, what);
+	if (!ret && c->p < c->end && !is_sp(*c->p) && *c->p != also)
+		ret = fail_at(c, start, "%s: malformed number", what);
+	if (!ret && *out > max)
+		ret = fail_at(c, start, hex ? "%s: value out of range (max 0x%llx)" :
+					      "%s: value out of range (max %llu)",
+			      what, (unsigned long long)max);
+	if (ret)
+		c->p = start;
+	return ret;
+}
+
+static inline int field_hex(struct cur *c, uint64_t *out, uint64_t max, const char *what)
+{
+	return field_num(c, true, out, max, 0, what);
+}
+
+static inline int field_dec(struct cur *c, uint64_t *out, uint64_t max, const char *what)
+{
+	return field_num(c, false, out, max, 0, what);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * The "name=value" field form: trace-cmd report -R, and "[FAILED TO PARSE] name=value ...".
+ */
+#define RAW_FIELDS_MAX 16
+
+struct raw_field {
+	const char *key, *val;
+	unsigned int klen, vlen;
+};
+
+struct raw {
+	struct raw_field f[RAW_FIELDS_MAX];
+	unsigned int n;
+};
+
+/* The payload starts with "name=". */
+static inline bool is_raw_form(const char *p, const char *end)
+{
+	const char *q = p;
+
+	if (p == end || !is_ident_char(*p) || is_digit(*p))
+		return false;
+	while (q < end && is_ident_char(*q))
+		q++;
+	return q < end && *q == '=';
+}
+
+/* Split "a=1 b=0x2 insn=ARRAY[66, 01]" into fields; the rest of the line must be fields. */
+static int raw_split(struct cur *c, struct raw *r, const char *what)
+{
+	r->n = 0;
+	for (skip_sp(c); c->p < c->end; skip_sp(c)) {
+		struct raw_field *f = &r->f[r->n];
+		const char *k = c->p;
+
+		while (c->p < c->end && is_ident_char(*c->p))
+			c->p++;
+		if (c->p == k || c->p == c->end || *c->p != '=')
+			return fail_at(c, k, "%s: expected 'name=value'", what);
+		if (r->n == RAW_FIELDS_MAX)
+			return fail_at(c, k, "%s: more than %d fields", what, RAW_FIELDS_MAX);
+		f->key = k;
+		f->klen = (unsigned int)(c->p - k);
+		f->val = ++c->p;
+		if ((size_t)(c->end - c->p) >= 6 && !memcmp(c->p, "ARRAY[", 6)) {
+			const char *q = memchr(c->p, ']', (size_t)(c->end - c->p));
+
+			if (!q)
+				return fail_at(c, c->p, "%s: expected ']' closing ARRAY[", what);
+			c->p = q + 1;
+		} else {
+			c->p = tok_end(c->p, c->end);
+		}
+		f->vlen = (unsigned int)(c->p - f->val);
+		r->n++;
+	}
+	return 0;
+}
+
+static const struct raw_field *raw_get(const struct raw *r, const char *key)
+{
+	size_t n = strlen(key);
+	unsigned int i;
+
+	for (i = 0; i < r->n; i++) {
+		if (r->f[i].klen == n && !memcmp(r->f[i].key, key, n))
+			return &r->f[i];
+	}
+	return NULL;
+}
+
+enum { DEC, HEX };
+
+/*
+ * The value of field @key. trace-cmd -R prints a field in the conversion its print format uses:
+ * "%x" fields in hex without "0x" (ecx=174, rip=3000), "0x%x" fields with it, the rest in
+ * decimal; so "0x" always means hex and @base says what a bare number is.
+ */
+static int raw_num(struct cur *c, const struct raw *r, const char *key, int base, uint64_t max,
+		   uint64_t *out, const char *what)
+{
+	const struct raw_field *f = raw_get(r, key);
+	struct cur vc;
+
+	if (!f)
+		return fail_at(c, c->end, "%s: expected field '%s='", what, key);
+	vc = *c;
+	vc.p = f->val;
+	vc.end = f->val + f->vlen;
+	if (base == HEX || (f->vlen > 2 && f->val[0] == '0' && f->val[1] == 'x'))
+		return field_hex(&vc, out, max, what);
+	return field_dec(&vc, out, max, what);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Payloads, one parser per kind.
+ */
+#define U32_MAX_ 0xffffffffull
+#define VCPU_MAX_ 0x7fffffffull /* vcpu ids fit int32; the importer bounds them further */
+
+/* Optional "rip 0x<h>" / "rip: 0x<h>" at the cursor. */
+static int opt_rip(struct cur *c, struct kvm_record *rec, const char *what)
+{
+	skip_sp(c);
+	if (at_word(c, "rip"))
+		c->p += 3;
+	else if (at_word(c, "rip:"))
+		c->p += 4;
+	else
+		return 0;
+	return field_hex(c, &rec->rip, UINT64_MAX, what);
+}
+
+/* kvm_entry: "vcpu %u", "vcpu %u, rip 0x%lx", "vcpu %u rip 0x%lx", "...[immediate exit]". */
+static int parse_entry(struct cur *c, struct kvm_record *rec)
+{
+	static const char what[] = "kvm_entry";
+	uint64_t v = 0;
+	int ret;
+
+	ret = expect_word(c, "vcpu", what);
+	if (!ret)
+		ret = field_num(c, false, &v, VCPU_MAX_, ',', what);
+	if (ret)
+		return ret;
+	rec->vcpu = (int32_t)v;
+	if (c->p < c->end && *c->p == ',')
+		c->p++;
+	skip_sp(c);
+	if (at_word(c, "rip")) {
+		c->p += 3;
+		skip_sp(c);
+		/* "[immediate exit]" follows the number without a space (6.9+). */
+		return parse_hex(c, &rec->rip, what);
+	}
+	return 0;
+}
+
+/* Words of an exit reason end at the next field name. */
+static bool is_reason_end(const struct cur *c)
+{
+	switch (*c->p) {
+	case 'r':
+		return at_word(c, "rip") || at_word(c, "requests");
+	case 'i':
+		return at_word(c, "info") || at_word(c, "info1") || at_word(c, "info2") ||
+		       at_word(c, "intr_info") || at_word(c, "intr");
+	case 'e':
+		return at_word(c, "error_code") || at_word(c, "ext_inf1:");
+	}
+	return false;
+}
+
+/* The reason words up to the next field name, joined by single spaces ("INVALID_STATE
+ * FAILED_VMENTRY", "UNKNOWN (90)"). */
+static int parse_reason(struct cur *c, struct kvm_record *rec, const char *what)
+{
+	size_t n = 0;
+
+	skip_sp(c);
+	if (c->p == c->end || is_reason_end(c))
+		return fail_at(c, c->p, "%s: expected an exit reason", what);
+	while (c->p < c->end && !is_reason_end(c)) {
+		const char *te = tok_end(c->p, c->end);
+		size_t tl = (size_t)(te - c->p);
+
+		if (n + !!n + tl >= sizeof(rec->reason))
+			return fail_at(c, c->p, "%s: exit reason longer than %zu characters", what,
+				       sizeof(rec->reason) - 1);
+		if (n)
+			rec->reason[n++] = ' ';
+		memcpy(rec->reason + n, c->p, tl);
+		n += tl;
+		c->p = te;
+		skip_sp(c);
+	}
+	rec->reason[n] = '\0';
+	return 0;
+}
+
+/* -R form of kvm_exit / kvm_nested_vmexit (TRACE_EVENT_KVM_EXIT since 5.9; the nested event
+ * had rip/exit_code before) and of kvm_nested_vmexit_inject (exit_code). */
+static int parse_exit_raw(struct cur *c, struct kvm_record *rec, const char *what)
+{
+	uint64_t reason = 0, isa = 1, v = 0;
+	struct raw r;
+	int ret;
+
+	ret = raw_split(c, &r, what);
+	if (ret)
+		return ret;
+	ret = raw_num(c, &r, raw_get(&r, "exit_reason") ? "exit_reason" : "exit_code", DEC,
+		      U32_MAX_, &reason, what);
+	/* libtraceevent's kvm plugin also takes VMX when there is no isa field. */
+	if (!ret && raw_get(&r, "isa"))
+		ret = raw_num(c, &r, "isa", DEC, U32_MAX_, &isa, what);
+	if (!ret && raw_get(&r, "guest_rip"))
+		ret = raw_num(c, &r, "guest_rip", HEX, UINT64_MAX, &rec->rip, what);
+	else if (!ret && raw_get(&r, "rip"))
+		ret = raw_num(c, &r, "rip", HEX, UINT64_MAX, &rec->rip, what);
+	if (!ret && raw_get(&r, "vcpu_id")) {
+		ret = raw_num(c, &r, "vcpu_id", DEC, VCPU_MAX_, &v, what);
+		rec->vcpu = (int32_t)v;
+	}
+	if (!ret)
+		kvm_exit_reason_name((unsigned int)isa, reason, rec->reason, sizeof(rec->reason));
+	return ret;
+}
+
+/*
+ * kvm_exit and kvm_nested_vmexit in all their layouts:
+ *   [vcpu N] reason NAME[ FLAG...] [rip 0xH] [info A B | info1 0x.. ...]   (native, plugin)
+ *   rip H reason NAME info1 H ...                     (plugin kvm_nested_vmexit)
+ *   rip: 0xH reason: NAME ext_inf1: ...               (native kvm_nested_vmexit before 5.9)
+ */
+static int parse_exit(struct cur *c, struct kvm_record *rec)
+{
+	const char *what = rec->kind == KVM_REC_EXIT ? "kvm_exit" : "kvm_nested_vmexit";
+	uint64_t v = 0;
+	int ret;
+
+	if (c->end - c->p >= 16 && !memcmp(c->p, "CAN'T FIND FIELD", 16))
+		return fail_at(c, c->p, "%s: libtraceevent could not decode this event (read the "
+				  "trace.dat, or trace-cmd report -R)", what);
+	if (at_word(c, "vcpu")) {
+		c->p += 4;
+		ret = field_dec(c, &v, VCPU_MAX_, what);
+		if (ret)
+			return ret;
+		rec->vcpu = (int32_t)v;
+		skip_sp(c);
+	}
+	if (at_word(c, "rip") || at_word(c, "rip:")) {
+		ret = opt_rip(c, rec, what);
+		if (ret)
+			return ret;
+		skip_sp(c);
+	}
+	if (at_word(c, "reason:"))
+		c->p += 7;
+	else if (at_word(c, "reason"))
+		c->p += 6;
+	else
+		return fail_at(c, c->p, "%s: expected 'reason'", what);
+	ret = parse_reason(c, rec, what);
+	return ret ? ret : opt_rip(c, rec, what);
+}
+
+/* kvm_nested_vmexit_inject: native "reason: NAME ext_inf1: ..." or plugin "reason NAME info1". */
+static int parse_vmexit_inject(struct cur *c, struct kvm_record *rec)
+{
+	static const char what[] = "kvm_nested_vmexit_inject";
+
+	if (at_word(c, "reason:"))
+		c->p += 7;
+	else if (at_word(c, "reason"))
+		c->p += 6;
+	else
+		return fail_at(c, c->p, "%s: expected 'reason'", what);
+	return parse_reason(c, rec, what);
+}
+
+/* kvm_nested_vmenter / kvm_nested_vmrun: "rip: 0x%016llx vmcs: ..." or -R "rip=...". */
+static int parse_vmenter(struct cur *c, struct kvm_record *rec)
+{
+	const char *what = rec->name;
+
+	if (!at_word(c, "rip:"))
+		return fail_at(c, c->p, "%s: expected 'rip:'", what);
+	return opt_rip(c, rec, what);
+}
+
+/* kvm_msr: "msr_%s %x = 0x%llx%s" with " (#GP)"; authors sometimes append a note. */
+static int parse_msr(struct cur *c, struct kvm_record *rec)
+{
+	static const char what[] = "kvm_msr";
+	uint64_t v = 0;
+	int ret;
+
+	if (at_word(c, "msr_write"))
+		rec->write = true;
+	else if (!at_word(c, "msr_read"))
+		return fail_at(c, c->p, "%s: expected 'msr_read' or 'msr_write'", what);
+	c->p += rec->write ? 9 : 8;
+	skip_sp(c);
+	if (field_hex(c, &v, U32_MAX_, what))
+		return fail_at(c, c->p, "%s: expected the MSR index in hex after 'msr_%s'", what,
+			       rec->write ? "write" : "read");
+	rec->msr = (uint32_t)v;
+	ret = expect_word(c, "=", what);
+	if (!ret)
+		ret = field_hex(c, &rec->data, UINT64_MAX, what);
+	if (ret)
+		return ret;
+	skip_sp(c);
+	if (at_word(c, "(#GP)"))
+		rec->gp = true;
+	return 0;
+}
+
+/* Instruction bytes: two hex digits each, up to "(mode)", "FAIL"/"failed" or the end. */
+static int parse_insn_bytes(struct cur *c, struct kvm_record *rec, const char *what)
+{
+	const char *p = c->p, *end = c->end;
+	unsigned int n = 0;
+
+	for (;;) {
+		int hi, lo;
+
+		while (p < end && *p == ' ')
+			p++;
+		if (end - p < 2 || (hi = hex_val(p[0])) < 0 || (lo = hex_val(p[1])) < 0 ||
+		    (end - p > 2 && !is_sp(p[2])))
+			break;
+		if (n == KVM_INSN_MAX) {
+			c->p = p;
+			return fail_at(c, p, "%s: more than %d instruction bytes", what,
+				       KVM_INSN_MAX);
+		}
+		rec->insn[n++] = (uint8_t)(hi << 4 | lo);
+		p += 2;
+	}
+	rec->insn_len = (uint8_t)n;
+	c->p = p;
+	skip_sp(c);
+	if (c->p == c->end || *c->p == '(' || at_word(c, "FAIL") || at_word(c, "failed"))
+		return 0;
+	return fail_at(c, c->p, "%s: expected instruction bytes (two hex digits each; a "
+			  "trace-cmd built with a disassembler prints mnemonics: use "
+			  "trace-cmd report -N or -R)", what);
+}
+
+static int parse_emulate_insn_raw(struct cur *c, struct kvm_record *rec, const char *what)
+{
+	uint64_t len = 0, flags = 0, failed = 0, b;
+	const struct raw_field *f;
+	struct raw r;
+	struct cur vc;
+	int ret;
+
+	ret = raw_split(c, &r, what);
+	if (!ret)
+		ret = raw_num(c, &r, "rip", HEX, UINT64_MAX, &rec->rip, what);
+	if (!ret)
+		ret = raw_num(c, &r, "len", DEC, KVM_INSN_MAX, &len, what);
+	if (!ret)
+		ret = raw_num(c, &r, "flags", DEC, 0xff, &flags, what);
+	if (!ret)
+		ret = raw_num(c, &r, "failed", DEC, 1, &failed, what);
+	if (ret)
+		return ret;
+	f = raw_get(&r, "insn");
+	if (!f || f->vlen < 7 || memcmp(f->val, "ARRAY[", 6))
+		return fail_at(c, f ? f->val : c->end, "%s: expected field 'insn=ARRAY[...]'",
+			       what);
+	/* All 15 bytes are printed; only the first len are the instruction. */
+	vc = *c;
+	vc.p = f->val + 6;
+	vc.end = f->val + f->vlen - 1;
+	while (rec->insn_len < len) {
+		ret = field_num(&vc, true, &b, 0xff, ',', what);
+		if (ret)
+			return ret;
+		rec->insn[rec->insn_len++] = (uint8_t)b;
+		if (vc.p < vc.end && *vc.p == ',')
+			vc.p++;
+	}
+	rec->mode = kvm_insn_mode_from_flags((unsigned int)flags);
+	rec->failed = failed;
+	return 0;
+}
+
+static const char *const insn_mode_names[] = {
+	[KVM_MODE_REAL] = "(real)",	[KVM_MODE_VM86] = "(vm16)",
+	[KVM_MODE_PROT16] = "(prot16)", [KVM_MODE_PROT32] = "(prot32)",
+	[KVM_MODE_PROT64] = "(prot64)",
+};
+
+/*
+ * kvm_emulate_insn: native "%x:%llx:%s (%s)%s" (bytes, mode, " failed"), and libtraceevent's
+ * plugin "%llx:%llx: %s%s" (bytes, " FAIL", no mode).
+ */
+static int parse_emulate_insn(struct cur *c, struct kvm_record *rec)
+{
+	static const char what[] = "kvm_emulate_insn";
+	uint64_t csbase;
+	size_t i;
+	int ret;
+
+	ret = parse_hex(c, &csbase, what);
+	if (!ret && (c->p == c->end || *c->p != ':'))
+		ret = fail_at(c, c->p, "%s: expected ':' after the CS base", what);
+	if (ret)
+		return ret;
+	c->p++;
+	ret = parse_hex(c, &rec->rip, what);
+	if (!ret && (c->p == c->end || *c->p != ':'))
+		ret = fail_at(c, c->p, "%s: expected ':' after the rip", what);
+	if (ret)
+		return ret;
+	c->p++;
+	ret = parse_insn_bytes(c, rec, what);
+	if (ret)
+		return ret;
+	if (c->p < c->end && *c->p == '(') {
+		const char *te = tok_end(c->p, c->end);
+
+		for (i = KVM_MODE_REAL; i < ARRAY_SIZE(insn_mode_names); i++) {
+			if (strlen(insn_mode_names[i]) == (size_t)(te - c->p) &&
+			    !memcmp(insn_mode_names[i], c->p, (size_t)(te - c->p)))
+				rec->mode = (enum kvm_insn_mode)i;
+		}
+		/* __print_symbolic() prints a flags value it does not know as "0x..". */
+		if (rec->mode == KVM_MODE_UNKNOWN &&
+		    !(te - c->p > 4 && c->p[1] == '0' && c->p[2] == 'x' && te[-1] == ')'))
+			return fail_at(c, c->p, "%s: expected the mode: (real), (vm16), (prot16), "
+					  "(prot32) or (prot64)", what);
+		c->p = te;
+		skip_sp(c);
+	}
+	if (at_word(c, "failed") || at_word(c, "FAIL"))
+		rec->failed = true;
+	return 0;
+}
+
+/* kvm_trace_sym_exc in arch/x86/kvm/trace.h: EXS(x) = { x##_VECTOR, "#" #x }. */
+static const struct {
+	char name[4];
+	uint8_t vector;
+} exception_names[] = {
+	{ "#DE", 0 },  { "#DB", 1 },  { "#BP", 3 },  { "#OF", 4 },  { "#BR", 5 },  { "#UD", 6 },
+	{ "#NM", 7 },  { "#DF", 8 },  { "#TS", 10 }, { "#NP", 11 }, { "#SS", 12 }, { "#GP", 13 },
+	{ "#PF", 14 }, { "#MF", 16 }, { "#AC", 17 }, { "#MC", 18 },
+};
+
+/* kvm_inj_exception: "#GP", "#PF (0x3)", "#DB [reinjected]", "0x1e" (a vector without a name),
+ * -R and "[FAILED TO PARSE] exception=13 has_error=0 error_code=0 reinjected=0" (libtraceevent
+ * 1.7 cannot parse the empty __print_symbolic() of 6.x kernels). */
+static int parse_inj_exception(struct cur *c, struct kvm_record *rec)
+{
+	static const char what[] = "kvm_inj_exception";
+	const char *te = tok_end(c->p, c->end);
+	uint64_t v = 0;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < ARRAY_SIZE(exception_names); i++) {
+		if (te - c->p == 3 && !memcmp(exception_names[i].name, c->p, 3))
+			break;
+	}
+	if (i < ARRAY_SIZE(exception_names)) {
+		rec->vector = exception_names[i].vector;
+		c->p = te;
+	} else if (te - c->p > 2 && c->p[0] == '0' && c->p[1] == 'x') {
+		ret = field_hex(c, &v, 0xff, what);
+		if (ret)
+			return ret;
+		rec->vector = (uint32_t)v;
+	} else {
+		return fail_at(c, c->p, "%s: expected an exception name (#GP, #PF, ...)", what);
+	}
+	skip_sp(c);
+	if (c->p < c->end && *c->p == '(') /* the error code */
+		c->p = tok_end(c->p, c->end);
+	skip_sp(c);
+	if (at_word(c, "[reinjected]"))
+		rec->reinjected = true;
+	return 0;
+}
+
+/* kvm_inj_virq: "irq %u" (before 6.2), "IRQ 0x%x", "Soft/INTn 0x%x", with " [reinjected]". */
+static int parse_inj_virq(struct cur *c, struct kvm_record *rec)
+{
+	static const char what[] = "kvm_inj_virq";
+	uint64_t v = 0;
+	int ret;
+
+	if (at_word(c, "irq")) {
+		c->p += 3;
+		ret = field_dec(c, &v, 0xff, what);
+	} else if (at_word(c, "IRQ") || at_word(c, "Soft/INTn")) {
+		c->p = tok_end(c->p, c->end);
+		ret = field_hex(c, &v, 0xff, what);
+	} else {
+		return fail_at(c, c->p, "%s: expected 'IRQ', 'Soft/INTn' or 'irq'", what);
+	}
+	if (ret)
+		return ret;
+	rec->vector = (uint32_t)v;
+	skip_sp(c);
+	if (at_word(c, "[reinjected]"))
+		rec->reinjected = true;
+	return 0;
+}
+
+/* kvm_deliver_mode in include/trace/events/kvm.h, indexed by (dm >> 8) & 7. */
+static const char *const deliver_modes[8] = {
+	"Fixed", "LowPrio", "SMI", "Res3", "NMI", "INIT", "SIPI", "ExtINT",
+};
+
+/*
+ * kvm_apic_accept_irq "apicid %x vec %u (%s|%s)": the target vCPU is the APIC ID (KVM's
+ * default APIC ID is the vcpu_id; the record comes from the sender's thread) and the delivery
+ * mode is the first word in parentheses. kvm_eoi "apicid %x vector %d" comes from the vCPU's own
+ * thread: no vcpu.
+ */
+static int parse_apic_vector(struct cur *c, struct kvm_record *rec, bool eoi)
+{
+	const char *what = eoi ? "kvm_eoi" : "kvm_apic_accept_irq";
+	uint64_t apicid = 0, v = 0;
+	const char *m;
+	size_t i;
+	int ret;
+
+	ret = expect_word(c, "apicid", what);
+	if (!ret)
+		ret = field_hex(c, &apicid, VCPU_MAX_, what);
+	if (!ret)
+		ret = eoi ? expect_word(c, "vector", what) : expect_word(c, "vec", what);
+	if (!ret)
+		ret = field_dec(c, &v, 0xff, what);
+	rec->vector = (uint32_t)v;
+	if (ret || eoi)
+		return ret;
+	rec->vcpu = (int32_t)apicid;
+	skip_sp(c);
+	m = c->p + 1;
+	for (i = 0; c->p < c->end && *c->p == '(' && i < ARRAY_SIZE(deliver_modes); i++) {
+		size_t n = strlen(deliver_modes[i]);
+
+		if ((size_t)(c->end - m) > n && !memcmp(m, deliver_modes[i], n) &&
+		    (m[n] == '|' || m[n] == ')')) {
+			rec->dm = (uint32_t)i;
+			return 0;
+		}
+	}
+	return fail_at(c, c->p, "%s: expected the delivery mode: (Fixed|..., (LowPrio|..., ...",
+		       what);
+}
+
+/* APIC registers of kvm_trace_symbol_apic (arch/x86/kvm/trace.h, AREG(x) = { APIC_##x,
+ * "APIC_" #x }); offsets from arch/x86/include/asm/apicdef.h. */
+static const struct {
+	const char *name;
+	uint16_t reg;
+} apic_regs[] = {
+	{ "APIC_ID", 0x20 },	  { "APIC_LVR", 0x30 },	      { "APIC_TASKPRI", 0x80 },
+	{ "APIC_ARBPRI", 0x90 },  { "APIC_PROCPRI", 0xa0 },   { "APIC_EOI", 0xb0 },
+	{ "APIC_RRR", 0xc0 },	  { "APIC_LDR", 0xd0 },	      { "APIC_DFR", 0xe0 },
+	{ "APIC_SPIV", 0xf0 },	  { "APIC_ISR", 0x100 },      { "APIC_TMR", 0x180 },
+	{ "APIC_IRR", 0x200 },	  { "APIC_ESR", 0x280 },      { "APIC_ICR", 0x300 },
+	{ "APIC_ICR2", 0x310 },	  { "APIC_LVTT", 0x320 },     { "APIC_LVTTHMR", 0x330 },
+	{ "APIC_LVTPC", 0x340 },  { "APIC_LVT0", 0x350 },     { "APIC_LVT1", 0x360 },
+	{ "APIC_LVTERR", 0x370 }, { "APIC_TMICT", 0x380 },    { "APIC_TMCCT", 0x390 },
+	{ "APIC_TDCR", 0x3e0 },	  { "APIC_SELF_IPI", 0x3f0 }, { "APIC_EFEAT", 0x400 },
+	{ "APIC_ECTRL", 0x410 },
+};
+
+/* kvm_apic: "apic_%s %s = 0x%x", the register by name (or "0x%x" for one without a name). */
+static int parse_apic(struct cur *c, struct kvm_record *rec)
+{
+	static const char what[] = "kvm_apic";
+	const char *te;
+	uint64_t v = 0;
+	size_t i;
+	int ret;
+
+	if (at_word(c, "apic_write"))
+		rec->write = true;
+	else if (!at_word(c, "apic_read"))
+		return fail_at(c, c->p, "%s: expected 'apic_read' or 'apic_write'", what);
+	c->p += rec->write ? 10 : 9;
+	skip_sp(c);
+	te = tok_end(c->p, c->end);
+	for (i = 0; i < ARRAY_SIZE(apic_regs); i++) {
+		if (strlen(apic_regs[i].name) == (size_t)(te - c->p) &&
+		    !memcmp(apic_regs[i].name, c->p, (size_t)(te - c->p)))
+			break;
+	}
+	if (i < ARRAY_SIZE(apic_regs)) {
+		rec->reg = apic_regs[i].reg;
+		c->p = te;
+	} else if (te - c->p > 2 && c->p[0] == '0' && c->p[1] == 'x') {
+		ret = field_hex(c, &v, U32_MAX_, what);
+		if (ret)
+			return ret;
+		rec->reg = (uint32_t)v;
+	} else {
+		return fail_at(c, c->p, "%s: expected an APIC register (APIC_LVTPC, ...)", what);
+	}
+	ret = expect_word(c, "=", what);
+	return ret ? ret : field_hex(c, &rec->data, UINT64_MAX, what);
+}
+
+/* kvm_pio: "pio_%s at 0x%x size %d count %d val 0x%x %s" (no val in 2.6.3x). */
+static int parse_pio(struct cur *c, struct kvm_record *rec)
+{
+	static const char what[] = "kvm_pio";
+	uint64_t v = 0;
+	int ret;
+
+	if (at_word(c, "pio_write"))
+		rec->write = true;
+	else if (!at_word(c, "pio_read"))
+		return fail_at(c, c->p, "%s: expected 'pio_read' or 'pio_write'", what);
+	c->p += rec->write ? 9 : 8;
+	ret = expect_word(c, "at", what);
+	if (!ret)
+		ret = field_hex(c, &v, 0xffff, what);
+	rec->port = (uint32_t)v;
+	if (!ret)
+		ret = expect_word(c, "size", what);
+	if (!ret)
+		ret = field_dec(c, &v, U32_MAX_, what);
+	rec->size = (uint32_t)v;
+	if (!ret)
+		ret = expect_word(c, "count", what);
+	if (!ret)
+		ret = field_dec(c, &v, U32_MAX_, what);
+	rec->count = (uint32_t)v;
+	if (ret)
+		return ret;
+	skip_sp(c);
+	if (at_word(c, "val")) {
+		c->p += 3;
+		ret = field_hex(c, &rec->data, U32_MAX_, what);
+	}
+	return ret;
+}
+
+/* kvm_userspace_exit: "reason %s (%d)", a KVM_EXIT_* name or "0x.." and the number; when
+ * errno < 0 the name is "restart"/"error" and the number is the errno: reason unknown (0). */
+static int parse_userspace_exit(struct cur *c, struct kvm_record *rec)
+{
+	static const char what[] = "kvm_userspace_exit";
+	const char *name, *te;
+	uint64_t v = 0;
+	int ret;
+
+	ret = expect_word(c, "reason", what);
+	if (ret)
+		return ret;
+	skip_sp(c);
+	name = c->p;
+	te = tok_end(c->p, c->end);
+	if (te == c->p)
+		return fail_at(c, c->p, "%s: expected the exit reason", what);
+	c->p = te;
+	skip_sp(c);
+	if (c->p == c->end || *c->p != '(')
+		return fail_at(c, c->p, "%s: expected '(' and the reason number", what);
+	c->p++;
+	ret = field_num(c, false, &v, U32_MAX_, ')', what);
+	if (!ret && (c->p == c->end || *c->p != ')'))
+		ret = fail_at(c, c->p, "%s: expected ')'", what);
+	if (ret)
+		return ret;
+	if ((te - name == 7 && !memcmp(name, "restart", 7)) ||
+	    (te - name == 5 && !memcmp(name, "error", 5)))
+		v = 0;
+	rec->exit_reason = (uint32_t)v;
+	return 0;
+}
+
+/* kvm_fpu: "load" / "unload". */
+static int parse_fpu(struct cur *c, struct kvm_record *rec)
+{
+	static const char what[] = "kvm_fpu";
+
+	if (at_word(c, "load"))
+		rec->write = true;
+	else if (!at_word(c, "unload"))
+		return fail_at(c, c->p, "%s: expected 'load' or 'unload'", what);
+	return 0;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * The -R field form of each kind: which fields, read how, into which record field.
+ */
+enum raw_type { RT_BOOL, RT_U32, RT_I32, RT_U64 };
+
+struct raw_spec {
+	const char *key;
+	uint8_t base;  /* DEC or HEX: how a number without "0x" is read (raw_num()) */
+	uint8_t type;  /* enum raw_type of the record field */
+	bool optional; /* older kernels do not have it */
+	uint16_t off;  /* offsetof(struct kvm_record, field) */
+	uint64_t max;
+};
+
+#define RS(key, base, type, opt, field, max) \
+	{ key, base, type, opt, offsetof(struct kvm_record, field), max }
+
+/* Field names and print conversions of the TRACE_EVENTs in arch/x86/kvm/trace.h and
+ * include/trace/events/kvm.h. */
+static const struct raw_spec raw_entry[] = {
+	RS("vcpu_id", DEC, RT_I32, false, vcpu, VCPU_MAX_),
+	RS("rip", HEX, RT_U64, true, rip, UINT64_MAX),
+};
+static const struct raw_spec raw_msr[] = {
+	RS("write", DEC, RT_BOOL, false, write, 1),
+	RS("ecx", HEX, RT_U32, false, msr, U32_MAX_),
+	RS("data", HEX, RT_U64, false, data, UINT64_MAX),
+	RS("exception", DEC, RT_BOOL, false, gp, 1),
+};
+static const struct raw_spec raw_inj_exception[] = {
+	RS("exception", DEC, RT_U32, false, vector, 0xff),
+	RS("reinjected", DEC, RT_BOOL, true, reinjected, 1),
+};
+/* "irq" before 6.2, "vector" (printed "0x%x") since; one of them is checked for below */
+static const struct raw_spec raw_inj_virq[] = {
+	RS("irq", DEC, RT_U32, true, vector, 0xff),
+	RS("vector", HEX, RT_U32, true, vector, 0xff),
+	RS("reinjected", DEC, RT_BOOL, true, reinjected, 1),
+};
+static const struct raw_spec raw_accept_irq[] = {
+	RS("apicid", HEX, RT_I32, false, vcpu, VCPU_MAX_),
+	RS("dm", DEC, RT_U32, false, dm, 0xffff),
+	RS("vec", DEC, RT_U32, false, vector, 0xff),
+};
+static const struct raw_spec raw_eoi[] = {
+	RS("vector", DEC, RT_U32, false, vector, 0xff),
+};
+static const struct raw_spec raw_apic[] = {
+	RS("rw", DEC, RT_BOOL, false, write, 1),
+	RS("reg", DEC, RT_U32, false, reg, U32_MAX_),
+	RS("val", HEX, RT_U64, false, data, UINT64_MAX),
+};
+static const struct raw_spec raw_pio[] = {
+	RS("rw", DEC, RT_BOOL, false, write, 1),
+	RS("port", HEX, RT_U32, false, port, 0xffff),
+	RS("size", DEC, RT_U32, false, size, U32_MAX_),
+	RS("count", DEC, RT_U32, false, count, U32_MAX_),
+	RS("val", HEX, RT_U64, true, data, U32_MAX_),
+};
+static const struct raw_spec raw_userspace_exit[] = {
+	RS("reason", DEC, RT_U32, false, exit_reason, U32_MAX_),
+};
+static const struct raw_spec raw_fpu[] = {
+	RS("load", DEC, RT_BOOL, false, write, 1),
+};
+static const struct raw_spec raw_vmenter[] = {
+	RS("rip", HEX, RT_U64, false, rip, UINT64_MAX),
+};
+
+static const struct {
+	const struct raw_spec *spec;
+	size_t n;
+} raw_kinds[KVM_REC_NR] = {
+#define RK(kind, spec) [kind] = { spec, ARRAY_SIZE(spec) }
+	RK(KVM_REC_ENTRY, raw_entry),
+	RK(KVM_REC_MSR, raw_msr),
+	RK(KVM_REC_INJ_EXCEPTION, raw_inj_exception),
+	RK(KVM_REC_INJ_VIRQ, raw_inj_virq),
+	RK(KVM_REC_APIC_ACCEPT_IRQ, raw_accept_irq),
+	RK(KVM_REC_EOI, raw_eoi),
+	RK(KVM_REC_APIC, raw_apic),
+	RK(KVM_REC_PIO, raw_pio),
+	RK(KVM_REC_USERSPACE_EXIT, raw_userspace_exit),
+	RK(KVM_REC_FPU, raw_fpu),
+	RK(KVM_REC_NESTED_VMENTER, raw_vmenter),
+#undef RK
+};
+
+static void raw_store(struct kvm_record *rec, const struct raw_spec *sp, uint64_t v)
+{
+	char *f = (char *)rec + sp->off;
+	uint32_t u32 = (uint32_t)v;
+	int32_t i32 = (int32_t)v;
+	bool b = v;
+
+	switch (sp->type) {
+	case RT_BOOL:
+		memcpy(f, &b, sizeof(b));
+		break;
+	case RT_U32:
+		memcpy(f, &u32, sizeof(u32));
+		break;
+	case RT_I32:
+		memcpy(f, &i32, sizeof(i32));
+		break;
+	default:
+		memcpy(f, &v, sizeof(v));
+	}
+}
+
+/* The "name=value" form of any kind (trace-cmd report -R, "[FAILED TO PARSE]"). */
+static int parse_raw(struct cur *c, struct kvm_record *rec)
+{
+	const char *what = rec->name;
+	struct raw r;
+	size_t i;
+	int ret;
+
+	switch (rec->kind) {
+	case KVM_REC_EXIT:
+	case KVM_REC_NESTED_VMEXIT:
+	case KVM_REC_NESTED_VMEXIT_INJECT:
+		return parse_exit_raw(c, rec, what);
+	case KVM_REC_EMULATE_INSN:
+		return parse_emulate_insn_raw(c, rec, what);
+	default:
+		break;
+	}
+	ret = raw_split(c, &r, what);
+	for (i = 0; !ret && i < raw_kinds[rec->kind].n; i++) {
+		const struct raw_spec *sp = &raw_kinds[rec->kind].spec[i];
+		uint64_t v;
+
+		if (sp->optional && !raw_get(&r, sp->key))
+			continue;
+		ret = raw_num(c, &r, sp->key, sp->base, sp->max, &v, what);
+		if (!ret)
+			raw_store(rec, sp, v);
+	}
+	if (ret)
+		return ret;
+	if (rec->kind == KVM_REC_INJ_VIRQ && !raw_get(&r, "irq") && !raw_get(&r, "vector"))
+		return fail_at(c, c->end, "%s: expected field 'vector='", what);
+	if (rec->kind == KVM_REC_APIC_ACCEPT_IRQ)
+		rec->dm = (rec->dm >> 8) & 7; /* as kvm_apic_accept_irq prints it */
+	return 0;
+}
+
+static int parse_payload(struct cur *c, struct kvm_record *rec)
+{
+	/* libtraceevent prints the raw fields after this when it cannot use the print format. */
+	static const char failed[] = "[FAILED TO PARSE]";
+
+	switch (rec->kind) {
+	case KVM_REC_OTHER:
+	case KVM_REC_CPUID:
+	case KVM_REC_HYPERCALL:
+	case KVM_REC_NESTED_OTHER:
+		return 0; /* nothing the importer reads */
+	default:
+		break;
+	}
+	if (c->p < c->end && *c->p == '[' && (size_t)(c->end - c->p) >= sizeof(failed) - 1 &&
+	    !memcmp(c->p, failed, sizeof(failed) - 1)) {
+		c->p += sizeof(failed) - 1;
+		skip_sp(c);
+		if (!is_raw_form(c->p, c->end))
+			return fail_at(c, c->p, "%s: expected 'name=value' fields after %s",
+				       rec->name, failed);
+	}
+	if (is_raw_form(c->p, c->end))
+		return parse_raw(c, rec);
+	switch (rec->kind) {
+	case KVM_REC_ENTRY:
+		return parse_entry(c, rec);
+	case KVM_REC_EXIT:
+	case KVM_REC_NESTED_VMEXIT:
+		return parse_exit(c, rec);
+	case KVM_REC_NESTED_VMEXIT_INJECT:
+		return parse_vmexit_inject(c, rec);
+	case KVM_REC_NESTED_VMENTER:
+		return parse_vmenter(c, rec);
+	case KVM_REC_MSR:
+		return parse_msr(c, rec);
+	case KVM_REC_EMULATE_INSN:
+		return parse_emulate_insn(c, rec);
+	case KVM_REC_INJ_EXCEPTION:
+		return parse_inj_exception(c, rec);
+	case KVM_REC_INJ_VIRQ:
+		return parse_inj_virq(c, rec);
+	case KVM_REC_APIC_ACCEPT_IRQ:
+		return parse_apic_vector(c, rec, false);
+	case KVM_REC_EOI:
+		return parse_apic_vector(c, rec, true);
+	case KVM_REC_APIC:
+		return parse_apic(c, rec);
+	case KVM_REC_PIO:
+		return parse_pio(c, rec);
+	case KVM_REC_USERSPACE_EXIT:
+		return parse_userspace_exit(c, rec);
+	case KVM_REC_FPU:
+		return parse_fpu(c, rec);
+	default:
+		return 0;
+	}
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Line prefix.
+ */
+
+/* End of NAME or SYSTEM:NAME starting at @p (the byte after it). */
+static const char *name_end(const char *p, const char *end)
+{
+	while (p < end && is_name_char(*p))
+		p++;
+	if (end - p > 1 && *p == ':' && is_name_start(p[1])) {
+		for (p++; p < end && is_name_char(*p); p++)
+			;
+	}
+	return p;
+}
+
+static const uint64_t pow10_frac[10] = {
+	1000000000, 100000000, 10000000, 1000000, 100000, 10000, 1000, 100, 10, 1,
+};
+
+/*
+ * A time stamp at @p: SECONDS[.FRACTION] (to ns) or an integer clock (trace-cmd -C x86-tsc,
+ * counter: taken as is). Return: where it ends (p itself if there are no digits), or NULL with
+ * the error set (too many digits).
+ */
+static inline const char *parse_time(struct cur *c, const char *p, const char *end,
+				     struct kvm_record *rec)
+{
+	const char *start = p;
+	uint64_t sec, frac;
+	unsigned int nd;
+
+	/* the usual "SSSSS.UUUUUU": at most 7 + 1 + 8 digits, two SWAR conversions */
+	if (end - p >= 17) {
+		nd = digits8(p, &sec);
+		if (nd && nd < 8 && p[nd] == '.') {
+			unsigned int nf = digits8(p + nd + 1, &frac);
+
+			if (nf && nf < 8) {
+				rec->time_ns = sec * 1000000000ull + frac * pow10_frac[nf];
+				rec->has_time = true;
+				return p + nd + 1 + nf;
+			}
+		}
+	}
+	p = scan_dec(p, end, &sec, &nd);
+	if (!nd)
+		return p;
+	if (nd > 19) {
+		fail_at(c, start, "time stamp larger than 64 bits");
+		return NULL;
+	}
+	rec->time_ns = sec;
+	rec->has_time = true;
+	if (p == end || *p != '.' || end - p < 2 || !is_digit(p[1]))
+		return p;
+	p = scan_dec(p + 1, end, &frac, &nd);
+	if (nd > 9) {
+		fail_at(c, start, "time stamp: more than 9 decimals (finer than 1 ns)");
+		return NULL;
+	}
+	frac *= pow10_frac[nd];
+	if (sec > (UINT64_MAX - frac) / 1000000000ull) {
+		fail_at(c, start, "time stamp too large for 64-bit ns");
+		return NULL;
+	}
+	rec->time_ns = sec * 1000000000ull + frac;
+	return p;
+}
+
+static int64_t dec_span(const char *p, const char *end)
+{
+	int64_t v = 0;
+
+	for (; p < end; p++)
+		v = v * 10 + (*p - '0');
+	return v;
+}
+
+/* "[cpu]" (at most 9 digits) at the end of [p, end): set rec->cpu and return its start. */
+static const char *cpu_suffix(const char *p, const char *end, struct kvm_record *rec)
+{
+	const char *d = end - 1;
+
+	if (end - p < 3 || *d != ']')
+		return NULL;
+	while (d > p && is_digit(d[-1]))
+		d--;
+	if (d == end - 1 || end - d > 10 || d == p || d[-1] != '[')
+		return NULL;
+	rec->cpu = (int32_t)dec_span(d, end - 1);
+	return d - 1;
+}
+
+/* A latency-flags token ("d..1", ".N..", "d..2.", ".......") at the end of [p, end), after
+ * white space: its start. Flags are at most 8 bytes of [A-Za-z0-9_.], not all digits. */
+static const char *flags_suffix(const char *p, const char *end)
+{
+	const char *t = end;
+	bool digits_only = true;
+
+	while (t > p && end - t < 8 && (is_ident_char(t[-1]) || t[-1] == '.')) {
+		digits_only &= is_digit(t[-1]);
+		t--;
+	}
+	if (t == end || digits_only || t == p || !is_sp(t[-1]))
+		return NULL;
+	return t;
+}
+
+/* A thread id (at most 10 digits) at the end of [p, end): perf's "comm tid" or "comm-pid". */
+static bool tid_suffix(const char *p, const char *end, struct kvm_record *rec)
+{
+	const char *d = end;
+
+	while (d > p && is_digit(d[-1]))
+		d--;
+	if (d == end || end - d > 10 || d == p || !(is_sp(d[-1]) || d[-1] == '-'))
+		return false;
+	rec->tid = dec_span(d, end);
+	return true;
+}
+
+enum { HEAD_CPU = 1, HEAD_FLAGS = 2, HEAD_SPACE_TID = 4 };
+
+/* A thread id at the end of [p, end): HEAD_SPACE_TID if it follows a space (perf's "comm tid"),
+ * 0 for ftrace's "comm-pid" or none. */
+static int head_tid(const char *p, const char *end, struct kvm_record *rec)
+{
+	if (!tid_suffix(p, end, rec))
+		return 0;
+	while (end > p && is_digit(end[-1]))
+		end--;
+	return is_sp(end[-1]) ? HEAD_SPACE_TID : 0;
+}
+
+/*
+ * Everything before the time stamp: "comm-pid [cpu] flags", "comm-pid [cpu]", "comm tid [cpu]",
+ * "date time comm tid flags [cpu]" (perf-prof), "comm" (perf without tid/cpu) or nothing.
+ * Return: what was there (HEAD_*), for vpmc_reader_source().
+ */
+static int parse_head(const char *p, const char *end, struct kvm_record *rec)
+{
+	const char *t;
+
+	end = rtrim(p, end);
+	t = cpu_suffix(p, end, rec);
+	if (!t) {
+		t = flags_suffix(p, end);
+		if (!t) /* no [cpu]: perf without it, or "comm" only */
+			return head_tid(p, end, rec);
+		t = cpu_suffix(p, rtrim(p, t), rec);
+		if (!t)
+			return 0;
+		return HEAD_CPU | HEAD_FLAGS | head_tid(p, rtrim(p, t), rec);
+	}
+	end = rtrim(p, t);
+	if (tid_suffix(p, end, rec))
+		return HEAD_CPU | head_tid(p, end, rec);
+	t = flags_suffix(p, end); /* perf-prof prints the flags before [cpu] */
+	if (t)
+		return HEAD_CPU | HEAD_FLAGS | head_tid(p, rtrim(p, t), rec);
+	return HEAD_CPU;
+}
+
+/* The tool that printed a line, from its prefix: for vpmc_reader_source(). */
+static const char *layout_of(int head, const char *name_tok, const char *end)
+{
+	if ((end - name_tok > 4 && !memcmp(name_tok, "kvm:", 4)) || (head & HEAD_SPACE_TID))
+		return "perf";
+	if (head & HEAD_FLAGS)
+		return "ftrace";
+	if (head & HEAD_CPU)
+		return "trace-cmd";
+	return "text";
+}
+
+/* Known kinds by name, compared with constant-size memcmp() the compiler inlines. */
+#define IS(lit) (len == sizeof(lit) - 1 && !memcmp(n, lit, sizeof(lit) - 1))
+
+static enum kvm_rec_kind kind_of(const char *n, size_t len)
+{
+	if (len < 7 || memcmp(n, "kvm_", 4))
+		return KVM_REC_OTHER;
+	switch (len) {
+	case 7:
+		return IS("kvm_msr") ? KVM_REC_MSR : IS("kvm_fpu") ? KVM_REC_FPU :
+		       IS("kvm_pio") ? KVM_REC_PIO : IS("kvm_eoi") ? KVM_REC_EOI : KVM_REC_OTHER;
+	case 8:
+		return IS("kvm_exit") ? KVM_REC_EXIT : IS("kvm_apic") ? KVM_REC_APIC : KVM_REC_OTHER;
+	case 9:
+		return IS("kvm_entry") ? KVM_REC_ENTRY : IS("kvm_cpuid") ? KVM_REC_CPUID :
+									 KVM_REC_OTHER;
+	case 16:
+		if (IS("kvm_emulate_insn"))
+			return KVM_REC_EMULATE_INSN;
+		break;
+	}
+	return kvm_record_kind_n(n, len); /* the rarer ones, and kvm_nested_* */
+}
+
+#undef IS
+
+static int set_name(struct cur *c, const char *p, const char *end, struct kvm_record *rec)
+{
+	size_t n = (size_t)(end - p);
+
+	if (n > 4 && !memcmp(p, "kvm:", 4)) {
+		p += 4;
+		n -= 4;
+	}
+	if (n >= KVM_REC_NAME_MAX)
+		return fail_at(c, p, "event name longer than %d characters", KVM_REC_NAME_MAX - 1);
+	memcpy(rec->name, p, n);
+	rec->name[n] = '\0';
+	rec->kind = kind_of(p, n);
+	return 0;
+}
+
+/* A cached event token, followed by ':' and white space or the end, is at the cursor. */
+static inline bool cached_name(struct cur *c, struct kvm_record *rec)
+{
+	struct text_parser *tp = c->tp;
+	size_t avail = (size_t)(c->end - c->p);
+	unsigned int k;
+
+	for (k = 0; k < TEXT_CACHE_WAYS; k++) {
+		unsigned int i = (tp->last_name + k) % TEXT_CACHE_WAYS;
+		const struct text_name *e = &tp->name[i];
+		size_t n = e->len;
+
+		if (!n || avail < n || (n >= 8 && load64(c->p) != load64(e->tok)) ||
+		    !mem_eq(c->p, e->tok, n) || (avail > n && !is_sp(c->p[n])))
+			continue;
+		memcpy(rec->name, e->name, sizeof(rec->name));
+		rec->kind = e->kind;
+		tp->last_name = i;
+		c->p += n;
+		return true;
+	}
+	return false;
+}
+
+static void cache_name(struct cur *c, const char *tok, size_t n, const struct kvm_record *rec)
+{
+	struct text_parser *tp = c->tp;
+	struct text_name *e = &tp->name[tp->next_name++ % TEXT_CACHE_WAYS];
+
+	memcpy(e->tok, tok, n + 1); /* n < KVM_REC_NAME_MAX + 4: set_name() checked it */
+	e->len = (unsigned int)n + 1;
+	e->kind = rec->kind;
+	memset(e->name, 0, sizeof(e->name));
+	strcpy(e->name, rec->name);
+}
+
+/* After the prefix: "NAME:" (or "SYSTEM:NAME:") and white space or the end of the line. */
+static int parse_event_name(struct cur *c, struct kvm_record *rec)
+{
+	const char *ne;
+
+	skip_sp(c);
+	if (c->tp && cached_name(c, rec))
+		return 0;
+	if (c->p == c->end)
+		return fail_at(c, c->p, "expected an event name ('NAME:') after the line prefix");
+	ne = is_name_start(*c->p) ? name_end(c->p, c->end) : c->p;
+	if (ne == c->p || ne == c->end || *ne != ':' || (ne + 1 < c->end && !is_sp(ne[1])))
+		return fail_at(c, c->p, "expected an event name followed by ':'");
+	if (set_name(c, c->p, ne, rec))
+		return VPMC_ERR_PARSE;
+	if (c->tp)
+		cache_name(c, c->p, (size_t)(ne - c->p), rec);
+	c->p = ne + 1;
+	return 0;
+}
+
+/*
+ * The line starts with a cached head, then a time stamp token ending in ": ": the prefix is the
+ * same shape with the same comm, pid and cpu. A head holds no ':' followed by white space (its
+ * first one was the time stamp's), so this is what parse_prefix() would find.
+ * Return: 1 (found) or 0 (not cached).
+ */
+static inline int cached_head(struct cur *c, struct kvm_record *rec)
+{
+	struct text_parser *tp = c->tp;
+	size_t avail = (size_t)(c->end - c->line);
+	unsigned int k;
+
+	for (k = 0; k < TEXT_CACHE_WAYS; k++) {
+		unsigned int i = (tp->last_head + k) % TEXT_CACHE_WAYS;
+		const struct text_head *h = &tp->head[i];
+		const char *t = c->line + h->len, *p;
+		size_t n = h->len;
+
+		if (!n || avail < n + 2 || !is_digit(*t) ||
+		    (n >= 8 && load64(t - 8) != load64(h->bytes + n - 8)) ||
+		    !mem_eq(c->line, h->bytes, n))
+			continue;
+		p = parse_time(c, t, c->end, rec);
+		/* not "TIMESTAMP: ": the general parser decides (and words the error) */
+		if (!p || p == c->end || *p != ':' || (p + 1 < c->end && !is_sp(p[1]))) {
+			rec->has_time = false;
+			rec->time_ns = 0;
+			return 0;
+		}
+		rec->tid = h->tid;
+		rec->cpu = h->cpu;
+		tp->last_head = i;
+		c->p = p + 1;
+		return 1;
+	}
+	return 0;
+}
+
+static void cache_head(struct cur *c, const char *t, const struct kvm_record *rec)
+{
+	struct text_parser *tp = c->tp;
+	struct text_head *h = &tp->head[tp->next_head++ % TEXT_CACHE_WAYS];
+	size_t n = (size_t)(t - c->line);
+
+	if (n > sizeof(h->bytes))
+		return;
+	memcpy(h->bytes, c->line, n);
+	h->len = (unsigned int)n;
+	h->tid = rec->tid;
+	h->cpu = rec->cpu;
+}
+
+/*
+ * The prefix: the first token that ends in ':' is a time stamp, a "comm-pid" or (as the first
+ * token) the event name itself. That token ends at the first ':' followed by white space,
+ * which memchr() finds fast.
+ */
+static int parse_prefix(struct cur *c, struct kvm_record *rec)
+{
+	const char *first = c->p, *q = c->p, *t, *ts;
+	int ret, head = 0;
+
+	if (c->tp && cached_head(c, rec))
+		return parse_event_name(c, rec);
+	for (;;) {
+		q = memchr(q, ':', (size_t)(c->end - q));
+		if (!q)
+			return fail_at(c, first, "expected an event ('NAME: ...') on this line");
+		if (q + 1 == c->end || is_sp(q[1]))
+			break;
+		q++;
+	}
+	for (t = q; t > first && !is_sp(t[-1]); t--)
+		;
+	if (t == first && is_name_start(*t) && name_end(t, q) == q) {
+		c->p = q + 1; /* a bare event line */
+		if (c->tp && !c->tp->layout)
+			c->tp->layout = layout_of(0, t, c->end);
+		return set_name(c, t, q, rec);
+	}
+	ts = parse_time(c, t, q, rec);
+	if (!ts)
+		return VPMC_ERR_PARSE;
+	if (ts != q) {
+		rec->has_time = false;
+		rec->time_ns = 0;
+	}
+	if (ts == q) {
+		head = parse_head(first, t, rec);
+		if (c->tp)
+			cache_head(c, t, rec);
+	} else if (!(memchr(t, '-', (size_t)(q - t)) && tid_suffix(t, q, rec) && q[-1] != '-'))
+		return fail_at(c, t, "expected 'TIMESTAMP:' or 'COMM-PID:' before the event name");
+	c->p = q + 1;
+	ret = parse_event_name(c, rec);
+	if (!ret && c->tp && !c->tp->layout) {
+		const char *nt = q + 1;
+
+		while (nt < c->end && is_sp(*nt))
+			nt++;
+		c->tp->layout = layout_of(head, nt, c->end);
+	}
+	return ret;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Lines that are not events.
+ */
+static bool has_prefix(const char *p, const char *end, const char *s, size_t n)
+{
+	return (size_t)(end - p) >= n && !memcmp(p, s, n);
+}
+
+#define HAS_PREFIX(p, end, lit) has_prefix((p), (end), (lit), sizeof(lit) - 1)
+
+static const char *skip_digits(const char *p, const char *end)
+{
+	while (p < end && is_digit(*p))
+		p++;
+	return p;
+}
+
+/* "CPU:N [LOST N EVENTS]", "CPU:N [LOST EVENTS]" (ftrace), "CPU:N [N EVENTS DROPPED]",
+ * "CPU:N [EVENTS DROPPED]" (trace-cmd). */
+static bool parse_lost(const char *p, const char *end, struct kvm_record *rec)
+{
+	const char *d, *q, *n;
+
+	if (!HAS_PREFIX(p, end, "CPU:"))
+		return false;
+	d = p + 4;
+	q = skip_digits(d, end);
+	if (q == d || q - d > 9 || !HAS_PREFIX(q, end, " ["))
+		return false;
+	rec->cpu = (int32_t)dec_span(d, q);
+	q += 2;
+	if ((HAS_PREFIX(q, end, "LOST EVENTS]") && q + 12 == end) ||
+	    (HAS_PREFIX(q, end, "EVENTS DROPPED]") && q + 15 == end)) {
+		rec->lost = 0;
+	} else {
+		if (HAS_PREFIX(q, end, "LOST "))
+			q += 5;
+		n = q;
+		q = skip_digits(q, end);
+		if (q == n || q - n > 19 ||
+		    !((HAS_PREFIX(q, end, " EVENTS]") && q + 8 == end) ||
+		      (HAS_PREFIX(q, end, " EVENTS DROPPED]") && q + 16 == end)))
+			return false;
+		for (rec->lost = 0; n < q; n++)
+			rec->lost = rec->lost * 10 + (uint64_t)(*n - '0');
+	}
+	rec->kind = KVM_REC_LOST;
+	strcpy(rec->name, "lost events");
+	return true;
+}
+
+/* "# ..." (ftrace headers, comments), "cpus=N", "version = N", "CPU N is empty" (trace-cmd). */
+static bool is_header(const char *p, const char *end)
+{
+	const char *q;
+
+	switch (*p) {
+	case '#':
+		return true;
+	case 'c':
+		q = p + 5;
+		return HAS_PREFIX(p, end, "cpus=") && q < end && skip_digits(q, end) == end;
+	case 'v':
+		q = p + 10;
+		return HAS_PREFIX(p, end, "version = ") && q < end && skip_digits(q, end) == end;
+	case 'C':
+		q = skip_digits(p + 4, end);
+		return HAS_PREFIX(p, end, "CPU ") && q > p + 4 && HAS_PREFIX(q, end, " is empty") &&
+		       q + 9 == end;
+	}
+	return false;
+}
+
+static bool is_elision(const char *p, const char *end)
+{
+	if (end - p < 3)
+		return false;
+	for (; p < end; p++) {
+		if (*p != '.')
+			return false;
+	}
+	return true;
+}
+
+void trace_text_init(struct text_parser *tp)
+{
+	memset(tp, 0, sizeof(*tp));
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * The fast path: a line whose prefix and event name are cached and whose payload is one of the
+ * frequent plain layouts, read with the cursor in a register. Anything else (and anything
+ * unexpected) returns 0 and the general parser above reads the line; both give the same record
+ * (tests/check_trace_text.c compares them on every trace and on mutated lines).
+ */
+
+/* Hex digits up to @stop (a byte that must follow), at most 16. NULL if not that shape. */
+static inline const char *fast_hex(const char *p, const char *end, char stop, uint64_t *out)
+{
+	const char *d = p;
+	uint64_t v = 0;
+	int x;
+
+	while (p < end && (x = hex_val(*p)) >= 0) {
+		v = v << 4 | (uint64_t)x;
+		p++;
+	}
+	if (p == d || p - d > 16 || (stop && (p == end || *p != stop)))
+		return NULL;
+	*out = v;
+	return p;
+}
+
+static inline bool fast_is(const char *p, const char *end, const char *lit, size_t n)
+{
+	return (size_t)(end - p) >= n && !memcmp(p, lit, n);
+}
+
+#define FAST_IS(p, end, lit) fast_is((p), (end), (lit), sizeof(lit) - 1)
+
+/* "0:3000: 66 01 d8", "0:3000:66 01 d8 (real)", with "FAIL" / " failed". */
+static bool fast_emulate_insn(const char *p, const char *end, struct kvm_record *rec)
+{
+	uint64_t csbase;
+	unsigned int n = 0;
+	size_t i;
+
+	if (end - p > 2 && p[0] == '0' && p[1] == ':') /* CS base 0, the usual */
+		p++;
+	else if (!(p = fast_hex(p, end, ':', &csbase)))
+		return false;
+	p = fast_hex(p + 1, end, ':', &rec->rip);
+	if (!p)
+		return false;
+	p++;
+	if (p < end && *p == ' ') /* the plugin's ": " */
+		p++;
+	/* bytes "XX" separated by one space; anything else goes to the general parser */
+	while (end - p >= 2) {
+		int hi = hex_val(p[0]), lo = hex_val(p[1]);
+
+		if ((hi | lo) < 0 || (end - p > 2 && p[2] != ' '))
+			break;
+		if (n == KVM_INSN_MAX)
+			return false;
+		rec->insn[n++] = (uint8_t)(hi << 4 | lo);
+		p += 2;
+		if (p < end)
+			p++;
+	}
+	rec->insn_len = (uint8_t)n;
+	if (p == end)
+		return true;
+	if (*p == '(') {
+		for (i = KVM_MODE_REAL; i < ARRAY_SIZE(insn_mode_names); i++) {
+			size_t m = strlen(insn_mode_names[i]);
+
+			if ((size_t)(end - p) >= m && !memcmp(p, insn_mode_names[i], m) &&
+			    (p + m == end || p[m] == ' ')) {
+				rec->mode = (enum kvm_insn_mode)i;
+				p += m;
+				break;
+			}
+		}
+		if (rec->mode == KVM_MODE_UNKNOWN)
+			return false;
+		if (p == end)
+			return true;
+		if (*p++ != ' ')
+			return false;
+	}
+	if ((end - p == 4 && !memcmp(p, "FAIL", 4)) || (end - p == 6 && !memcmp(p, "failed", 6))) {
+		rec->failed = true;
+		return true;
+	}
+	return false;
+}
+
+/* Decimal digits up to @stop (or the end if 0), at most 9 (no overflow). NULL if not that. */
+static inline const char *fast_dec(const char *p, const char *end, char stop, uint64_t *out)
+{
+	const char *d = p;
+	uint64_t v = 0;
+
+	while (p < end && is_digit(*p))
+		v = v * 10 + (uint64_t)(*p++ - '0');
+	if (p == d || p - d > 9 || (stop && (p == end || *p != stop)) || (!stop && p != end))
+		return NULL;
+	*out = v;
+	return p;
+}
+
+/* "pio_write at 0x3f8 size 1 count 1 val 0x34" (the trailing space trimmed) */
+static bool fast_pio(const char *p, const char *end, struct kvm_record *rec)
+{
+	uint64_t v;
+
+	if (FAST_IS(p, end, "pio_write at 0x")) {
+		rec->write = true;
+		p += 15;
+	} else if (FAST_IS(p, end, "pio_read at 0x")) {
+		p += 14;
+	} else {
+		return false;
+	}
+	p = fast_hex(p, end, ' ', &v);
+	if (!p || v > 0xffff || !FAST_IS(p, end, " size "))
+		return false;
+	rec->port = (uint32_t)v;
+	p = fast_dec(p + 6, end, ' ', &v);
+	if (!p || !FAST_IS(p, end, " count "))
+		return false;
+	rec->size = (uint32_t)v;
+	p = fast_dec(p + 7, end, ' ', &v);
+	if (!p || !FAST_IS(p, end, " val 0x"))
+		return false;
+	rec->count = (uint32_t)v;
+	p = fast_hex(p + 7, end, 0, &rec->data);
+	return p == end && rec->data <= 0xffffffffull;
+}
+
+/* "reason KVM_EXIT_IO (2)"; "restart"/"error" carry an errno, not the reason. */
+static bool fast_userspace_exit(const char *p, const char *end, struct kvm_record *rec)
+{
+	const char *name, *q;
+	uint64_t v;
+
+	if (!FAST_IS(p, end, "reason "))
+		return false;
+	name = p += 7;
+	while (p < end && !is_sp(*p))
+		p++;
+	if (p == name || !FAST_IS(p, end, " ("))
+		return false;
+	q = fast_dec(p + 2, end, ')', &v);
+	if (!q || q + 1 != end)
+		return false;
+	if ((p - name == 7 && !memcmp(name, "restart", 7)) ||
+	    (p - name == 5 && !memcmp(name, "error", 5)))
+		v = 0;
+	rec->exit_reason = (uint32_t)v;
+	return true;
+}
+
+/* "[FAILED TO PARSE] exception=13 has_error=0 error_code=0 reinjected=0" (trace-cmd report on
+ * 6.x kernels) and the same fields from report -R. */
+static bool fast_inj_exception(const char *p, const char *end, struct kvm_record *rec)
+{
+	uint64_t v;
+
+	if (FAST_IS(p, end, "[FAILED TO PARSE] "))
+		p += 18;
+	if (!FAST_IS(p, end, "exception="))
+		return false;
+	p = fast_dec(p + 10, end, ' ', &v);
+	if (!p || v > 0xff || !FAST_IS(p, end, " has_error="))
+		return false;
+	rec->vector = (uint32_t)v;
+	p = fast_dec(p + 11, end, ' ', &v);
+	if (!p || !FAST_IS(p, end, " error_code="))
+		return false;
+	p = fast_dec(p + 12, end, ' ', &v);
+	if (!p || end - p != 13 || memcmp(p, " reinjected=", 12) || (p[12] != '0' && p[12] != '1'))
+		return false;
+	rec->reinjected = p[12] == '1';
+	return true;
+}
+
+/* "msr_write 174 = 0x14", "msr_read 1a6 = 0x0 (#GP)" */
+static bool fast_msr(const char *p, const char *end, struct kvm_record *rec)
+{
+	uint64_t v;
+
+	if (FAST_IS(p, end, "msr_write ")) {
+		rec->write = true;
+		p += 10;
+	} else if (FAST_IS(p, end, "msr_read ")) {
+		p += 9;
+	} else {
+		return false;
+	}
+	p = fast_hex(p, end, ' ', &v);
+	if (!p || v > 0xffffffffull || !FAST_IS(p, end, " = 0x"))
+		return false;
+	rec->msr = (uint32_t)v;
+	p = fast_hex(p + 5, end, 0, &rec->data);
+	if (!p)
+		return false;
+	if (p == end)
+		return true;
+	if (end - p == 6 && !memcmp(p, " (#GP)", 6)) {
+		rec->gp = true;
+		return true;
+	}
+	return false;
+}
+
+/* "vcpu 1" or "vcpu 1, rip 0x22da" */
+static bool fast_entry(const char *p, const char *end, struct kvm_record *rec)
+{
+	uint64_t v = 0;
+	const char *d;
+
+	if (!FAST_IS(p, end, "vcpu "))
+		return false;
+	for (d = p += 5; p < end && is_digit(*p); p++)
+		v = v * 10 + (uint64_t)(*p - '0');
+	if (p == d || p - d > 9)
+		return false;
+	rec->vcpu = (int32_t)v;
+	if (p == end)
+		return true;
+	if (!FAST_IS(p, end, ", rip 0x"))
+		return false;
+	p = fast_hex(p + 8, end, 0, &rec->rip);
+	return p == end;
+}
+
+static bool fast_payload(const char *p, const char *end, struct kvm_record *rec)
+{
+	switch (rec->kind) {
+	case KVM_REC_EMULATE_INSN:
+		return fast_emulate_insn(p, end, rec);
+	case KVM_REC_MSR:
+		return fast_msr(p, end, rec);
+	case KVM_REC_FPU:
+		if (end - p == 4 && !memcmp(p, "load", 4)) {
+			rec->write = true;
+			return true;
+		}
+		return end - p == 6 && !memcmp(p, "unload", 6);
+	case KVM_REC_ENTRY:
+		return fast_entry(p, end, rec);
+	case KVM_REC_PIO:
+		return fast_pio(p, end, rec);
+	case KVM_REC_USERSPACE_EXIT:
+		return fast_userspace_exit(p, end, rec);
+	case KVM_REC_INJ_EXCEPTION:
+		return fast_inj_exception(p, end, rec);
+	case KVM_REC_OTHER:
+	case KVM_REC_CPUID:
+	case KVM_REC_HYPERCALL:
+	case KVM_REC_NESTED_OTHER:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* The MRU head and a cached name, "SSS.FFFFFF: " between them, a plain payload after. */
+static bool fast_line(struct text_parser *tp, const char *line, const char *end,
+		      struct kvm_record *rec)
+{
+	const struct text_head *h = NULL;
+	const char *t = NULL, *p;
+	uint64_t sec, frac;
+	unsigned int nd, nf, k, hi = 0;
+
+	for (k = 0; k < TEXT_CACHE_WAYS; k++) {
+		hi = (tp->last_head + k) % TEXT_CACHE_WAYS;
+		h = &tp->head[hi];
+		t = line + h->len;
+		if (h->len && end - t >= 17 &&
+		    (h->len < 8 || load64(t - 8) == load64(h->bytes + h->len - 8)) &&
+		    mem_eq(line, h->bytes, h->len))
+			break;
+	}
+	if (k == TEXT_CACHE_WAYS)
+		return false;
+	nd = digits8(t, &sec);
+	if (!nd || nd == 8 || t[nd] != '.')
+		return false;
+	nf = digits8(t + nd + 1, &frac);
+	p = t + nd + 1 + nf;
+	if (!nf || nf == 8 || p[0] != ':' || p[1] != ' ')
+		return false;
+	for (p += 2; p < end && *p == ' ';)
+		p++;
+	for (k = 0; k < TEXT_CACHE_WAYS; k++) {
+		const struct text_name *e = &tp->name[(tp->last_name + k) % TEXT_CACHE_WAYS];
+		size_t n = e->len;
+
+		if (n && (size_t)(end - p) >= n && (n < 8 || load64(p) == load64(e->tok)) &&
+		    mem_eq(p, e->tok, n) && ((size_t)(end - p) == n || is_sp(p[n]))) {
+			memset(rec, 0, sizeof(*rec));
+			memcpy(rec->name, e->name, sizeof(rec->name));
+			rec->kind = e->kind;
+			p += n;
+			break;
+		}
+	}
+	if (k == TEXT_CACHE_WAYS)
+		return false;
+	rec->vcpu = -1;
+	while (end - p >= 8 && load64(p) == ALL_BYTES(' '))
+		p += 8;
+	while (p < end && *p == ' ')
+		p++;
+	if (!fast_payload(p, end, rec))
+		return false;
+	rec->time_ns = sec * 1000000000ull + frac * pow10_frac[nf];
+	rec->has_time = true;
+	rec->tid = h->tid;
+	rec->cpu = h->cpu;
+	tp->last_name = (tp->last_name + k) % TEXT_CACHE_WAYS;
+	tp->last_head = hi;
+	return true;
+}
+
+int trace_text_parse_line(struct text_parser *tp, const char *line, size_t len,
+			  struct kvm_record *rec, enum text_skip *skip, struct text_error *err)
+{
+	struct cur c = { .line = line, .p = line, .end = line + len, .err = err, .tp = tp };
+	enum text_skip dummy;
+
+	if (!skip)
+		skip = &dummy;
+	/* Tools pad the payload (trace-cmd) and end some with a space (kvm_pio's empty "%s");
+	 * mail clients add a '\r'. */
+	if (len && line[len - 1] == '\r')
+		c.end--;
+	c.end = rtrim(c.p, c.end);
+	skip_sp(&c);
+	if (c.p == c.end) {
+		*skip = TEXT_SKIP_BLANK;
+		return 0;
+	}
+	if (is_header(c.p, c.end)) {
+		*skip = TEXT_SKIP_HEADER;
+		return 0;
+	}
+	if (*c.p == '.' && is_elision(c.p, c.end)) {
+		*skip = TEXT_SKIP_ELISION;
+		return 0;
+	}
+	if (tp && fast_line(tp, line, c.end, rec))
+		return 1;
+	memset(rec, 0, sizeof(*rec));
+	rec->tid = -1;
+	rec->cpu = -1;
+	rec->vcpu = -1;
+	if (*c.p == 'C' && parse_lost(c.p, c.end, rec))
+		return 1;
+	if (parse_prefix(&c, rec))
+		return VPMC_ERR_PARSE;
+	skip_sp(&c);
+	return parse_payload(&c, rec) ? VPMC_ERR_PARSE : 1;
+}

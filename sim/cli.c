@@ -1,0 +1,379 @@
+/* replay_cli.c - Options and trace opening shared by compare, replay, sweep and stat. */
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "vpmcsim.h"
+
+void replay_cli_init(struct replay_cli *c, const char *cmd, enum vpmc_output fmt)
+{
+	memset(c, 0, sizeof(*c));
+	c->cmd = cmd;
+	c->fmt = fmt;
+	vpmc_reader_opts_default(&c->ropts);
+	vpmc_cost_default(&c->cost);
+}
+
+static int parse_u64(const char *s, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || *end)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int replay_cli_option(struct replay_cli *c, int opt, const char *arg)
+{
+	static const struct {
+		const char *name;
+		enum vpmc_format fmt;
+	} inputs[] = {
+		{ "auto", VPMC_FORMAT_AUTO },
+		{ "vtr", VPMC_FORMAT_VTR },
+		{ "text", VPMC_FORMAT_TEXT },
+		{ "dat", VPMC_FORMAT_DAT },
+	};
+	size_t i;
+
+	switch (opt) {
+	case OPT_FORMAT:
+		if (vpmc_output_parse(&c->fmt, arg))
+			return vpmcsim_fail(EXIT_USAGE, "%s: --format '%s': expected text, csv or json",
+					    c->cmd, arg);
+		return 0;
+	case OPT_INPUT_FORMAT:
+		for (i = 0; i < sizeof(inputs) / sizeof(inputs[0]); i++) {
+			if (!strcmp(arg, inputs[i].name)) {
+				c->ropts.format = inputs[i].fmt;
+				return 0;
+			}
+		}
+		return vpmcsim_fail(EXIT_USAGE,
+				    "%s: --input-format '%s': expected auto, vtr, text or dat", c->cmd,
+				    arg);
+	case OPT_LENIENT:
+		c->ropts.lenient = true;
+		return 0;
+	case OPT_GUEST_IPS:
+		if (parse_u64(arg, &c->ropts.guest_ips))
+			return vpmcsim_fail(EXIT_USAGE,
+					    "%s: --guest-ips '%s': expected instructions per second "
+					    "(a decimal u64; 0 = no guest segments)", c->cmd, arg);
+		return 0;
+	default:
+		return 1;
+	}
+}
+
+int replay_cli_find_policy(const struct vpmc_replay *r, const struct vpmc_policy *p)
+{
+	size_t i, n = vpmc_replay_nr_policies(r);
+
+	for (i = 0; i < n; i++) {
+		const struct vpmc_policy *q = vpmc_replay_policy(r, i);
+
+		if (q->kind == p->kind && q->arg == p->arg)
+			return (int)i;
+	}
+	return -1;
+}
+
+int replay_cli_add_policy(struct replay_cli *c, const char *text)
+{
+	char name[VPMC_POLICY_NAME_MAX];
+	struct vpmc_policy p;
+	const char *why = NULL;
+	int err, i;
+
+	if (vpmc_policy_parse(&p, text, &why))
+		return vpmcsim_fail(EXIT_USAGE, "%s: --policy '%s': %s", c->cmd, text, why);
+	i = replay_cli_find_policy(c->r, &p);
+	if (i >= 0) {
+		vpmc_policy_format(&p, name, sizeof(name));
+		return vpmcsim_fail(EXIT_USAGE, "%s: policy %s given twice ('%s', '%s')", c->cmd,
+				    name, c->policies[i], text);
+	}
+	err = vpmc_replay_add_policy(c->r, &p);
+	if (err)
+		return vpmcsim_fail(EXIT_USAGE, "%s: --policy '%s': %s", c->cmd, text,
+				    err == VPMC_ERR_LIMIT ? vpmc_replay_error(c->r) : vpmc_strerror(err));
+	c->policies[vpmc_replay_nr_policies(c->r) - 1] = text;
+	return 0;
+}
+
+/* The value of cost parameter @name (@len bytes) in @spec ("NAME=VALUE,..."), looking at the
+ * items that start before @stop; NULL if none. */
+static const char *cost_value(const char *spec, const char *stop, const char *name, size_t len)
+{
+	const char *p;
+
+	for (p = spec; p && p < stop; p = strchr(p, ','), p = p ? p + 1 : NULL) {
+		if (!strncmp(p, name, len) && p[len] == '=')
+			return p + len + 1;
+	}
+	return NULL;
+}
+
+/* --cost @arg sets no parameter twice: in itself, or that an earlier --cost set. A later
+ * --cost may set others. Return 0 or EXIT_USAGE. */
+static int cost_given_once(const struct replay_cli *c, const char *arg)
+{
+	const char *item, *first, *value;
+	unsigned int i;
+	size_t len;
+
+	for (item = arg; item; item = strchr(item, ','), item = item ? item + 1 : NULL) {
+		len = strcspn(item, "=,");
+		if (item[len] != '=')
+			continue; /* not NAME=VALUE: vpmc_cost_parse() says what is expected */
+		first = cost_value(arg, item, item, len);
+		for (i = 0; !first && i < c->nr_costs; i++)
+			first = cost_value(c->costs[i], strchr(c->costs[i], '\0'), item, len);
+		if (!first)
+			continue;
+		value = item + len + 1;
+		return vpmcsim_fail(EXIT_USAGE, "%s: --cost '%s': %.*s given twice ('%.*s', "
+				    "'%.*s')", c->cmd, arg, (int)len, item,
+				    (int)strcspn(first, ","), first, (int)strcspn(value, ","), value);
+	}
+	return 0;
+}
+
+int replay_cli_engine_option(struct replay_cli *c, int opt, const char *arg)
+{
+	const char *why = NULL;
+
+	switch (opt) {
+	case OPT_POLICY:
+		return replay_cli_add_policy(c, arg);
+	case OPT_ASSUME:
+		if (vpmc_replay_assume(c->r, arg))
+			return vpmcsim_fail(EXIT_USAGE, "%s: %s", c->cmd, vpmc_replay_error(c->r));
+		return 0;
+	case OPT_COST:
+		if (cost_given_once(c, arg))
+			return EXIT_USAGE;
+		if (vpmc_cost_parse(&c->cost, arg, &why))
+			return vpmcsim_fail(EXIT_USAGE, "%s: --cost '%s': %s", c->cmd, arg, why);
+		if (c->nr_costs < sizeof(c->costs) / sizeof(c->costs[0]))
+			c->costs[c->nr_costs++] = arg;
+		vpmc_replay_set_cost(c->r, &c->cost);
+		return 0;
+	default:
+		return 1;
+	}
+}
+
+/* Options whose values add up; every other option that takes a value is given once. */
+static bool repeatable(const struct replay_cli *c, int opt)
+{
+	return (opt == OPT_POLICY && !c->one_policy) || opt == OPT_ASSUME || opt == OPT_COST ||
+	       opt == OPT_TOLERANCE || opt == OPT_VCPU;
+}
+
+/* Option @o (long option @name) with value @arg, given once; return 0 or EXIT_USAGE. */
+static int given_once(struct replay_cli *c, int o, const char *name, const char *arg)
+{
+	char opt[64];
+
+	if (!arg || o < OPT_FORMAT || o >= OPT_END_ || repeatable(c, o))
+		return 0;
+	snprintf(opt, sizeof(opt), "--%s", name);
+	return vpmcsim_once(c->cmd, opt, &c->given[o - OPT_FORMAT], arg);
+}
+
+int replay_cli_parse(struct replay_cli *c, int argc, char **argv, const struct option *opts,
+		     replay_cli_own_fn own, void (*usage)(FILE *out), const char *usage_line)
+{
+	int o, rc, li;
+
+	while ((li = -1, o = getopt_long(argc, argv, "h", opts, &li)) != -1) {
+		if (o == 'h') {
+			usage(stdout);
+			return REPLAY_CLI_HELP;
+		}
+		rc = li >= 0 ? given_once(c, o, opts[li].name, optarg) : 0;
+		if (rc)
+			return rc;
+		rc = replay_cli_option(c, o, optarg);
+		if (rc == 1 && c->r)
+			rc = replay_cli_engine_option(c, o, optarg);
+		if (rc == 1 && own)
+			rc = own(c, o, optarg);
+		if (rc == 1) {
+			usage(stderr);
+			return EXIT_USAGE;
+		}
+		if (rc)
+			return rc;
+	}
+	if (optind != argc - 1)
+		return vpmcsim_fail(EXIT_USAGE, "%s: expected one TRACE (usage: %s)", c->cmd,
+				    usage_line);
+	c->trace = argv[optind];
+	return 0;
+}
+
+int replay_cli_report(struct replay_cli *c, enum vpmc_replay_view view)
+{
+	const char *text;
+
+	if (vpmc_replay_report(c->r, view, c->fmt, &text))
+		return vpmcsim_fail(EXIT_INPUT, "%s: %s", c->cmd, vpmc_replay_error(c->r));
+	return replay_cli_print(text);
+}
+
+int replay_cli_open(struct replay_cli *c)
+{
+	int err = vpmc_reader_new(&c->reader, &c->ropts);
+
+	if (err)
+		return vpmcsim_fail(EXIT_INPUT, "%s: %s", c->cmd, vpmc_strerror(err));
+	err = vpmc_reader_open(c->reader, c->trace);
+	if (!err)
+		return 0;
+	return vpmcsim_fail(vpmcsim_reader_exit(err), "%s: %s", c->cmd,
+			    vpmc_reader_error(c->reader));
+}
+
+int replay_cli_read_end(struct replay_cli *c, int err, const char *msg, const char *warning)
+{
+	replay_cli_progress_done();
+	vpmcsim_reader_report(c->trace, c->reader);
+	if (warning && warning[0])
+		fprintf(stderr, "vpmcsim: warning: %s\n", warning);
+	return err ? replay_cli_fail(err, msg) : 0;
+}
+
+int replay_cli_fail(int err, const char *msg)
+{
+	switch (err) {
+	case VPMC_ERR_NOSUPPORT:
+		return vpmcsim_fail(EXIT_NOSUPPORT, "%s", msg);
+	case VPMC_ERR_INVAL:
+		return vpmcsim_fail(EXIT_USAGE, "%s", msg);
+	default:
+		return vpmcsim_fail(EXIT_INPUT, "%s", msg);
+	}
+}
+
+static bool progress_shown;
+
+/*
+ * Reads the trace recorded on the real host that the model's guest read differently: once, for
+ * the first policy in order with any, with its first such read. Under exact (upstream KVM, as on
+ * the recording host) they say that the modeled PMU is not the recording host's.
+ */
+static void host_read_warning(struct replay_cli *c)
+{
+	struct vpmc_metrics m;
+	const struct vpmc_host_read *h = &m.host_first_differ;
+	char name[VPMC_POLICY_NAME_MAX], model[32];
+	size_t i, n = vpmc_replay_nr_policies(c->r);
+
+	for (i = 0; i < n; i++) {
+		if (vpmc_replay_metrics(c->r, i, -1, -1, &m) || !m.host_differ)
+			continue;
+		vpmc_policy_format(vpmc_replay_policy(c->r, i), name, sizeof(name));
+		if (h->gp)
+			snprintf(model, sizeof(model), "#GP");
+		else
+			snprintf(model, sizeof(model), "%#" PRIx64, h->value);
+		fprintf(stderr, "vpmcsim: warning: %s: %" PRIu64 " of the %" PRIu64 " reads whose "
+			"value the trace recorded on the real host differ from the model under %s "
+			"(is the modeled PMU the recording host's?); the first at %" PRIu64 " ns on "
+			"vCPU %" PRIu32 ": %s %#" PRIx32 ": model %s, host %#" PRIx64 "\n", c->trace,
+			m.host_differ, m.host_reads, name, h->time_ns, h->vcpu,
+			h->rdpmc ? "rdpmc" : "rdmsr", h->index, model, h->host);
+		return;
+	}
+}
+
+/* Policies whose guest PMI handler was cut off (vpmc_replay_handler_capped()): their guest
+ * got no PMI after that, and their figures say more about the overlay than the policy. */
+static void handler_capped_warning(struct replay_cli *c)
+{
+	char name[VPMC_POLICY_NAME_MAX];
+	size_t i, n = vpmc_replay_nr_policies(c->r);
+	uint64_t capped, t = 0;
+	uint32_t vcpu = 0;
+
+	for (i = 0; i < n; i++) {
+		capped = vpmc_replay_handler_capped(c->r, i, &t, &vcpu);
+		if (!capped)
+			continue;
+		vpmc_policy_format(vpmc_replay_policy(c->r, i), name, sizeof(name));
+		fprintf(stderr, "vpmcsim: warning: %s: under %s the guest's PMI handler was cut off "
+			"%" PRIu64 " time%s, first at %" PRIu64 " ns on vCPU %" PRIu32 ": PMIs kept "
+			"coming while it ran (8 runs in a row) and the last got none (an Intel guest's "
+			"LVTPC stays masked then: no more PMIs on that vCPU); the --assume period is "
+			"too short for the events the handler's own exits count\n", c->trace, name, capped, capped == 1 ? "" : "s",
+			t, vcpu);
+	}
+}
+
+int replay_cli_run(struct replay_cli *c)
+{
+	struct vpmc_replay *r = c->r;
+	int err = replay_cli_open(c);
+
+	if (err)
+		return err;
+	vpmc_replay_set_source(r, c->trace, NULL);
+	vpmc_replay_set_progress(r, replay_cli_progress, NULL);
+	err = vpmc_replay_begin(r, vpmc_reader_pmu(c->reader));
+	if (err)
+		return vpmcsim_fail(EXIT_USAGE, "%s: %s", c->cmd, vpmc_replay_error(r));
+	err = vpmc_replay_run(r, c->reader);
+	err = replay_cli_read_end(c, err == VPMC_ERR_INVAL ? VPMC_ERR_PARSE : err,
+				  vpmc_replay_error(r), vpmc_replay_warning(r));
+	if (!err) {
+		host_read_warning(c);
+		handler_capped_warning(c);
+	}
+	return err;
+}
+
+void replay_cli_progress(void *data, uint64_t events)
+{
+	(void)data;
+	if (!isatty(STDERR_FILENO))
+		return;
+	fprintf(stderr, "\rvpmcsim: %llu events", (unsigned long long)events);
+	progress_shown = true;
+}
+
+void replay_cli_progress_done(void)
+{
+	if (progress_shown)
+		fputs("\r\033[K", stderr);
+	progress_shown = false;
+}
+
+int replay_cli_print(const char *text)
+{
+	if (fputs(text, stdout) == EOF || fflush(stdout))
+		return vpmcsim_write_error("standard output", errno);
+	return 0;
+}
+
+void replay_cli_close(struct replay_cli *c)
+{
+	vpmc_reader_free(c->reader);
+	vpmc_replay_free(c->r);
+	c->reader = NULL;
+	c->r = NULL;
+}

@@ -1,0 +1,173 @@
+/* check_hist.c - Fixed-memory histogram and its percentiles (lib/hist.c). */
+#include "config.h"
+
+#include <stdint.h>
+
+#include "check_common.h"
+#include "hist.h"
+#include "internal.h"
+
+START_TEST(test_small_values_are_exact)
+{
+	struct vpmc_hist h;
+	uint64_t v;
+
+	hist_init(&h);
+	for (v = 1; v <= 100; v++)
+		ck_assert_int_eq(hist_add(&h, v), 0);
+	/* nearest rank: p50 -> the 50th smallest of 1..100, p99 -> the 99th, p1 -> the 1st */
+	ck_assert_uint_eq(hist_percentile(&h, 5000), 50);
+	ck_assert_uint_eq(hist_percentile(&h, 9900), 99);
+	ck_assert_uint_eq(hist_percentile(&h, 100), 1);
+	ck_assert_uint_eq(hist_percentile(&h, 10000), 100);
+	ck_assert_uint_eq(h.n, 100);
+	ck_assert_uint_eq(h.min, 1);
+	ck_assert_uint_eq(h.max, 100);
+	hist_release(&h);
+}
+END_TEST
+
+START_TEST(test_every_bucket_midpoint_within_one_percent)
+{
+	unsigned int b;
+
+	/* Both ends of every bucket above the exact range: |mid - v| / v <= 1/128. */
+	for (b = HIST_EXACT; b < HIST_NR_BUCKETS; b++) {
+		unsigned int e = (b - HIST_EXACT) / HIST_SUB + 7, sub = (b - HIST_EXACT) % HIST_SUB;
+		uint64_t lo = (uint64_t)(HIST_SUB + sub) << (e - HIST_SUB_BITS);
+		uint64_t hi = lo + (1ULL << (e - HIST_SUB_BITS)) - 1; /* last value of bucket b */
+		uint64_t mid = hist_bucket_mid(b);
+
+		ck_assert_uint_eq(hist_bucket(lo), b);
+		ck_assert_uint_eq(hist_bucket(lo - 1), b - 1);
+		ck_assert_uint_eq(hist_bucket(hi), b);
+		ck_assert_msg((mid - lo) * 128 <= lo, "bucket %u: mid %llu lo %llu", b,
+			      (unsigned long long)mid, (unsigned long long)lo);
+		ck_assert_msg((hi - mid) * 128 <= hi, "bucket %u: mid %llu hi %llu", b,
+			      (unsigned long long)mid, (unsigned long long)hi);
+	}
+	ck_assert_uint_eq(hist_bucket(UINT64_MAX), HIST_NR_BUCKETS - 1);
+}
+END_TEST
+
+START_TEST(test_uniform_percentiles_within_one_percent)
+{
+	static const struct {
+		unsigned int per10k;
+		uint64_t want; /* nearest rank over 1000..100999: the rank-th value is 999 + rank */
+	} q[] = { { 5000, 999 + 50000 }, { 9900, 999 + 99000 }, { 9000, 999 + 90000 },
+		  { 1, 999 + 10 } };
+	struct vpmc_hist h;
+	uint64_t v;
+	size_t i;
+
+	hist_init(&h);
+	for (v = 1000; v < 101000; v++)
+		ck_assert_int_eq(hist_add(&h, v), 0);
+	for (i = 0; i < ARRAY_SIZE(q); i++) {
+		uint64_t got = hist_percentile(&h, q[i].per10k);
+		uint64_t diff = got > q[i].want ? got - q[i].want : q[i].want - got;
+
+		ck_assert_msg(diff * 100 <= q[i].want, "p%u: got %llu want %llu", q[i].per10k,
+			      (unsigned long long)got, (unsigned long long)q[i].want);
+	}
+	ck_assert_uint_eq(hist_percentile(&h, 10000), 100999);
+	hist_release(&h);
+}
+END_TEST
+
+START_TEST(test_percentile_clamped_to_min_and_max)
+{
+	struct vpmc_hist h;
+
+	hist_init(&h);
+	/* one sample in a wide bucket: the midpoint would differ, the clamp makes it exact */
+	ck_assert_int_eq(hist_add(&h, 1000001), 0);
+	ck_assert_uint_eq(hist_percentile(&h, 5000), 1000001);
+	ck_assert_uint_eq(hist_percentile(&h, 9900), 1000001);
+	hist_release(&h);
+}
+END_TEST
+
+/* A rank that is the first or the last sample is that sample, exactly: p99 of 3 exits of 10,
+ * 25 and 95 us is 95 us (nearest rank ceil(0.99 * 3) = 3), never a midpoint below it (94.72). */
+START_TEST(test_first_and_last_rank_exact)
+{
+	struct vpmc_hist h;
+
+	hist_init(&h);
+	ck_assert_int_eq(hist_add(&h, 10000), 0);
+	ck_assert_int_eq(hist_add(&h, 25000), 0);
+	ck_assert_int_eq(hist_add(&h, 95000), 0);
+	ck_assert_uint_eq(hist_percentile(&h, 9900), 95000);
+	ck_assert_uint_eq(hist_percentile(&h, 1), 10000); /* rank ceil(0.0001 * 3) = 1 */
+	/* rank 2 (p50): its bucket's midpoint, within 1/128 of 25000 */
+	ck_assert_uint_ge(hist_percentile(&h, 5000), 25000 - 25000 / 128);
+	ck_assert_uint_le(hist_percentile(&h, 5000), 25000 + 25000 / 128);
+	hist_release(&h);
+}
+END_TEST
+
+START_TEST(test_empty_and_merge)
+{
+	struct vpmc_hist a, b, all;
+	uint64_t v;
+
+	hist_init(&a);
+	hist_init(&b);
+	hist_init(&all);
+	ck_assert_uint_eq(hist_percentile(&a, 5000), 0);
+	for (v = 0; v < 5000; v++) {
+		uint64_t x = v * v * 37 + 5;
+
+		ck_assert_int_eq(hist_add(v % 2 ? &a : &b, x), 0);
+		ck_assert_int_eq(hist_add(&all, x), 0);
+	}
+	ck_assert_int_eq(hist_merge(&a, &b), 0);
+	ck_assert_uint_eq(a.n, all.n);
+	ck_assert_uint_eq(a.min, all.min);
+	ck_assert_uint_eq(a.max, all.max);
+	for (v = 0; v <= 10000; v += 250)
+		ck_assert_uint_eq(hist_percentile(&a, (unsigned int)v),
+				  hist_percentile(&all, (unsigned int)v));
+	hist_release(&a);
+	hist_release(&b);
+	hist_release(&all);
+}
+END_TEST
+
+START_TEST(test_memory_only_where_samples_land)
+{
+	struct vpmc_hist h;
+	unsigned int i, used = 0;
+	uint64_t k;
+
+	hist_init(&h);
+	/* a million samples in 0..127 use the two exact blocks and nothing else */
+	for (k = 0; k < 1000000; k++)
+		ck_assert_int_eq(hist_add(&h, k % 128), 0);
+	for (i = 0; i < HIST_NR_BLOCKS; i++)
+		used += h.block[i] != NULL;
+	ck_assert_uint_eq(used, 2);
+	hist_release(&h);
+	ck_assert_uint_eq(h.n, 0);
+}
+END_TEST
+
+static Suite *hist_suite(void)
+{
+	Suite *s = suite_create("hist");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, test_small_values_are_exact);
+	tcase_add_test(tc, test_every_bucket_midpoint_within_one_percent);
+	tcase_add_test(tc, test_uniform_percentiles_within_one_percent);
+	tcase_add_test(tc, test_percentile_clamped_to_min_and_max);
+	tcase_add_test(tc, test_first_and_last_rank_exact);
+	tcase_add_test(tc, test_empty_and_merge);
+	tcase_add_test(tc, test_memory_only_where_samples_land);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+CHECK_MAIN(hist_suite)

@@ -1,0 +1,529 @@
+/*
+ * check_replay.c - The replay engine on hand-written scenarios (traces/scenarios/replay-*.vtr):
+ * every expected number is worked out in the scenario's header comment from KVM's semantics.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check_common.h"
+#include "internal.h"
+
+#define MAX_PMIS 16
+
+/* The times of one policy's delivered PMIs, from the replay log. */
+struct pmi_times {
+	const char *policy; /* "\"policy\":\"exact\"" */
+	uint64_t t[MAX_PMIS];
+	unsigned int n;
+};
+
+static void pmi_log(void *data, const char *line)
+{
+	struct pmi_times *p = data;
+	unsigned long long t;
+
+	if (!strstr(line, "\"kind\":\"pmi\"") || !strstr(line, p->policy) ||
+	    !strstr(line, "\"delivered\":true"))
+		return;
+	ck_assert_int_eq(sscanf(strstr(line, "\"t\":"), "\"t\":%llu", &t), 1);
+	ck_assert_uint_lt(p->n, MAX_PMIS);
+	p->t[p->n++] = t;
+}
+
+/* An engine replaying @policies, with --assume @assume (or none), PMI times into @log (or
+ * none); not begun. */
+static struct vpmc_replay *replay_make(const char *const *policies, unsigned int n,
+				       const char *assume, struct pmi_times *log)
+{
+	struct vpmc_replay *r;
+	unsigned int i;
+
+	ck_assert_int_eq(vpmc_replay_new(&r), 0);
+	for (i = 0; i < n; i++) {
+		struct vpmc_policy p;
+
+		ck_assert_int_eq(vpmc_policy_parse(&p, policies[i], NULL), 0);
+		ck_assert_int_eq(vpmc_replay_add_policy(r, &p), 0);
+	}
+	if (assume)
+		ck_assert_int_eq(vpmc_replay_assume(r, assume), 0);
+	if (log)
+		vpmc_replay_set_log(r, pmi_log, log);
+	return r;
+}
+
+/* @r (from replay_make()) run over @file under traces/scenarios. */
+static struct vpmc_replay *run_file(struct vpmc_replay *r, const char *file)
+{
+	struct vpmc_reader *rd;
+	char path[1024];
+	const char *dir = getenv("VPMC_TRACES");
+
+	snprintf(path, sizeof(path), "%s/scenarios/%s", dir ? dir : "traces", file);
+	ck_assert_int_eq(vpmc_reader_new(&rd, NULL), 0);
+	ck_assert_msg(vpmc_reader_open(rd, path) == 0, "%s", vpmc_reader_error(rd));
+	ck_assert_msg(vpmc_replay_run(r, rd) == 0, "%s: %s", file, vpmc_replay_error(r));
+	vpmc_reader_free(rd);
+	return r;
+}
+
+static struct vpmc_replay *run_scenario_assume(const char *file, const char *const *policies,
+					       unsigned int n, const char *assume,
+					       struct pmi_times *log)
+{
+	return run_file(replay_make(policies, n, assume, log), file);
+}
+
+static struct vpmc_replay *run_scenario(const char *file, const char *const *policies,
+					unsigned int n)
+{
+	return run_scenario_assume(file, policies, n, NULL, NULL);
+}
+
+/* @file replayed through @policies, priced by @cost. */
+static struct vpmc_replay *run_scenario_cost(const char *file, const char *const *policies,
+					     unsigned int n, const struct vpmc_cost *cost)
+{
+	struct vpmc_replay *r = replay_make(policies, n, NULL, NULL);
+
+	vpmc_replay_set_cost(r, cost);
+	return run_file(r, file);
+}
+
+static struct vpmc_metrics metrics(struct vpmc_replay *r, size_t i)
+{
+	struct vpmc_metrics m;
+
+	ck_assert_int_eq(vpmc_replay_metrics(r, i, -1, -1, &m), 0);
+	return m;
+}
+
+START_TEST(test_disabled_read_error_is_minus_k)
+{
+	static const char *const pol[] = { "exact", "disabled=0x2", "tolerance=100" };
+	struct vpmc_replay *r = run_scenario("replay-disabled-read-error.vtr", pol, 3);
+	struct vpmc_metrics ex = metrics(r, 0), dis = metrics(r, 1), tol = metrics(r, 2);
+
+	/* exact: reads are exact; 5 drains = 1 create + 4 resumes; 5 triggers */
+	ck_assert_uint_eq(ex.reads, 1);
+	ck_assert_uint_eq(ex.reads_with_error, 0);
+	ck_assert_uint_eq(ex.drains, 5);
+	ck_assert_uint_eq(ex.perf_creates, 1);
+	ck_assert_uint_eq(ex.perf_resumes, 4);
+	ck_assert_uint_eq(ex.triggers, 5);
+	ck_assert_uint_eq(ex.exits, 5);
+	ck_assert_uint_eq(ex.exits_with_drain, 5);
+	/* 5.2 (create) + 4 * 2.4 (resumes) + 5 * 200 cycles / 2.5 GHz (0.4) us */
+	ck_assert_double_eq_tol(ex.host_us_total, 15.2, 1e-9);
+	/* disabled=0x2: the 3 retirements after the write are missing */
+	ck_assert_uint_eq(dis.reads, 1);
+	ck_assert_uint_eq(dis.reads_with_error, 1);
+	ck_assert_double_eq(dis.error_events_mean, -3.0);
+	ck_assert_uint_eq(dis.error_events_max_abs, 3);
+	ck_assert_uint_eq(dis.drains, 1);
+	ck_assert_uint_eq(dis.perf_creates, 1);
+	ck_assert_uint_eq(dis.triggers, 0);
+	ck_assert_uint_eq(dis.exits, 5);
+	ck_assert_uint_eq(dis.exits_with_drain, 1);
+	/* tolerance=100: pending events are part of every read; only the EVNTSEL drain */
+	ck_assert_uint_eq(tol.reads_with_error, 0);
+	ck_assert_uint_eq(tol.drains, 1);
+	ck_assert_uint_eq(tol.triggers, 5);
+	vpmc_replay_free(r);
+}
+END_TEST
+
+START_TEST(test_tolerance_late_pmi)
+{
+	static const char *const pol[] = { "exact", "tolerance=100" };
+	struct vpmc_replay *r = run_scenario("replay-tolerance-late-pmi.vtr", pol, 2);
+	struct vpmc_metrics ex = metrics(r, 0), tol = metrics(r, 1);
+
+	ck_assert_uint_eq(ex.ref_overflows, 1);
+	ck_assert_uint_eq(ex.overflows_matched, 1);
+	ck_assert_uint_eq(ex.overflows_missed, 0);
+	ck_assert_uint_eq(ex.pmis_delivered, 1);
+	ck_assert_uint_eq(ex.pmis_spurious, 0);
+	ck_assert_uint_eq(ex.lateness_events_max, 0);
+	ck_assert_uint_eq(ex.lateness_ns_max, 5);
+	ck_assert_uint_eq(ex.exits, 21);
+	ck_assert_uint_eq(ex.drains, 21);
+	ck_assert_uint_eq(ex.perf_creates, 1);
+	ck_assert_uint_eq(ex.perf_resumes, 20);
+	ck_assert_uint_eq(ex.triggers, 21);
+
+	ck_assert_uint_eq(tol.ref_overflows, 1);
+	ck_assert_uint_eq(tol.overflows_matched, 1);
+	ck_assert_uint_eq(tol.pmis_delivered, 1);
+	ck_assert_uint_eq(tol.lateness_events_max, 20);
+	ck_assert_uint_eq(tol.lateness_events_p50, 20);
+	ck_assert_uint_eq(tol.lateness_ns_max, 124);
+	ck_assert_uint_eq(tol.exits, 22);
+	ck_assert_uint_eq(tol.exits_implicit, 1);
+	ck_assert_uint_eq(tol.drains, 2);
+	ck_assert_uint_eq(tol.perf_creates, 1);
+	ck_assert_uint_eq(tol.perf_resumes, 1);
+	ck_assert_uint_eq(tol.triggers, 21);
+	vpmc_replay_free(r);
+}
+END_TEST
+
+START_TEST(test_tolerance_missed_pmi)
+{
+	static const char *const pol[] = { "exact", "tolerance=100" };
+	struct vpmc_replay *r = run_scenario("replay-tolerance-missed-pmi.vtr", pol, 2);
+	struct vpmc_metrics ex = metrics(r, 0), tol = metrics(r, 1);
+
+	ck_assert_uint_eq(ex.overflows_matched, 1);
+	ck_assert_uint_eq(ex.overflows_missed, 0);
+	ck_assert_uint_eq(tol.ref_overflows, 1);
+	ck_assert_uint_eq(tol.overflows_matched, 0);
+	ck_assert_uint_eq(tol.overflows_missed, 1);
+	ck_assert_uint_eq(tol.pmis_delivered, 0);
+	vpmc_replay_free(r);
+}
+END_TEST
+
+/* Recorded values are checked, never used (the scenario's header works every row out). */
+START_TEST(test_host_values_checked)
+{
+	static const char *const pol[] = { "exact", "disabled=0x12", "mediated" };
+	struct vpmc_replay *r = run_scenario("replay-host-values.vtr", pol, 3);
+	struct vpmc_metrics m;
+	size_t i;
+
+	for (i = 0; i < 3; i++) {
+		m = metrics(r, i);
+		ck_assert_uint_eq(m.host_reads, 6);
+		ck_assert_uint_eq(m.host_differ, 4);
+		ck_assert_uint_eq(m.host_first_differ.time_ns, 45);
+		ck_assert_uint_eq(m.host_first_differ.vcpu, 1);
+		ck_assert(m.host_first_differ.rdpmc);
+		ck_assert_uint_eq(m.host_first_differ.index, 0);
+		ck_assert(!m.host_first_differ.gp);
+		ck_assert_uint_eq(m.host_first_differ.value, 0);
+		ck_assert_uint_eq(m.host_first_differ.host, 1);
+		/* the recorded values are no input: reads are exact against the reference */
+		ck_assert_uint_eq(m.reads, 5);
+		ck_assert_uint_eq(m.reads_with_error, 0);
+	}
+	ck_assert_int_eq(vpmc_replay_metrics(r, 0, 0, -1, &m), 0);
+	ck_assert_uint_eq(m.host_reads, 5);
+	ck_assert_uint_eq(m.host_differ, 3);
+	ck_assert_uint_eq(m.host_first_differ.time_ns, 50);
+	ck_assert_uint_eq(m.host_first_differ.value, 100);
+	ck_assert_uint_eq(m.host_first_differ.host, 101);
+	vpmc_replay_free(r);
+}
+END_TEST
+
+/*
+ * Costs set through the API beyond vpmc_cost_parse()'s bounds. late-pmi under exact has 21 exits,
+ * each with one perf event created or resumed (test_tolerance_late_pmi): at 1e300 us each, every
+ * exit is beyond the histogram's 2^64 ns, so p50 and p99 are its top, never more than the max.
+ */
+START_TEST(test_cost_beyond_histogram)
+{
+	static const char *const pol[] = { "exact" };
+	static const struct vpmc_cost huge = { 1e300, 1e300, 200, 2.5 };
+	struct vpmc_replay *r = run_scenario_cost("replay-tolerance-late-pmi.vtr", pol, 1, &huge);
+	struct vpmc_metrics m = metrics(r, 0);
+	const char *text;
+
+	ck_assert_uint_eq(m.exits, 21);
+	ck_assert_double_eq(m.host_us_per_exit_p50, 18446744073709551615.0 / 1000.0);
+	ck_assert_double_eq(m.host_us_per_exit_p99, 18446744073709551615.0 / 1000.0);
+	ck_assert_double_eq_tol(m.host_us_per_exit_max, 1e300, 1e285);
+	ck_assert_int_eq(vpmc_replay_report(r, VPMC_VIEW_COMPARE, VPMC_OUTPUT_JSON, &text), 0);
+	vpmc_replay_free(r);
+}
+END_TEST
+
+/* 21 exits at 1e308 us: the total (and the mean) are infinite. JSON cannot hold that: the
+ * report fails and says why, not "out of memory"; text prints "inf". */
+START_TEST(test_cost_not_finite_json)
+{
+	static const char *const pol[] = { "exact" };
+	static const struct vpmc_cost huge = { 1e308, 1e308, 200, 2.5 };
+	struct vpmc_replay *r = run_scenario_cost("replay-tolerance-late-pmi.vtr", pol, 1, &huge);
+	const char *text;
+
+	ck_assert_int_eq(vpmc_replay_report(r, VPMC_VIEW_COMPARE, VPMC_OUTPUT_JSON, &text),
+			 VPMC_ERR_LIMIT);
+	ck_assert_str_eq(vpmc_replay_error(r), "host_us_per_exit_mean is inf, which JSON cannot "
+			 "hold (only finite numbers)");
+	ck_assert_int_eq(vpmc_replay_report(r, VPMC_VIEW_COMPARE, VPMC_OUTPUT_TEXT, &text), 0);
+	ck_assert_ptr_nonnull(strstr(text, " inf "));
+	vpmc_replay_free(r);
+}
+END_TEST
+
+/* The plot's x axis is log(T): one T (however often given, with T = 0 left out) would be an
+ * empty range, which gnuplot warns about; it gets a decade either side. Two Ts need none. */
+static const struct {
+	const char *name;
+	const char *policies[2];
+	unsigned int n;
+	const char *xrange; /* NULL: none set */
+} plot_ranges[] = {
+	{ "one-t", { "tolerance=10" }, 1, "set xrange [1:100]\n" },
+	{ "t0-and-one-t", { "tolerance=0", "tolerance-wrap=1000" }, 2, "set xrange [100:10000]\n" },
+	{ "same-t-twice", { "tolerance=7", "tolerance=7" }, 2, "set xrange [0.7:70]\n" },
+	{ "two-t", { "tolerance=1", "tolerance=10" }, 2, NULL },
+};
+
+START_TEST(test_plot_x_range)
+{
+	struct vpmc_replay *r = run_scenario("replay-tolerance-late-pmi.vtr",
+					     plot_ranges[_i].policies, plot_ranges[_i].n);
+	const char *script;
+
+	ck_assert_int_eq(vpmc_replay_plot(r, "x.svg", &script), 0);
+	if (plot_ranges[_i].xrange)
+		ck_assert_msg(strstr(script, plot_ranges[_i].xrange), "%s", script);
+	else
+		ck_assert_msg(!strstr(script, "set xrange"), "%s", script);
+	vpmc_replay_free(r);
+}
+END_TEST
+
+/* ---- overlay: the guest's PMI handler inside guest segments ---- */
+
+/* The PMI counts, lateness and costs are worked out in the scenario's header comment. */
+START_TEST(test_overlay_pmis_inside_segment)
+{
+	static const char *const pol[] = { "exact", "disabled=0x12", "tolerance=100", "mediated",
+					   "reference" };
+	struct pmi_times log = { .policy = "\"policy\":\"exact\"" };
+	struct vpmc_replay *r = run_scenario_assume("replay-overlay-segment.vtr", pol, 5,
+						    "gp0=instructions,period=100", &log);
+	struct vpmc_metrics m;
+	unsigned int i, k;
+
+	/* exact: at instruction 99 + 98 k of the segment, t = 1000 + 99 + 98 k */
+	ck_assert_uint_eq(log.n, 10);
+	for (k = 0; k < log.n; k++)
+		ck_assert_uint_eq(log.t[k], 1099 + 98 * k);
+	for (i = 0; i < 5; i++) {
+		m = metrics(r, i);
+		ck_assert_msg(m.ref_overflows == 10, "%s: %llu reference overflows", pol[i],
+			      (unsigned long long)m.ref_overflows);
+		ck_assert_uint_eq(m.overflows_matched, 10);
+		ck_assert_uint_eq(m.overflows_missed, 0);
+		ck_assert_uint_eq(m.pmis_delivered, 10);
+		ck_assert_uint_eq(m.pmis_spurious, 0);
+		ck_assert_uint_eq(m.reads, 10);
+		ck_assert_uint_eq(m.status_reads, 20);
+		ck_assert_uint_eq(m.status_reads_differ, 0);
+		ck_assert_uint_eq(m.exits, 96);
+		ck_assert_uint_eq(m.exits_implicit, 10);
+	}
+	for (i = 0; i < 5; i += i == 0 ? 3 : 1) { /* exact, mediated, reference */
+		m = metrics(r, i);
+		ck_assert_uint_eq(m.lateness_events_max, 0);
+		ck_assert_uint_eq(m.lateness_ns_max, 0);
+		ck_assert_uint_eq(m.reads_with_error, 0);
+	}
+	m = metrics(r, 0);
+	ck_assert_uint_eq(m.triggers, 21);
+	ck_assert_uint_eq(m.drains, 43);
+	ck_assert_uint_eq(m.reprograms, 260);
+	ck_assert_uint_eq(m.perf_resumes, 30);
+	ck_assert_uint_eq(m.perf_creates, 1);
+	ck_assert_uint_eq(metrics(r, 3).drains, 23);
+
+	m = metrics(r, 1); /* disabled=0x12: 1 event late, then 2 */
+	ck_assert_uint_eq(m.lateness_events_p50, 2);
+	ck_assert_uint_eq(m.lateness_events_max, 2);
+	ck_assert_uint_eq(m.lateness_ns_p50, 2);
+	ck_assert_uint_eq(m.lateness_ns_max, 2);
+	ck_assert_uint_eq(m.reads_with_error, 10);
+	ck_assert_double_eq_tol(m.error_events_mean, -1.9, 1e-9);
+	ck_assert_uint_eq(m.error_events_max_abs, 2);
+	ck_assert_uint_eq(m.triggers, 0);
+	ck_assert_uint_eq(m.drains, 33);
+
+	m = metrics(r, 2); /* tolerance=100: 0 once, then 1 event late */
+	ck_assert_uint_eq(m.lateness_events_p50, 1);
+	ck_assert_uint_eq(m.lateness_events_max, 1);
+	ck_assert_uint_eq(m.lateness_ns_max, 1);
+	ck_assert_uint_eq(m.reads_with_error, 0);
+	ck_assert_uint_eq(m.drains, 33);
+	vpmc_replay_free(r);
+}
+END_TEST
+
+/*
+ * A period of 2 (x86_perf_event_set_period()'s least) and exact: the handler's last two exits,
+ * WRMSR GLOBAL_CTRL = all and WRMSR LVTPC, each retire an instruction that KVM counts once the
+ * counter is enabled again (kvm_skip_emulated_instruction() -> kvm_pmu_instruction_retired()),
+ * so the counter, rewritten to -2, overflows at the handler's end and LVTPC, just unmasked,
+ * lets the PMI in: every run of the handler brings the next, and the 8th is cut off, once, at
+ * the first PMI (t = 1002: the enabling WRMSR left the counter at -1, so KVM's perf event gets
+ * a sample period of 1, which the host's x86_perf_event_set_period() arms as 2: the hardware
+ * overflow is the segment's 2nd instruction, one after the reference's). After it LVTPC stays
+ * masked. Under
+ * disabled=0x12 the handler's exits count nothing, so no handler is cut off.
+ */
+START_TEST(test_overlay_handler_cut_off)
+{
+	static const char *const pol[] = { "exact", "disabled=0x12" };
+	struct vpmc_replay *r = run_scenario_assume("replay-overlay-segment.vtr", pol, 2,
+						    "gp0=instructions,period=2", NULL);
+	uint64_t t = 0;
+	uint32_t vcpu = 99;
+
+	ck_assert_uint_eq(vpmc_replay_handler_capped(r, 0, &t, &vcpu), 1);
+	ck_assert_uint_eq(t, 1002);
+	ck_assert_uint_eq(vcpu, 0);
+	ck_assert_uint_eq(metrics(r, 0).pmis_delivered, 9); /* 8 handler runs; none for the 9th */
+	ck_assert_uint_eq(vpmc_replay_handler_capped(r, 1, NULL, NULL), 0);
+	ck_assert_uint_eq(vpmc_replay_handler_capped(r, 2, NULL, NULL), 0); /* no such policy */
+	vpmc_replay_free(r);
+}
+END_TEST
+
+/* Apply one event to the engine. */
+static void replay_ev(struct vpmc_replay *r, uint64_t t, enum vpmc_event_type type, uint64_t insn)
+{
+	struct vpmc_event ev;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.time_ns = t;
+	ev.type = type;
+	ev.cpl = VPMC_CPL_KEEP;
+	ev.insn = insn;
+	if (type == VPMC_EV_EXIT)
+		snprintf(ev.reason, sizeof(ev.reason), "HLT");
+	ck_assert_msg(vpmc_replay_event(r, &ev) == 0, "%s", vpmc_replay_error(r));
+}
+
+/*
+ * The same segment on an AMD PerfMonV2 guest, exact. Programming: WRMSR GLOBAL_CTL = 0,
+ * PERF_CTR0 = -100, PERF_CTL0, GLOBAL_CTL = 0x3f (its retire counts: -99). amd_pmu_v2_handle_irq()
+ * makes 6 accesses: WRMSR GLOBAL_CTL = 0, RDMSR GLOBAL_STATUS, RDPMC 0 (reads 0: delta 100,
+ * left 100), WRMSR PERF_CTR0 = -100, WRMSR GLOBAL_STATUS_CLR, WRMSR GLOBAL_CTL = 0x3f (counted:
+ * -99). No LVTPC write: AMD guests' LVTPC is not masked by a PMI (6.9+, 49ff3b4aec51). PMIs at
+ * instructions 99 k, k = 1..10 (t = 1000 + 99 k); exits 4 + 2 + 10 implicit + 10 x 6 = 76;
+ * reads 10, status reads 10.
+ */
+START_TEST(test_overlay_amd_pmis_inside_segment)
+{
+	static const char *const pol[] = { "exact" };
+	struct pmi_times log = { .policy = "\"policy\":\"exact\"" };
+	struct vpmc_replay *r = replay_make(pol, 1, "gp0=instructions,period=100", &log);
+	struct vpmc_pmu_config cfg;
+	struct vpmc_metrics m;
+	unsigned int k;
+
+	vpmc_pmu_config_default(&cfg, VPMC_VENDOR_AMD);
+	ck_assert_int_eq(vpmc_replay_begin(r, &cfg), 0);
+	replay_ev(r, 1000, VPMC_EV_ENTRY, 0);
+	replay_ev(r, 2000, VPMC_EV_GUEST, 1000);
+	replay_ev(r, 2000, VPMC_EV_EXIT, 0);
+	replay_ev(r, 2100, VPMC_EV_ENTRY, 0);
+	ck_assert_int_eq(vpmc_replay_finish(r), 0);
+
+	ck_assert_uint_eq(log.n, 10);
+	for (k = 0; k < log.n; k++)
+		ck_assert_uint_eq(log.t[k], 1000 + 99 * (k + 1));
+	m = metrics(r, 0);
+	ck_assert_uint_eq(m.ref_overflows, 10);
+	ck_assert_uint_eq(m.overflows_matched, 10);
+	ck_assert_uint_eq(m.lateness_events_max, 0);
+	ck_assert_uint_eq(m.reads, 10);
+	ck_assert_uint_eq(m.reads_with_error, 0);
+	ck_assert_uint_eq(m.status_reads, 10);
+	ck_assert_uint_eq(m.exits, 76);
+	ck_assert_uint_eq(m.exits_implicit, 10);
+	vpmc_replay_free(r);
+}
+END_TEST
+
+/*
+ * Without an overlay nothing runs between the parts of a segment: the trace's own guest
+ * programs GP0 as the overlay would (the enabling write's retire counts: -99) and has no
+ * handler, so the segment runs through in one piece: one overflow at instruction 99 (t = 1099,
+ * the PMI there, lateness 0), then the counter runs on to 1000 - 99 = 901 at the RDPMC. Exits:
+ * the entries at 1000 and 2100 and the implicit one.
+ */
+START_TEST(test_no_overlay_segment_in_one_piece)
+{
+	static const struct {
+		uint32_t msr;
+		uint64_t value;
+	} prog[] = {
+		{ 0x38f, 0 }, { 0x4c1, (1ULL << 48) - 100 }, { 0x186, 0x5300c0 }, { 0x38f, 0x7000000ff },
+	};
+	static const char *const names[] = { "exact", "mediated" };
+	struct vpmc_replay *r = replay_make(names, ARRAY_SIZE(names), NULL, NULL);
+	struct vpmc_pmu_config cfg;
+	struct vpmc_metrics m;
+	struct vpmc_event ev;
+	unsigned int i;
+
+	vpmc_pmu_config_default(&cfg, VPMC_VENDOR_INTEL);
+	ck_assert_int_eq(vpmc_replay_begin(r, &cfg), 0);
+	for (i = 0; i < ARRAY_SIZE(prog); i++) {
+		memset(&ev, 0, sizeof(ev));
+		ev.time_ns = 1000;
+		ev.type = VPMC_EV_WRMSR;
+		ev.cpl = VPMC_CPL_KEEP;
+		ev.index = prog[i].msr;
+		ev.value = prog[i].value;
+		ck_assert_int_eq(vpmc_replay_event(r, &ev), 0);
+		replay_ev(r, 1000, VPMC_EV_RETIRE, 0);
+	}
+	replay_ev(r, 1000, VPMC_EV_ENTRY, 0);
+	replay_ev(r, 2000, VPMC_EV_GUEST, 1000);
+	replay_ev(r, 2000, VPMC_EV_EXIT, 0);
+	memset(&ev, 0, sizeof(ev));
+	ev.time_ns = 2000;
+	ev.type = VPMC_EV_RDPMC;
+	ev.cpl = VPMC_CPL_KEEP;
+	ck_assert_int_eq(vpmc_replay_event(r, &ev), 0);
+	replay_ev(r, 2100, VPMC_EV_ENTRY, 0);
+	ck_assert_int_eq(vpmc_replay_finish(r), 0);
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		m = metrics(r, i);
+		ck_assert_uint_eq(m.ref_overflows, 1);
+		ck_assert_uint_eq(m.overflows_matched, 1);
+		ck_assert_uint_eq(m.pmis_delivered, 1);
+		ck_assert_uint_eq(m.lateness_events_max, 0);
+		ck_assert_uint_eq(m.lateness_ns_max, 0);
+		ck_assert_uint_eq(m.reads, 1);
+		ck_assert_uint_eq(m.reads_with_error, 0);
+		ck_assert_uint_eq(m.exits, 3);
+		ck_assert_uint_eq(m.exits_implicit, 1);
+	}
+	vpmc_replay_free(r);
+}
+END_TEST
+
+static Suite *replay_suite(void)
+{
+	Suite *s = suite_create("replay");
+	TCase *tc = tcase_create("scenarios");
+
+	tcase_add_test(tc, test_disabled_read_error_is_minus_k);
+	tcase_add_test(tc, test_tolerance_late_pmi);
+	tcase_add_test(tc, test_tolerance_missed_pmi);
+	tcase_add_test(tc, test_host_values_checked);
+	tcase_add_test(tc, test_cost_beyond_histogram);
+	tcase_add_test(tc, test_cost_not_finite_json);
+	tcase_add_loop_test(tc, test_plot_x_range, 0, ARRAY_SIZE(plot_ranges));
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("overlay");
+	tcase_add_test(tc, test_overlay_pmis_inside_segment);
+	tcase_add_test(tc, test_overlay_handler_cut_off);
+	tcase_add_test(tc, test_overlay_amd_pmis_inside_segment);
+	tcase_add_test(tc, test_no_overlay_segment_in_one_piece);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+CHECK_MAIN(replay_suite)

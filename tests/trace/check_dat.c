@@ -1,0 +1,1588 @@
+/* check_trace_dat.c - trace.dat through libtracecmd (lib/trace_dat.c) and the importer on it.
+ *
+ * The recordings are traces/local-kvm (README.md there). Record counts come from each
+ * recording's NAME.counts.txt; event counts are worked out from NAME.raw.txt by grep, as each
+ * table row's comment says.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <trace-cmd.h>
+#include <zstd.h>
+
+#include "check_common.h"
+#include "events.h"
+#include "import.h"
+#include "dat.h"
+#include "dat_direct.h"
+#include "text.h"
+
+static char *trace_path(const char *name)
+{
+	const char *dir = getenv("VPMC_TRACES");
+	static char buf[512];
+
+	snprintf(buf, sizeof(buf), "%s/local-kvm/%s", dir ? dir : "traces", name);
+	return buf;
+}
+
+/* traces/bad/@name, in one of two buffers (two paths may be in use at once). */
+static char *bad_path(const char *name)
+{
+	const char *dir = getenv("VPMC_TRACES");
+	static char buf[2][512];
+	static int n;
+
+	n = !n;
+	snprintf(buf[n], sizeof(buf[n]), "%s/bad/%s", dir ? dir : "traces", name);
+	return buf[n];
+}
+
+/*
+ * Per recording (grep on NAME.raw.txt, which has the same records as NAME.dat):
+ *   E = grep -c kvm_emulate_insn:, F = grep -c 'failed=1', G = grep -c 'reinjected=0'
+ *   (every kvm_inj_exception is #GP 13 here), U = grep -c kvm_userspace_exit:.
+ *   retire = E - 2F - G: a failed instruction has a start and a failed record, neither retires
+ *   (handle_emulation_failure()); each #GP cancels its faulting instruction (WRMSR/RDMSR/RDPMC).
+ *   branch = non-failed starts of 0f 85 / 73 / 74 / cf (real), ff e0 (pm32); lm64's 48 cf
+ *   IRETQs all fail: grep the insn=ARRAY prefixes.
+ *   wrmsr / rdmsr = kvm_msr with write=1 / write=0 and exception=0.
+ *   entry = U: one before each vCPU's first instruction and one after each userspace exit but
+ *   the vCPU's last (the run ends with it).
+ * multi-vcpu-real.raw.txt is not committed (7.9 MB); its numbers were taken the same way from
+ * shared/traces/local-kvm.
+ */
+static const struct dat_case {
+	const char *name;
+	unsigned long records;
+	unsigned long entry, retire, branch, wrmsr, rdmsr;
+} cases[] = {
+	/* E=1661 F=0 G=100 U=81; branches 40 0f 85 + 20 73 + 20 74 + 80 cf (IRET of #GP) */
+	{ "small-mixed-real", 2313, 81, 1561, 160, 60, 80 },
+	{ "small-mixed-real.v6", 2313, 81, 1561, 160, 60, 80 },
+	/* E=1762 F=0 G=100 U=82; 20 0f 85 + 20 73 + 20 74 + 100 ff e0 (jmp eax after #GP) */
+	{ "small-mixed-pm32", 2425, 82, 1662, 160, 60, 80 },
+	/* E=1562 F=100 G=100 U=82; 20 0f 85 + 20 73 + 20 74 (the 100 48 cf failed) */
+	{ "small-mixed-lm64", 2225, 82, 1262, 60, 60, 80 },
+	/* E=36524 F=0 G=2200 U=1764 */
+	{ "multi-vcpu-real", 50647, 1764, 34324, 3520, 1320, 1760 },
+	/* E=3051 F=0 G=250 U=1 */
+	{ "pmu-gp-real", 3763, 1, 2801, 300, 100, 100 },
+	/* E=2301 F=0 G=100 U=151; rejected WRMSRs go to userspace: no kvm_msr, no #GP */
+	{ "pmu-usermsr-real", 3163, 151, 2201, 150, 100, 100 },
+};
+
+struct name_count {
+	char name[KVM_REC_NAME_MAX];
+	unsigned long n;
+};
+
+static void count_name(struct name_count *nc, size_t max, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < max && nc[i].name[0]; i++) {
+		if (!strcmp(nc[i].name, name)) {
+			nc[i].n++;
+			return;
+		}
+	}
+	ck_assert_uint_lt(i, max);
+	snprintf(nc[i].name, sizeof(nc[i].name), "%s", name);
+	nc[i].n = 1;
+}
+
+/* NAME.counts.txt: "   COUNT event" lines (uniq -c of the recording's event names). */
+static void check_counts_file(const char *name, const struct name_count *nc, size_t max)
+{
+	char file[256], ev[KVM_REC_NAME_MAX];
+	unsigned long want, got;
+	size_t i, lines = 0, seen = 0;
+	FILE *f;
+
+	snprintf(file, sizeof(file), "%s.counts.txt", name);
+	if (strstr(name, ".v6"))
+		snprintf(file, sizeof(file), "small-mixed-real.counts.txt");
+	f = fopen(trace_path(file), "r");
+	ck_assert_msg(f, "%s: %s", file, strerror(errno));
+	while (fscanf(f, "%lu %63s", &want, ev) == 2) {
+		lines++;
+		got = 0;
+		for (i = 0; i < max && nc[i].name[0]; i++)
+			if (!strcmp(nc[i].name, ev))
+				got = nc[i].n;
+		ck_assert_msg(got == want, "%s: %s: got %lu want %lu", name, ev, got, want);
+	}
+	fclose(f);
+	for (i = 0; i < max && nc[i].name[0]; i++)
+		seen++;
+	ck_assert_msg(seen == lines, "%s: %zu event names, counts file has %zu", name, seen, lines);
+}
+
+START_TEST(test_recording_counts)
+{
+	const struct dat_case *c = &cases[_i];
+	const struct kvm_import_opts o = { KVM_IMPORT_DEFAULT_GUEST_IPS,
+					   KVM_IMPORT_DEFAULT_BRANCH_PERMILLE, VPMC_KERNEL(6, 18) };
+	unsigned long records = 0, n[VPMC_EV_NR] = { 0 }, branch = 0;
+	struct name_count names[32] = { 0 };
+	struct kvm_import_stats st;
+	struct vpmc__errbuf err;
+	struct kvm_import *im;
+	struct trace_dat *d;
+	struct kvm_record r;
+	struct vpmc_event ev;
+	char file[256];
+	int ret;
+
+	snprintf(file, sizeof(file), "%s.dat", c->name);
+	ret = trace_dat_open(&d, trace_path(file), &err);
+	ck_assert_msg(ret == 0, "%s: %s", c->name, err.msg);
+	ck_assert_int_eq(kvm_import_new(&im, &o), 0);
+	for (;;) {
+		ret = trace_dat_next(d, &r, &err);
+		ck_assert_msg(ret >= 0, "%s: %s", c->name, err.msg);
+		if (ret == 0)
+			kvm_import_finish(im);
+		else {
+			records++;
+			count_name(names, ARRAY_SIZE(names), r.name);
+			ck_assert_int_eq(kvm_import_push(im, &r), 0);
+		}
+		while (kvm_import_pop(im, &ev) == 1) {
+			n[ev.type]++;
+			branch += ev.type == VPMC_EV_RETIRE && ev.branch;
+		}
+		if (ret == 0)
+			break;
+	}
+	kvm_import_get_stats(im, &st);
+	ck_assert_msg(records == c->records, "%s: records %lu want %lu", c->name, records,
+		      c->records);
+	check_counts_file(c->name, names, ARRAY_SIZE(names));
+	ck_assert_msg(n[VPMC_EV_ENTRY] == c->entry, "%s: entry %lu", c->name, n[VPMC_EV_ENTRY]);
+	ck_assert_uint_eq(st.synthesized_entries, c->entry);
+	ck_assert_msg(n[VPMC_EV_RETIRE] == c->retire, "%s: retire %lu", c->name, n[VPMC_EV_RETIRE]);
+	ck_assert_msg(branch == c->branch, "%s: branch %lu", c->name, branch);
+	ck_assert_msg(n[VPMC_EV_WRMSR] == c->wrmsr, "%s: wrmsr %lu", c->name, n[VPMC_EV_WRMSR]);
+	ck_assert_msg(n[VPMC_EV_RDMSR] == c->rdmsr, "%s: rdmsr %lu", c->name, n[VPMC_EV_RDMSR]);
+	/* PVM: no kvm_exit, so no exit events and no guest-mode time despite --guest-ips */
+	ck_assert_uint_eq(n[VPMC_EV_EXIT], 0);
+	ck_assert_uint_eq(n[VPMC_EV_GUEST], 0);
+	kvm_import_free(im);
+	trace_dat_close(d);
+}
+END_TEST
+
+/* One record, as the -R text shows it (small-mixed-lm64.raw.txt line 138):
+ * kvm-guest-harne-17419 [000] 878.152161: kvm_emulate_insn: rip=2009 csbase=0 len=2
+ * insn=ARRAY[48, cf, ...] flags=9 failed=1; in ns (trace-cmd report -t -N):
+ * kvm-guest-harne-17419 [000] 878.152160948: kvm_emulate_insn: 0:2009:48 cf (prot64) failed */
+START_TEST(test_record_fields)
+{
+	struct vpmc__errbuf err;
+	struct trace_dat *d;
+	struct kvm_record r;
+	int ret, seen = 0;
+
+	ck_assert_int_eq(trace_dat_open(&d, trace_path("small-mixed-lm64.dat"), &err), 0);
+	while ((ret = trace_dat_next(d, &r, &err)) == 1) {
+		if (r.kind == KVM_REC_EMULATE_INSN && r.failed) {
+			ck_assert_str_eq(r.name, "kvm_emulate_insn");
+			ck_assert_uint_eq(r.time_ns, 878152160948ULL);
+			ck_assert(r.has_time);
+			ck_assert_int_eq(r.tid, 17419);
+			ck_assert_int_eq(r.cpu, 0);
+			ck_assert_int_eq(r.vcpu, -1);
+			ck_assert_uint_eq(r.rip, 0x2009);
+			ck_assert_uint_eq(r.insn_len, 2);
+			ck_assert_uint_eq(r.insn[0], 0x48);
+			ck_assert_uint_eq(r.insn[1], 0xcf);
+			ck_assert_int_eq(r.mode, KVM_MODE_PROT64);
+			seen = 1;
+			break;
+		}
+	}
+	ck_assert_int_eq(seen, 1);
+	/* line 143, the next faulting access: kvm_msr write=1 ecx=38f data=0x100000001 exception=1 */
+	while ((ret = trace_dat_next(d, &r, &err)) == 1) {
+		if (r.kind == KVM_REC_MSR && r.gp) {
+			ck_assert_int_eq(r.tid, 17419);
+			ck_assert(r.write);
+			ck_assert_uint_eq(r.msr, 0x38f);
+			ck_assert_uint_eq(r.data, 0x100000001ULL);
+			break;
+		}
+	}
+	trace_dat_close(d);
+}
+END_TEST
+
+/* Read @a_path and @b_path side by side: the same records, every byte, each of @b_path's @shift
+ * ns later. Return: how many records. */
+static unsigned long same_records(const char *a_path, const char *b_path, uint64_t shift)
+{
+	struct trace_dat *a, *b;
+	struct kvm_record ra, rb;
+	struct vpmc__errbuf err;
+	unsigned long n = 0;
+	int x, y;
+
+	memset(&ra, 0, sizeof(ra)); /* their padding: compared too */
+	memset(&rb, 0, sizeof(rb));
+	ck_assert_msg(trace_dat_open(&a, a_path, &err) == 0, "%s", err.msg);
+	ck_assert_msg(trace_dat_open(&b, b_path, &err) == 0, "%s", err.msg);
+	do {
+		x = trace_dat_next(a, &ra, &err);
+		y = trace_dat_next(b, &rb, &err);
+		ck_assert_msg(x == y, "record %lu: %d, %d: %s", n, x, y, err.msg);
+		if (x == 1) {
+			ck_assert_uint_eq(rb.time_ns, ra.time_ns + shift);
+			rb.time_ns = ra.time_ns;
+			ck_assert_msg(!memcmp(&ra, &rb, sizeof(ra)), "record %lu differs", n);
+			n++;
+		}
+	} while (x == 1);
+	trace_dat_close(a);
+	trace_dat_close(b);
+	return n;
+}
+
+/* The v6 uncompressed copy holds the same records as the v7 zstd file (pages read as they are,
+ * and chunks inflated; test_v7_direct_equals_libtracecmd holds the latter to libtracecmd). */
+START_TEST(test_v6_equals_v7)
+{
+	char v7[512];
+
+	snprintf(v7, sizeof(v7), "%s", trace_path("small-mixed-real.dat"));
+	ck_assert_uint_eq(same_records(v7, trace_path("small-mixed-real.v6.dat"), 0), 2313);
+}
+END_TEST
+
+/*
+ * An OFFSET option (bench/mkdat.py --option 7=1000000000) moves every time stamp: libtracecmd's
+ * handle_options() adds strtoll(text) to ts_offset and timestamp_calc() adds that to each
+ * record, 1 s here. trace_dat_direct.c does not apply options, so the file must go to
+ * libtracecmd (dat_direct_usable()) while its plain twin is read directly: the same 211
+ * records (`trace-cmd report | grep -c ': kvm_'`), each exactly 1,000,000,000 ns later.
+ */
+START_TEST(test_offset_option_read_by_libtracecmd)
+{
+	char plain[512];
+
+	snprintf(plain, sizeof(plain), "%s", trace_path("small-mixed-real.p2.v6.dat"));
+	ck_assert_uint_eq(same_records(plain, trace_path("small-mixed-real.p2-offset.v6.dat"),
+				       1000000000ULL), 211);
+}
+END_TEST
+
+/* dat_direct_usable(): v6 or v7, CPU data and metadata plain or zstd/zlib, every option walked
+ * and one libtracecmd's handle_options() reads without moving a time stamp, CPUs 0..n-1. */
+static const struct {
+	int version;
+	const char *compression;
+	bool compressed, meta_compressed, options_unknown, cpus_swapped;
+	uint64_t options;
+	bool usable;
+} direct_gate[] = {
+	{ 6, "", false, false, false, false, 0, true },
+	/* DONE, CPUSTAT, BUFFER, TRACECLOCK, UNAME, HOOK, CPUCOUNT, VERSION, PROCMAPS, TRACEID,
+	 * v7's HEADER_INFO .. CMDLINES section offsets */
+	{ 6, "", false, false, false, false, 1 << 0 | 1 << 2 | 1 << 3 | 1 << 4 | 1 << 5 | 1 << 6 |
+		 1 << 8 | 1 << 9 | 1 << 10 | 1 << 11 | 0x3f << 16, true },
+	{ 6, "", false, false, false, false, 1 << 1, false },   /* DATE: ts_offset += µs * 1000 */
+	{ 6, "", false, false, false, false, 1 << 7, false },   /* OFFSET: ts_offset += N */
+	{ 6, "", false, false, false, false, 1 << 12, false },  /* TIME_SHIFT: a guest's shifts */
+	{ 6, "", false, false, false, false, 1 << 13, false },  /* GUEST */
+	{ 6, "", false, false, false, false, 1 << 14, false },  /* TSC2NSEC: mult, shift, offset */
+	{ 6, "", false, false, false, false, 1 << 22, false },  /* BUFFER_TEXT: a latency trace */
+	{ 6, "", false, false, false, false, 1ULL << 63, false }, /* an id over 62: unknown */
+	{ 7, "zstd", true, true, false, false, 1 << 3 | 0x3f << 16, true },
+	{ 7, "zlib", true, true, false, false, 0, true },
+	{ 7, "none", false, false, false, false, 0, true },
+	{ 7, "lz4", true, false, false, false, 0, false },     /* not inflated here */
+	{ 7, "lz4", false, true, false, false, 0, false },
+	{ 7, "zstd", true, true, true, false, 0, false },      /* a compressed options section */
+	{ 7, "zstd", true, true, false, true, 0, false },      /* CPUs 1, 0: renumbered */
+	{ 5, "", false, false, false, false, 0, false },
+};
+
+START_TEST(test_direct_gate)
+{
+	struct dat_cpu_data cpu[2] = { { .id = 0 }, { .id = 1 } };
+	struct dat_layout l;
+
+	memset(&l, 0, sizeof(l));
+	l.version = direct_gate[_i].version;
+	snprintf(l.compression, sizeof(l.compression), "%s", direct_gate[_i].compression);
+	l.compressed = direct_gate[_i].compressed;
+	l.max_chunk = 40960;
+	l.header_info.found = l.ftrace_formats.found = l.event_formats.found = true;
+	l.header_info.compressed = l.ftrace_formats.compressed = l.event_formats.compressed =
+		direct_gate[_i].meta_compressed;
+	l.options_unknown = direct_gate[_i].options_unknown;
+	if (direct_gate[_i].cpus_swapped) {
+		cpu[0].id = 1;
+		cpu[1].id = 0;
+	}
+	l.cpu = cpu;
+	l.nr_cpus = 2;
+	l.options = direct_gate[_i].options;
+	l.page_size = 4096;
+	ck_assert_int_eq(dat_direct_usable(&l), direct_gate[_i].usable);
+	l.nr_cpus = 0; /* a latency trace: no flyrecord CPUs */
+	ck_assert(!dat_direct_usable(&l));
+}
+END_TEST
+
+/* One CPU's records' time stamps, in order. */
+struct cpu_records {
+	uint64_t *ts;
+	size_t n, cap;
+};
+
+static void cpu_records_add(struct cpu_records *c, uint64_t ts)
+{
+	if (c->n == c->cap) {
+		c->cap = c->cap ? 2 * c->cap : 4096;
+		c->ts = realloc(c->ts, c->cap * sizeof(*c->ts));
+		ck_assert_ptr_nonnull(c->ts);
+	}
+	c->ts[c->n++] = ts;
+}
+
+/*
+ * Every v7 (zstd) recording, read by trace_dat_direct.c, has exactly the records libtracecmd
+ * reads from it (tracecmd_read_data() CPU by CPU): the same count and time stamps per CPU.
+ */
+static const char *const v7_recordings[] = {
+	"small-mixed-real.dat", "small-mixed-pm32.dat", "small-mixed-lm64.dat",
+	"multi-vcpu-real.dat", "pmu-gp-real.dat", "pmu-usermsr-real.dat",
+};
+
+START_TEST(test_v7_direct_equals_libtracecmd)
+{
+	struct tracecmd_input *h = tracecmd_open(trace_path(v7_recordings[_i]),
+						 TRACECMD_FL_LOAD_NO_PLUGINS);
+	struct cpu_records want[8] = { { 0 } }, got[8] = { { 0 } };
+	struct vpmc__errbuf err;
+	struct trace_dat *d;
+	struct kvm_record r;
+	struct tep_record *tr;
+	int cpu, cpus, ret;
+	size_t i;
+
+	ck_assert_ptr_nonnull(h);
+	cpus = tep_get_cpus(tracecmd_get_tep(h));
+	ck_assert_int_le(cpus, 8);
+	for (cpu = 0; cpu < cpus; cpu++) {
+		while ((tr = tracecmd_read_data(h, cpu))) {
+			cpu_records_add(&want[cpu], tr->ts);
+			tracecmd_free_record(tr);
+		}
+	}
+	tracecmd_close(h);
+	ck_assert_int_eq(trace_dat_open(&d, trace_path(v7_recordings[_i]), &err), 0);
+	while ((ret = trace_dat_next(d, &r, &err)) == 1) {
+		ck_assert(r.cpu >= 0 && r.cpu < cpus);
+		if (r.kind != KVM_REC_LOST)
+			cpu_records_add(&got[r.cpu], r.time_ns);
+	}
+	ck_assert_msg(ret == 0, "%s", err.msg);
+	trace_dat_close(d);
+	for (cpu = 0; cpu < cpus; cpu++) {
+		ck_assert_uint_eq(got[cpu].n, want[cpu].n);
+		for (i = 0; i < want[cpu].n; i++)
+			ck_assert_uint_eq(got[cpu].ts[i], want[cpu].ts[i]);
+		free(got[cpu].ts);
+		free(want[cpu].ts);
+	}
+}
+END_TEST
+
+/* ---- the same recording read as trace.dat and as text ---------------------------------- */
+
+struct stream {
+	char *buf;
+	size_t len, cap;
+};
+
+static void stream_add(struct stream *s, const struct vpmc_event *ev)
+{
+	char line[160];
+	size_t n;
+
+	/* The default report prints µs (rounded); so compare at µs. */
+	format_event(ev, 1000, line, sizeof(line));
+	n = strlen(line);
+	if (s->len + n + 2 > s->cap) {
+		s->cap = 2 * s->cap + n + 4096;
+		s->buf = realloc(s->buf, s->cap);
+		ck_assert_ptr_nonnull(s->buf);
+	}
+	memcpy(s->buf + s->len, line, n);
+	s->len += n;
+	s->buf[s->len++] = '\n';
+	s->buf[s->len] = '\0';
+}
+
+static void import_one(struct kvm_import *im, const struct kvm_record *r, struct stream *s)
+{
+	struct vpmc_event ev;
+
+	if (r)
+		ck_assert_msg(kvm_import_push(im, r) == 0, "%s", kvm_import_error(im));
+	else
+		kvm_import_finish(im);
+	while (kvm_import_pop(im, &ev) == 1)
+		stream_add(s, &ev);
+}
+
+static const struct kvm_import_opts stream_opts = {
+	KVM_IMPORT_DEFAULT_GUEST_IPS, KVM_IMPORT_DEFAULT_BRANCH_PERMILLE, VPMC_KERNEL(6, 18)
+};
+
+static void dat_stream(const char *file, struct stream *s)
+{
+	struct vpmc__errbuf err;
+	struct kvm_import *im;
+	struct trace_dat *d;
+	struct kvm_record r;
+	int ret;
+
+	ck_assert_msg(trace_dat_open(&d, trace_path(file), &err) == 0, "%s", err.msg);
+	ck_assert_int_eq(kvm_import_new(&im, &stream_opts), 0);
+	while ((ret = trace_dat_next(d, &r, &err)) == 1)
+		import_one(im, &r, s);
+	ck_assert_msg(ret == 0, "%s", err.msg);
+	import_one(im, NULL, s);
+	kvm_import_free(im);
+	trace_dat_close(d);
+}
+
+static void text_stream(const char *file, struct stream *s)
+{
+	struct text_parser tp;
+	struct text_error terr;
+	struct kvm_import *im;
+	struct kvm_record r;
+	enum text_skip skip;
+	unsigned long lineno = 0;
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	FILE *f = fopen(trace_path(file), "r");
+	int ret;
+
+	ck_assert_msg(f, "%s: %s", file, strerror(errno));
+	trace_text_init(&tp);
+	ck_assert_int_eq(kvm_import_new(&im, &stream_opts), 0);
+	while ((n = getline(&line, &cap, f)) >= 0) {
+		lineno++;
+		if (n && line[n - 1] == '\n')
+			n--;
+		ret = trace_text_parse_line(&tp, line, n, &r, &skip, &terr);
+		ck_assert_msg(ret >= 0, "%s:%lu:%u: %s", file, lineno, terr.col, terr.msg);
+		if (ret == 1)
+			import_one(im, &r, s);
+	}
+	import_one(im, NULL, s);
+	free(line);
+	fclose(f);
+	kvm_import_free(im);
+}
+
+static const char *const same_recording[][2] = {
+	{ "small-mixed-real.dat", "small-mixed-real.txt" },
+	{ "small-mixed-real.dat", "small-mixed-real.raw.txt" },
+	{ "small-mixed-real.dat", "small-mixed-real.noplugin.txt" },
+	{ "small-mixed-real.v6.dat", "small-mixed-real.txt" },
+	{ "small-mixed-pm32.dat", "small-mixed-pm32.txt" },
+	{ "small-mixed-pm32.dat", "small-mixed-pm32.raw.txt" },
+	{ "small-mixed-lm64.dat", "small-mixed-lm64.txt" },
+	{ "small-mixed-lm64.dat", "small-mixed-lm64.raw.txt" },
+	{ "multi-vcpu-real.dat", "multi-vcpu-real.txt" },
+	{ "pmu-gp-real.dat", "pmu-gp-real.txt" },
+	{ "pmu-gp-real.dat", "pmu-gp-real.raw.txt" },
+	{ "pmu-usermsr-real.dat", "pmu-usermsr-real.txt" },
+	{ "pmu-usermsr-real.dat", "pmu-usermsr-real.raw.txt" },
+};
+
+/* NAME.dat and NAME.txt (trace-cmd report of it: plugin layouts, µs) or NAME.raw.txt (-R:
+ * field=value) give the same native events, times compared at µs. */
+START_TEST(test_dat_and_text_same_events)
+{
+	const char *dat = same_recording[_i][0], *txt = same_recording[_i][1];
+	struct stream a = { 0 }, b = { 0 };
+	size_t i, line = 1;
+
+	dat_stream(dat, &a);
+	text_stream(txt, &b);
+	ck_assert_ptr_nonnull(a.buf);
+	for (i = 0; i < a.len && i < b.len && a.buf[i] == b.buf[i]; i++)
+		line += a.buf[i] == '\n';
+	ck_assert_msg(a.len == b.len && i == a.len, "%s vs %s: event line %zu: '%.60s' vs '%.60s'",
+		      dat, txt, line, a.buf + i, b.buf ? b.buf + i : "");
+	free(a.buf);
+	free(b.buf);
+}
+END_TEST
+
+/* ---- malformed and missing files ---------------------------------------------------------- */
+
+static char tmp_path[64];
+
+/* @len bytes of @name (all if 0), with @patch applied, in a temp file. */
+static const char *temp_copy(const char *name, size_t len, void (*patch)(uint8_t *, size_t))
+{
+	FILE *in = fopen(trace_path(name), "rb");
+	uint8_t *buf;
+	size_t n;
+	int fd;
+
+	ck_assert_ptr_nonnull(in);
+	buf = malloc(8 << 20);
+	ck_assert_ptr_nonnull(buf);
+	n = fread(buf, 1, 8 << 20, in);
+	fclose(in);
+	if (len && len < n)
+		n = len;
+	if (patch)
+		patch(buf, n);
+	snprintf(tmp_path, sizeof(tmp_path), "%s/vpmc-dat-XXXXXX", P_tmpdir);
+	fd = mkstemp(tmp_path);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, buf, n), (ssize_t)n);
+	close(fd);
+	free(buf);
+	return tmp_path;
+}
+
+static uint64_t get_le64(const uint8_t *p)
+{
+	uint64_t v = 0;
+	int i;
+
+	for (i = 7; i >= 0; i--)
+		v = v << 8 | p[i];
+	return v;
+}
+
+static void put_le64(uint8_t *p, uint64_t v)
+{
+	int i;
+
+	for (i = 0; i < 8; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+/* The first page of CPU @cpu in the v6 copy: flyrecord\0 then per CPU (offset, size). */
+static uint8_t *v6_page(uint8_t *buf, size_t n, int cpu)
+{
+	uint8_t *fly = memmem(buf, n, "flyrecord", 10);
+
+	ck_assert_ptr_nonnull(fly);
+	return buf + get_le64(fly + 10 + 16 * cpu);
+}
+
+/* Page header: u64 timestamp, u64 commit; commit bit 31 = events were lost before this page
+ * (kbuffer MISSING_EVENTS), bit 30 = their count is stored after the data (MISSING_STORED). */
+static void patch_lost_unknown(uint8_t *buf, size_t n)
+{
+	uint8_t *page = v6_page(buf, n, 0);
+
+	put_le64(page + 8, get_le64(page + 8) | 1ULL << 31);
+}
+
+static void patch_lost_42(uint8_t *buf, size_t n)
+{
+	uint8_t *page = v6_page(buf, n, 1);
+	uint64_t commit = get_le64(page + 8);
+
+	put_le64(page + 8, commit | 1ULL << 31 | 1ULL << 30);
+	put_le64(page + 16 + commit, 42);
+}
+
+/* First LOST record and the record after it. */
+static void first_lost(const char *path, struct kvm_record *lost, struct kvm_record *next,
+		       unsigned long *records)
+{
+	struct vpmc__errbuf err;
+	struct trace_dat *d;
+	struct kvm_record r;
+	int found = 0;
+
+	*records = 0;
+	ck_assert_int_eq(trace_dat_open(&d, path, &err), 0);
+	while (trace_dat_next(d, &r, &err) == 1) {
+		(*records)++;
+		if (found == 1) {
+			*next = r;
+			found = 2;
+		}
+		if (r.kind == KVM_REC_LOST && !found) {
+			*lost = r;
+			found = 1;
+		}
+	}
+	trace_dat_close(d);
+	ck_assert_int_eq(found, 2);
+}
+
+START_TEST(test_lost_events_unknown_count)
+{
+	struct kvm_record lost, next;
+	unsigned long n;
+
+	first_lost(temp_copy("small-mixed-real.v6.dat", 0, patch_lost_unknown), &lost, &next, &n);
+	unlink(tmp_path);
+	ck_assert_str_eq(lost.name, "LOST EVENTS");
+	ck_assert_uint_eq(lost.lost, 0);
+	ck_assert_int_eq(lost.cpu, 0);
+	ck_assert_int_eq(next.cpu, 0);
+	ck_assert_uint_eq(lost.time_ns, next.time_ns);
+	ck_assert_uint_eq(n, 2313 + 1);
+}
+END_TEST
+
+START_TEST(test_lost_events_count)
+{
+	struct kvm_record lost, next;
+	unsigned long n;
+
+	first_lost(temp_copy("small-mixed-real.v6.dat", 0, patch_lost_42), &lost, &next, &n);
+	unlink(tmp_path);
+	ck_assert_uint_eq(lost.lost, 42);
+	ck_assert_int_eq(lost.cpu, 1);
+	ck_assert_str_eq(next.name, "kvm_update_master_clock");
+	ck_assert_uint_eq(n, 2313 + 1);
+}
+END_TEST
+
+START_TEST(test_missing_file)
+{
+	struct vpmc__errbuf err;
+	struct trace_dat *d = NULL;
+
+	ck_assert_int_eq(trace_dat_open(&d, "/nonexistent/x.dat", &err), VPMC_ERR_IO);
+	ck_assert_str_eq(err.msg, "/nonexistent/x.dat: No such file or directory");
+	ck_assert_ptr_null(d);
+}
+END_TEST
+
+START_TEST(test_not_a_dat)
+{
+	struct vpmc__errbuf err;
+	struct trace_dat *d = NULL;
+	char want[640];
+
+	ck_assert_int_eq(trace_dat_open(&d, trace_path("README.md"), &err), VPMC_ERR_PARSE);
+	snprintf(want, sizeof(want), "%s: not a trace.dat file (no \\x17\\x08D magic)",
+		 trace_path("README.md"));
+	ck_assert_str_eq(err.msg, want);
+}
+END_TEST
+
+/* v7 (trace-cmd.dat.v7(5)): the offset of the first options section follows the header's
+ * compression name and version strings. */
+static size_t v7_first_options_field(const uint8_t *buf)
+{
+	const char *p = (const char *)buf + 18; /* magic, "tracing", "7", endian, long, page */
+
+	p += strlen(p) + 1;
+	p += strlen(p) + 1;
+	return (size_t)(p - (const char *)buf);
+}
+
+static uint32_t get_le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static void put_le32(uint8_t *p, uint32_t v)
+{
+	int i;
+
+	for (i = 0; i < 4; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+/* The data of option @id (the first one) in the options sections, following each DONE. */
+static uint8_t *v7_option(uint8_t *buf, size_t n, unsigned int id)
+{
+	uint64_t sec = get_le64(buf + v7_first_options_field(buf)), next;
+	uint8_t *p, *end;
+
+	while (sec && sec + 16 <= n) {
+		p = buf + sec + 16;
+		end = p + get_le64(buf + sec + 8);
+		for (next = 0; p + 6 <= end; p += 6 + get_le32(p + 2)) {
+			if ((unsigned int)(p[0] | p[1] << 8) == id)
+				return p + 6;
+			if (p[0] == 0 && p[1] == 0)
+				next = get_le64(p + 6);
+		}
+		sec = next;
+	}
+	return NULL;
+}
+
+/* CPU @cpu's data (offset, size) from the top instance's BUFFER option. */
+static uint8_t *v7_cpu_data(uint8_t *buf, size_t n, int cpu, uint64_t *size)
+{
+	uint8_t *p = v7_option(buf, n, 3);
+
+	ck_assert_ptr_nonnull(p);
+	p += 8;                                      /* the BUFFER section's offset */
+	p += strlen((char *)p) + 1;                  /* name */
+	p += strlen((char *)p) + 1;                  /* clock */
+	p += 8 + 20 * cpu;                           /* page size, CPU count, earlier CPUs */
+	*size = get_le64(p + 12);
+	return buf + get_le64(p + 4);
+}
+
+/* A v7 header or layout with one field changed; the message each is refused with. */
+static void patch_page_size(uint8_t *buf, size_t n)
+{
+	(void)n;
+	put_le32(buf + 14, 4095);
+}
+
+static void patch_chunk_count(uint8_t *buf, size_t n)
+{
+	uint64_t size;
+	uint8_t *data = v7_cpu_data(buf, n, 0, &size);
+
+	put_le32(data, get_le32(data) + 1);
+}
+
+static void patch_chunk_size(uint8_t *buf, size_t n)
+{
+	uint64_t size;
+	uint8_t *data = v7_cpu_data(buf, n, 0, &size);
+
+	put_le32(data + 8, 0x7fffffff); /* the first chunk's size uncompressed */
+}
+
+static void patch_options_loop(uint8_t *buf, size_t n)
+{
+	uint64_t first = get_le64(buf + v7_first_options_field(buf)), sec = first;
+	uint8_t *p, *end, *done = NULL;
+
+	while (sec) { /* the last DONE (next 0) points back at the first section */
+		p = buf + sec + 16;
+		end = p + get_le64(buf + sec + 8);
+		for (; p + 6 <= end; p += 6 + get_le32(p + 2)) {
+			if (p[0] == 0 && p[1] == 0)
+				done = p + 6;
+		}
+		sec = get_le64(done);
+	}
+	(void)n;
+	put_le64(done, first);
+}
+
+static void patch_section_id(uint8_t *buf, size_t n)
+{
+	/* EVENT_FORMATS (18) points at the HEADER_INFO section (16) */
+	put_le64(v7_option(buf, n, 18), get_le64(v7_option(buf, n, 16)));
+}
+
+START_TEST(test_v7_layout)
+{
+	static const struct {
+		void (*patch)(uint8_t *, size_t);
+		const char *why; /* after "PATH: corrupt trace.dat: " */
+	} layout[] = {
+		{ patch_page_size, "page size 4095 (a power of 2, 1 KiB to 16 MiB)" },
+		{ patch_chunk_size, "CPU 0's compressed chunk at byte %llu holds 2147483647 bytes, "
+				    "more than 1073741824" },
+		{ patch_options_loop, "more than 1024 options sections (their next-section offsets "
+				      "form a loop?)" },
+		{ patch_section_id, "the section at byte %llu has id 16, its option says 18" },
+	};
+	struct vpmc__errbuf err;
+	struct trace_dat *d = NULL;
+	char want[640], why[256];
+	uint8_t buf[64];
+	uint64_t size, at;
+	const char *p;
+	FILE *f;
+
+	p = temp_copy("small-mixed-real.dat", 0, layout[_i].patch);
+	f = fopen(p, "rb");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(fread(buf, 1, sizeof(buf), f), sizeof(buf));
+	fclose(f);
+	ck_assert_int_eq(trace_dat_open(&d, p, &err), VPMC_ERR_PARSE);
+	unlink(p);
+	/* the byte a message names: CPU 0's first chunk (after the 4-byte chunk count), or the
+	 * HEADER_INFO section, read from the intact file */
+	at = 0;
+	if (layout[_i].patch == patch_chunk_size || layout[_i].patch == patch_section_id) {
+		uint8_t *all = malloc(8 << 20);
+		size_t n;
+
+		f = fopen(trace_path("small-mixed-real.dat"), "rb");
+		ck_assert_ptr_nonnull(f);
+		n = fread(all, 1, 8 << 20, f);
+		fclose(f);
+		at = layout[_i].patch == patch_section_id ? get_le64(v7_option(all, n, 16)) :
+			(uint64_t)(v7_cpu_data(all, n, 0, &size) - all) + 4;
+		free(all);
+	}
+	snprintf(why, sizeof(why), layout[_i].why, (unsigned long long)at);
+	snprintf(want, sizeof(want), "%s: corrupt trace.dat: %s", p, why);
+	ck_assert_str_eq(err.msg, want);
+}
+END_TEST
+
+/* One more chunk counted than CPU 0's data holds: the walk ends inside the extra one. The
+ * BUFFER option's CPU size leaves the 4-byte chunk count out. */
+START_TEST(test_v7_chunk_count)
+{
+	struct vpmc__errbuf err;
+	struct trace_dat *d = NULL;
+	uint8_t *buf = malloc(8 << 20), *data;
+	uint64_t size, count;
+	char want[640];
+	const char *p;
+	size_t n;
+	FILE *f;
+
+	f = fopen(trace_path("small-mixed-real.dat"), "rb");
+	ck_assert_ptr_nonnull(f);
+	n = fread(buf, 1, 8 << 20, f);
+	fclose(f);
+	data = v7_cpu_data(buf, n, 0, &size);
+	count = get_le32(data);
+	p = temp_copy("small-mixed-real.dat", 0, patch_chunk_count);
+	ck_assert_int_eq(trace_dat_open(&d, p, &err), VPMC_ERR_PARSE);
+	unlink(p);
+	snprintf(want, sizeof(want), "%s: truncated or corrupt trace.dat: CPU 0's compressed data "
+		 "(%llu bytes at byte %llu) ends inside chunk %llu of %llu", p,
+		 (unsigned long long)size + 4, (unsigned long long)(data - buf),
+		 (unsigned long long)count + 1, (unsigned long long)count + 1);
+	free(buf);
+	ck_assert_str_eq(err.msg, want);
+}
+END_TEST
+
+/* Cut in the v7 metadata: the first options section (its offset in the header) is gone. */
+START_TEST(test_truncated_headers)
+{
+	struct vpmc__errbuf err;
+	struct trace_dat *d = NULL;
+	const char *p = temp_copy("small-mixed-real.dat", 300000, NULL);
+	uint8_t head[64];
+	char want[640];
+	FILE *f = fopen(p, "rb");
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(fread(head, 1, sizeof(head), f), sizeof(head));
+	fclose(f);
+	ck_assert_int_eq(trace_dat_open(&d, p, &err), VPMC_ERR_PARSE);
+	unlink(p);
+	snprintf(want, sizeof(want), "%s: truncated or corrupt trace.dat: a block of 16 bytes at "
+		 "byte %llu runs past the end of the file (300000 bytes)", p,
+		 (unsigned long long)get_le64(head + v7_first_options_field(head)));
+	ck_assert_str_eq(err.msg, want);
+}
+END_TEST
+
+/* Cut in the CPU data of a v6 file: refused before libtracecmd (which crashes on it). The
+ * copy is 5607424 bytes, CPU 0's data ends at 5603328: flyrecord offsets, see trace_dat.c. */
+START_TEST(test_truncated_v6_data)
+{
+	struct vpmc__errbuf err;
+	struct trace_dat *d = NULL;
+	const char *p = temp_copy("small-mixed-real.v6.dat", 5560000, NULL);
+	char want[320];
+
+	ck_assert_int_eq(trace_dat_open(&d, p, &err), VPMC_ERR_PARSE);
+	snprintf(want, sizeof(want), "%s: truncated trace.dat: CPU data ends at byte 5603328, "
+		 "the file has 5560000", p);
+	unlink(p);
+	ck_assert_str_eq(err.msg, want);
+}
+END_TEST
+
+/* Inputs fuzz/fuzz_dat crashed libtracecmd 1.3.1 with (mutated v6 seeds): a header block size
+ * libtracecmd would malloc(), refused by the layout walk (trace_dat_layout.c); for the other,
+ * fuzz-dat-bad-page.dat, see test_fuzz_bad_page. */
+static const struct {
+	const char *file, *why;
+} fuzz_finds[] = {
+	{ "fuzz-dat-huge-block.dat", "truncated or corrupt trace.dat: a block of 53128745468889 "
+				     "bytes at byte 67067 runs past the end of the file (73687 "
+				     "bytes)" },
+};
+
+/*
+ * fuzz-dat-bad-page.dat: each CPU's one page (flyrecord: CPU 0 at byte 77824, CPU 1 at 81920,
+ * 4096 bytes each) claims more than a page of data: 1044480 and 37888 bytes. libtracecmd's
+ * init_cpu() fails on that and tracecmd_close() then crashes; trace_dat_direct.c refuses each
+ * page as update_page_info() does, CPU by CPU: no records (trace-cmd report shows none either),
+ * both CPUs' page reported lost, in CPU order.
+ */
+START_TEST(test_fuzz_bad_page)
+{
+	const char *dir = getenv("VPMC_TRACES");
+	static const unsigned int claims[2] = { 1044480, 37888 };
+	struct vpmc__errbuf err;
+	struct trace_dat *d;
+	struct kvm_record r;
+	char path[512], want[768];
+	int cpu = 0, ret;
+
+	snprintf(path, sizeof(path), "%s/bad/fuzz-dat-bad-page.dat", dir ? dir : "traces");
+	ck_assert_int_eq(trace_dat_open(&d, path, &err), 0);
+	while ((ret = trace_dat_next(d, &r, &err)) != 0) {
+		ck_assert_int_eq(ret, TRACE_DAT_UNREAD);
+		ck_assert_int_lt(cpu, 2);
+		snprintf(want, sizeof(want), "%s: cpu %d: no records: its page 1 holds %u bytes, more "
+			 "than a page (4096); its data is lost (1 page)", path, cpu, claims[cpu]);
+		ck_assert_str_eq(err.msg, want);
+		cpu++;
+	}
+	ck_assert_int_eq(cpu, 2);
+	ck_assert_uint_eq(trace_dat_unread_pages(d), 2);
+	trace_dat_close(d);
+}
+END_TEST
+
+START_TEST(test_fuzz_finds)
+{
+	const char *dir = getenv("VPMC_TRACES");
+	struct vpmc__errbuf err;
+	struct trace_dat *d = NULL;
+	char path[512], want[768];
+
+	snprintf(path, sizeof(path), "%s/bad/%s", dir ? dir : "traces", fuzz_finds[_i].file);
+	ck_assert_int_eq(trace_dat_open(&d, path, &err), VPMC_ERR_PARSE);
+	snprintf(want, sizeof(want), "%s: %s", path, fuzz_finds[_i].why);
+	ck_assert_str_eq(err.msg, want);
+}
+END_TEST
+
+/*
+ * Inputs libtracecmd 1.3.1 / libtraceevent 1.7.1 crash on inside tracecmd_open() (fresh-user
+ * F10; `trace-cmd report` dies of SIGSEGV on each): one changed byte of a recording, cut small
+ * (bench/mkdat.py --strip --pages 1 for the v6 ones; the v7 ones are small-mixed-real.dat with
+ * its kallsyms section replaced by an empty uncompressed one, every later offset moved by
+ * 1011712 bytes). Each passes the layout walk:
+ * - crash-v6-header-page: byte 49, in header_page's text ("u64 timestamp" loses its field
+ *   name): libtracecmd's update_page_info() then wants an 8-byte time stamp, init_cpu() fails
+ *   for CPU 0 and tracecmd_close() in tracecmd_open_fd()'s cleanup follows CPU 1's unset
+ *   lists (SIGSEGV). trace_dat_direct.c refuses it as update_page_info() does, no crash;
+ * - crash-v6-header-page-offset: the same with an OFFSET option (mkdat.py --option 7=0), so it
+ *   goes to libtracecmd, which crashes on it in the child that opens it first;
+ * - crash-v6-event-format: byte 26756, a ' ' made ')' inside kvm_nested_vmexit's print fmt
+ *   ("{ 0x040 + 8, "DF excp" }"), and crash-v7-event-format: byte 4549, inside the zstd event
+ *   formats section: tep_parse_event() crashes on the text (strcmp on NULL), in the child that
+ *   parses the formats first.
+ * crash-v7-first-chunk is read: see test_first_chunk_lost.
+ */
+static const struct {
+	const char *file, *why;
+} crash_finds[] = {
+	{ "crash-v6-header-page.dat", "corrupt trace.dat: header_page has no 8-byte time stamp "
+				      "(libtracecmd's update_page_info() refuses it)" },
+	{ "crash-v6-header-page-offset.dat", "libtracecmd could not open this trace.dat (crashed "
+					     "on it: corrupt?)" },
+	{ "crash-v6-event-format.dat", "libtraceevent could not parse this trace.dat's event "
+				       "formats (crashed on them: corrupt?)" },
+	{ "crash-v7-event-format.dat", "libtraceevent could not parse this trace.dat's event "
+				       "formats (crashed on them: corrupt?)" },
+};
+
+START_TEST(test_crash_finds)
+{
+	const char *dir = getenv("VPMC_TRACES");
+	struct vpmc__errbuf err;
+	struct trace_dat *d = NULL;
+	char path[512], want[768];
+
+	snprintf(path, sizeof(path), "%s/bad/%s", dir ? dir : "traces", crash_finds[_i].file);
+	ck_assert_int_eq(trace_dat_open(&d, path, &err), VPMC_ERR_PARSE);
+	snprintf(want, sizeof(want), "%s: %s", path, crash_finds[_i].why);
+	ck_assert_str_eq(err.msg, want);
+	ck_assert_ptr_null(d);
+}
+END_TEST
+
+/* CPU 0's records of recording @name on its first @pages pages (libtracecmd's own numbering of
+ * the intact recording): how many, the time of the last and its page (from 1). CPU 1's records
+ * in @cpu1. */
+static void intact_records_at(const char *path, uint64_t pages, unsigned long *n0,
+			      uint64_t *last_ts, uint64_t *last_page, unsigned long *cpu1)
+{
+	struct tracecmd_input *h = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	FILE *f = fopen(path, "rb");
+	struct tep_record *r;
+	uint64_t base = 0;
+	uint8_t head[18];
+	uint32_t ps;
+
+	ck_assert_ptr_nonnull(h);
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(fread(head, 1, sizeof(head), f), sizeof(head));
+	fclose(f);
+	ps = get_le32(head + 14); /* the header's page size */
+	*n0 = 0;
+	while ((r = tracecmd_read_data(h, 0))) {
+		if (!*n0)
+			base = r->offset & ~(uint64_t)(ps - 1); /* page 1 holds records */
+		if ((r->offset - base) / ps < pages) {
+			(*n0)++;
+			*last_ts = r->ts;
+			*last_page = (r->offset - base) / ps + 1;
+		}
+		tracecmd_free_record(r);
+	}
+	for (*cpu1 = 0; (r = tracecmd_read_data(h, 1)); (*cpu1)++)
+		tracecmd_free_record(r);
+	tracecmd_close(h);
+}
+
+static void intact_records(const char *name, uint64_t pages, unsigned long *n0,
+			   uint64_t *last_ts, uint64_t *last_page, unsigned long *cpu1)
+{
+	intact_records_at(trace_path(name), pages, n0, last_ts, last_page, cpu1);
+}
+
+/* CPU 0's compressed chunks in @path, and the one holding byte @byte: its number (from 1) and
+ * file offset, the pages (inflated size / 4096) before it, and in all. */
+struct chunk_info {
+	uint64_t number, count, at, before, total;
+	uint64_t last_at; /* the last chunk's file offset */
+};
+
+static void chunk_info(const char *path, uint64_t byte, struct chunk_info *ci)
+{
+	uint8_t *buf = malloc(8 << 20), *p;
+	uint64_t size, i;
+	FILE *f = fopen(path, "rb");
+	size_t n;
+
+	ck_assert_ptr_nonnull(f);
+	n = fread(buf, 1, 8 << 20, f);
+	fclose(f);
+	p = v7_cpu_data(buf, n, 0, &size);
+	memset(ci, 0, sizeof(*ci));
+	ci->count = get_le32(p);
+	for (i = 1, p += 4; i <= ci->count; i++, p += 8 + get_le32(p)) {
+		ci->last_at = (uint64_t)(p - buf);
+		if ((uint64_t)(p - buf) + 8 + get_le32(p) <= byte) {
+			ci->before += get_le32(p + 4) / 4096;
+		} else if (!ci->number) {
+			ci->number = i;
+			ci->at = (uint64_t)(p - buf);
+		}
+		ci->total += get_le32(p + 4) / 4096;
+	}
+	free(buf);
+}
+
+/* Read @path to the end: the records, and the TRACE_DAT_UNREAD errors (each @want). */
+static void read_with_unread(const char *path, const char *want, unsigned long *records,
+			     unsigned long *unread, uint64_t *unread_pages)
+{
+	struct vpmc__errbuf err;
+	struct trace_dat *d;
+	struct kvm_record r;
+	int ret;
+
+	*records = *unread = 0;
+	ck_assert_int_eq(trace_dat_open(&d, path, &err), 0);
+	while ((ret = trace_dat_next(d, &r, &err)) != 0) {
+		if (ret == TRACE_DAT_UNREAD) {
+			ck_assert_str_eq(err.msg, want);
+			(*unread)++;
+			continue;
+		}
+		ck_assert_msg(ret == 1, "%s", err.msg);
+		(*records)++;
+	}
+	*unread_pages = trace_dat_unread_pages(d);
+	trace_dat_close(d);
+}
+
+/* Read @path: exactly one TRACE_DAT_UNREAD (@want), @lost pages lost, @records records. */
+static void check_one_unread(const char *path, const char *want, uint64_t lost,
+			     unsigned long records)
+{
+	unsigned long got, unread;
+	uint64_t got_lost;
+
+	read_with_unread(path, want, &got, &unread, &got_lost);
+	ck_assert_uint_eq(unread, 1);
+	ck_assert_uint_eq(got_lost, lost);
+	ck_assert_uint_eq(got, records);
+}
+
+/*
+ * bad/cut-v7-chunk.dat (fresh-user F11): pmu-gp-real.dat cut like the v7 crash finds, byte
+ * 34259 changed: inside CPU 0's last compressed chunk (pages 31-40 of 40), which then does not
+ * inflate. The pages before it are read (libtracecmd, reading the intact recording, says which
+ * records and times they hold); trace_dat_next() says once where CPU 0's records stop and what
+ * is lost, then goes on with CPU 1.
+ */
+START_TEST(test_cut_chunk)
+{
+	const char *dir = getenv("VPMC_TRACES");
+	unsigned long n0, cpu1;
+	uint64_t ts = 0, page = 0;
+	struct chunk_info ci;
+	char path[512], want[768];
+
+	snprintf(path, sizeof(path), "%s/bad/cut-v7-chunk.dat", dir ? dir : "traces");
+	chunk_info(path, 34259, &ci);
+	ck_assert_uint_eq(ci.before, 30);
+	ck_assert_uint_eq(ci.total, 40);
+	intact_records("pmu-gp-real.dat", ci.before, &n0, &ts, &page, &cpu1);
+	snprintf(want, sizeof(want), "%s: cpu 0: records stop at ts %llu.%09llu, on page %llu of "
+		 "%llu of the CPU's data; its compressed chunk %llu of %llu (byte %llu) does not "
+		 "inflate (zstd): %llu pages from page %llu on lost", path,
+		 (unsigned long long)(ts / 1000000000), (unsigned long long)(ts % 1000000000),
+		 (unsigned long long)page, (unsigned long long)ci.total,
+		 (unsigned long long)ci.number, (unsigned long long)ci.count,
+		 (unsigned long long)ci.at, (unsigned long long)(ci.total - ci.before),
+		 (unsigned long long)ci.before + 1);
+	check_one_unread(path, want, 10, n0 + cpu1);
+}
+END_TEST
+
+/*
+ * bad/crash-v7-first-chunk.dat: byte 19433 changed, inside CPU 0's first compressed chunk
+ * (libtracecmd 1.3.1 crashes in tracecmd_open() on it: init_cpu() fails, its cleanup follows
+ * unset lists). Read here: CPU 0 has no records and all of its pages are lost, said once;
+ * CPU 1's records are all there (as libtracecmd reads them from the intact recording).
+ */
+START_TEST(test_first_chunk_lost)
+{
+	const char *dir = getenv("VPMC_TRACES");
+	struct tracecmd_input *h = tracecmd_open(trace_path("small-mixed-real.dat"),
+						 TRACECMD_FL_LOAD_NO_PLUGINS);
+	unsigned long cpu1 = 0;
+	struct tep_record *r;
+	struct chunk_info ci;
+	char path[512], want[768];
+
+	ck_assert_ptr_nonnull(h);
+	while ((r = tracecmd_read_data(h, 1))) {
+		cpu1++;
+		tracecmd_free_record(r);
+	}
+	tracecmd_close(h);
+	snprintf(path, sizeof(path), "%s/bad/crash-v7-first-chunk.dat", dir ? dir : "traces");
+	chunk_info(path, 19433, &ci);
+	ck_assert_uint_eq(ci.number, 1);
+	snprintf(want, sizeof(want), "%s: cpu 0: no records: its compressed chunk 1 of %llu (byte "
+		 "%llu) does not inflate (zstd); its data is lost (%llu pages)", path,
+		 (unsigned long long)ci.count, (unsigned long long)ci.at,
+		 (unsigned long long)ci.total);
+	check_one_unread(path, want, ci.total, cpu1);
+}
+END_TEST
+
+/* small-mixed-real.dat with CPU 0's second page, inside its first compressed chunk, claiming
+ * 4097 bytes of data (commit): the chunk inflated, patched, deflated again (zstd level 19) and
+ * padded to its old size with a zstd skippable frame, so nothing else in the file moves. */
+static void patch_page_commit(uint8_t *buf, size_t n)
+{
+	uint64_t size;
+	uint8_t *chunk = v7_cpu_data(buf, n, 0, &size) + 4;
+	uint32_t csize = get_le32(chunk), usize = get_le32(chunk + 4);
+	uint8_t *raw = malloc(usize), *z = malloc(csize);
+	size_t zn;
+
+	ck_assert_uint_eq(ZSTD_decompress(raw, usize, chunk + 8, csize), usize);
+	ck_assert_uint_ge(usize, 2 * 4096);
+	put_le64(raw + 4096 + 8, (get_le64(raw + 4096 + 8) & ~((1ULL << 27) - 1)) | 4097);
+	zn = ZSTD_compress(z, csize, raw, usize, 19);
+	ck_assert(!ZSTD_isError(zn) && zn + 8 <= csize);
+	memcpy(chunk + 8, z, zn);
+	put_le32(chunk + 8 + zn, 0x184D2A50); /* skippable frame: magic, size, bytes */
+	put_le32(chunk + 8 + zn + 4, (uint32_t)(csize - zn - 8));
+	memset(chunk + 8 + zn + 8, 0, csize - zn - 8);
+	free(raw);
+	free(z);
+}
+
+/*
+ * A page claiming more data than a page (inside compressed data, where the layout walk cannot
+ * see it): libtracecmd's update_page_info() refuses it ("bad page read") and ends the CPU's
+ * records there. So here: CPU 0's records on page 1 (libtracecmd reading the intact
+ * recording says which), then its pages 2 on are reported lost, once; CPU 1's all read.
+ */
+START_TEST(test_bad_page_in_chunk)
+{
+	unsigned long n0, cpu1;
+	uint64_t ts = 0, page = 0;
+	struct chunk_info ci;
+	char want[768];
+	const char *p = temp_copy("small-mixed-real.dat", 0, patch_page_commit);
+
+	chunk_info(trace_path("small-mixed-real.dat"), 0, &ci);
+	intact_records("small-mixed-real.dat", 1, &n0, &ts, &page, &cpu1);
+	ck_assert_uint_eq(page, 1);
+	snprintf(want, sizeof(want), "%s: cpu 0: records stop at ts %llu.%09llu, on page 1 of "
+		 "%llu of the CPU's data; its page 2 holds 4097 bytes, more than a page (4096): "
+		 "%llu pages from page 2 on lost", p, (unsigned long long)(ts / 1000000000),
+		 (unsigned long long)(ts % 1000000000), (unsigned long long)ci.total,
+		 (unsigned long long)ci.total - 1);
+	check_one_unread(p, want, ci.total - 1, n0 + cpu1);
+	unlink(p);
+}
+END_TEST
+
+/*
+ * v7 CPU data is one stream in chunks (trace-cmd.dat.v7(5)): how it is cut into chunks does not
+ * change it. bad/v7-30pages.dat is a recording's first 30 pages per CPU (bench/mkdat.py --strip
+ * --pages 30, then trace-cmd convert to v7 zstd: 6156 records, `trace-cmd report | grep -c
+ * ': kvm_'`); each variant below (fresh-user finds, written by a v7 rewriter that recompresses)
+ * holds the same stream and must read as exactly the same records:
+ * - v7-empty-chunk: a chunk inflating to 0 bytes after each CPU's first (it once re-read the
+ *   chunk before it);
+ * - v7-split-chunk: every chunk split in two at byte 6000, inside a page (pages then span two
+ *   chunks; trace-cmd report misreads this one: 279 records);
+ * - v7-chunk-size-plus1: CPU 0's first chunk header says 40961 bytes inflated for 40960
+ *   (libtracecmd's tracecmd_uncompress_chunk() takes what the chunk inflates to).
+ * And v7-4pages.dat (417 records) as trace-cmd writes it without compression (convert
+ * --compression none: sections and pages plain) and recompressed with zlib (trace-cmd's other
+ * algorithm; its zlib sections and chunks are zlib compress2() streams).
+ */
+static const struct {
+	const char *intact, *variant;
+	unsigned long records;
+} same_stream[] = {
+	{ "v7-30pages.dat", "v7-empty-chunk.dat", 6156 },
+	{ "v7-30pages.dat", "v7-split-chunk.dat", 6156 },
+	{ "v7-30pages.dat", "v7-chunk-size-plus1.dat", 6156 },
+	{ "v7-4pages.dat", "v7-4pages-none.dat", 417 },
+	{ "v7-4pages.dat", "v7-4pages-zlib.dat", 417 },
+};
+
+START_TEST(test_v7_same_stream)
+{
+	ck_assert_uint_eq(same_records(bad_path(same_stream[_i].intact),
+				       bad_path(same_stream[_i].variant), 0),
+			  same_stream[_i].records);
+}
+END_TEST
+
+/*
+ * bad/v7-chunk-size-0.dat: v7-30pages.dat with CPU 0's last chunk header (of 3; pages 21-30)
+ * saying it inflates to 0 bytes. The CPU's size (the sum of the headers) then ends at page 20,
+ * and libtracecmd stops there without a word; here the chunk does not fit its 0 bytes: reported,
+ * with CPU 0's records on pages 1-20 and all of CPU 1's read (libtracecmd on the intact file
+ * says which).
+ */
+START_TEST(test_v7_chunk_size_0)
+{
+	unsigned long n0, cpu1;
+	uint64_t ts = 0, page = 0;
+	const char *p = bad_path("v7-chunk-size-0.dat");
+	struct chunk_info ci;
+	char want[768];
+
+	chunk_info(p, UINT64_MAX, &ci);
+	ck_assert_uint_eq(ci.count, 3);
+	intact_records_at(bad_path("v7-30pages.dat"), 20, &n0, &ts, &page, &cpu1);
+	p = bad_path("v7-chunk-size-0.dat");
+	snprintf(want, sizeof(want), "%s: cpu 0: records stop at ts %llu.%09llu, on page %llu of "
+		 "20 of the CPU's data; its compressed chunk 3 of 3 (byte %llu) does not inflate "
+		 "(zstd): 1 page from page 21 on lost", p, (unsigned long long)(ts / 1000000000),
+		 (unsigned long long)(ts % 1000000000), (unsigned long long)page,
+		 (unsigned long long)ci.last_at);
+	check_one_unread(p, want, 1, n0 + cpu1);
+}
+END_TEST
+
+/*
+ * bad/v7-garbled-chunk.dat: v7-30pages.dat with a byte of CPU 0's second chunk flipped: it
+ * still inflates, to garbage. Records whose event id the file does not describe are
+ * TRACE_DAT_BAD_RECORD, skipped (the reader counts them with --lenient; trace-cmd report prints
+ * them as unknown and goes on); every other record is read: all of CPU 1's, and all of CPU 0's
+ * on the pages of its other chunks (1-10, 21-30), in order.
+ */
+START_TEST(test_v7_garbled_chunk)
+{
+	struct tracecmd_input *h = tracecmd_open(bad_path("v7-30pages.dat"),
+						 TRACECMD_FL_LOAD_NO_PLUGINS);
+	struct cpu_records want0 = { 0 }, got0 = { 0 };
+	unsigned long cpu1 = 0, got1 = 0, bad = 0;
+	struct vpmc__errbuf err;
+	struct trace_dat *d;
+	struct kvm_record r;
+	struct tep_record *tr;
+	uint64_t base = 0, pg;
+	size_t i, j;
+	int ret;
+
+	ck_assert_ptr_nonnull(h);
+	while ((tr = tracecmd_read_data(h, 0))) {
+		if (!want0.n && !base)
+			base = tr->offset & ~4095ULL;
+		pg = (tr->offset - base) / 4096 + 1;
+		if (pg <= 10 || pg > 20)
+			cpu_records_add(&want0, tr->ts);
+		tracecmd_free_record(tr);
+	}
+	for (; (tr = tracecmd_read_data(h, 1)); cpu1++)
+		tracecmd_free_record(tr);
+	tracecmd_close(h);
+	ck_assert_int_eq(trace_dat_open(&d, bad_path("v7-garbled-chunk.dat"), &err), 0);
+	while ((ret = trace_dat_next(d, &r, &err)) != 0) {
+		if (ret == TRACE_DAT_BAD_RECORD) {
+			/* an event id the file does not describe, or a record shorter than its
+			 * event's format */
+			ck_assert_msg(strstr(err.msg, ": cpu 0 ts ") && strstr(err.msg, ": record "),
+				      "%s", err.msg);
+			bad++;
+			continue;
+		}
+		ck_assert_msg(ret == 1, "%s", err.msg);
+		if (r.cpu == 0)
+			cpu_records_add(&got0, r.time_ns);
+		else
+			got1++;
+	}
+	trace_dat_close(d);
+	ck_assert_uint_gt(bad, 0);
+	ck_assert_uint_eq(got1, cpu1);
+	for (i = j = 0; i < want0.n && j < got0.n; j++) {
+		if (got0.ts[j] == want0.ts[i])
+			i++;
+	}
+	ck_assert_uint_eq(i, want0.n);
+	free(want0.ts);
+	free(got0.ts);
+}
+END_TEST
+
+/*
+ * CPU numbers of a v7 BUFFER option (bad/v7-4pages.dat: 412 records on CPU 0, 5 on CPU 1), as
+ * trace-cmd report shows them:
+ * - v7-cpu-gap: CPU 1 numbered 5 (as `trace-cmd record -M` can leave a gap): in order, read
+ *   directly; its 5 records carry cpu 5;
+ * - v7-cpu5: CPU 0 numbered 5 (listed 5, 1): libtracecmd indexes CPUs by number, so it reads
+ *   this one: 412 records on CPU 5, 5 on CPU 1;
+ * - v7-cpus-swapped: the two listed as 1, 0 (libtracecmd's): 412 records on CPU 1, 5 on 0;
+ * - v7-cpu-huge: CPU 8388608 (a flipped byte; libtracecmd would allocate for 8 M CPUs).
+ */
+START_TEST(test_v7_cpu_numbers)
+{
+	static const struct {
+		const char *file;
+		int cpu_a, cpu_b;
+		unsigned long n_a, n_b;
+	} numbered[] = {
+		{ "v7-4pages.dat", 0, 1, 412, 5 },
+		{ "v7-cpu-gap.dat", 0, 5, 412, 5 },
+		{ "v7-cpu5.dat", 5, 1, 412, 5 },
+		{ "v7-cpus-swapped.dat", 1, 0, 412, 5 },
+	};
+	struct vpmc__errbuf err;
+	struct trace_dat *d;
+	struct kvm_record r;
+	unsigned long n_a, n_b;
+	char want[768];
+	size_t i;
+	int ret;
+
+	for (i = 0; i < ARRAY_SIZE(numbered); i++) {
+		n_a = n_b = 0;
+		ck_assert_int_eq(trace_dat_open(&d, bad_path(numbered[i].file), &err), 0);
+		while ((ret = trace_dat_next(d, &r, &err)) == 1) {
+			ck_assert_msg(r.cpu == numbered[i].cpu_a || r.cpu == numbered[i].cpu_b, "%s: cpu %d",
+				      numbered[i].file, r.cpu);
+			if (r.cpu == numbered[i].cpu_a)
+				n_a++;
+			else
+				n_b++;
+		}
+		ck_assert_msg(ret == 0, "%s", err.msg);
+		trace_dat_close(d);
+		ck_assert_uint_eq(n_a, numbered[i].n_a);
+		ck_assert_uint_eq(n_b, numbered[i].n_b);
+	}
+	ck_assert_int_eq(trace_dat_open(&d, bad_path("v7-cpu-huge.dat"), &err), VPMC_ERR_PARSE);
+	snprintf(want, sizeof(want), "%s: corrupt trace.dat: the BUFFER option at byte ",
+		 bad_path("v7-cpu-huge.dat"));
+	ck_assert_msg(!strncmp(err.msg, want, strlen(want)) &&
+		      strstr(err.msg, " names CPU 8388608 (more than 8191)"), "%s", err.msg);
+}
+END_TEST
+
+static void patch_header_page_tag(uint8_t *buf, size_t n)
+{
+	(void)n;
+	buf[20] = 'A'; /* "header_page" starts at byte 18, after the v6 file header */
+}
+
+/* A v6 file cut or changed inside its "header_page" tag (fresh-user: it was "libtracecmd cannot
+ * read this trace.dat"): the layout walk says which. */
+START_TEST(test_v6_header_tag)
+{
+	struct vpmc__errbuf err;
+	struct trace_dat *d = NULL;
+	char want[640];
+	const char *p = temp_copy("small-mixed-real.p2.v6.dat", 30, NULL);
+
+	ck_assert_int_eq(trace_dat_open(&d, p, &err), VPMC_ERR_PARSE);
+	unlink(p);
+	snprintf(want, sizeof(want), "%s: truncated trace.dat: the file ends in its header (30 "
+		 "bytes)", p);
+	ck_assert_str_eq(err.msg, want);
+	p = temp_copy("small-mixed-real.p2.v6.dat", 0, patch_header_page_tag);
+	ck_assert_int_eq(trace_dat_open(&d, p, &err), VPMC_ERR_PARSE);
+	unlink(p);
+	snprintf(want, sizeof(want), "%s: corrupt trace.dat: no header_page or header_event block "
+		 "at byte 18", p);
+	ck_assert_str_eq(err.msg, want);
+}
+END_TEST
+
+/* kvm_exit records written over CPU 0's first page of small-mixed-real.p2.v6.dat (the local
+ * recordings have no kvm_exit: the emulating host enters the guest without VM-exits). The
+ * layout is the file's own kvm_exit format (ID 103; exit_reason @8, guest_rip @16, isa @24,
+ * vcpu_id @56; 72 bytes); each event: a header word, type_len 18 (72 / 4) with time delta 0. */
+static const struct {
+	uint32_t reason, isa, vcpu;
+	uint64_t rip;
+	const char *name; /* as the format's print fmt prints it (`trace-cmd report -N`) */
+} exits[] = {
+	{ 32, 1, 3, 0xffffffff81000000ULL, "MSR_WRITE" },
+	{ 0x80000021, 1, 0, 0x1000, "INVALID_STATE FAILED_VMENTRY" },
+	{ 0x7c, 2, 1, 0x2000, "msr" },
+	{ 0x7777, 2, 1, 0x3000, "0x7777" },
+	{ 32, 1, 3, 0x4000, "MSR_WRITE" },
+};
+
+static void patch_exits(uint8_t *buf, size_t n)
+{
+	uint8_t *page = v6_page(buf, n, 0), *e = page + 16;
+	size_t i;
+
+	put_le64(page + 8, ARRAY_SIZE(exits) * (4 + 72)); /* commit */
+	for (i = 0; i < ARRAY_SIZE(exits); i++, e += 4 + 72) {
+		memset(e, 0, 4 + 72);
+		put_le32(e, 18);                   /* type_len 18, time delta 0 */
+		e[4] = 103;                        /* common_type */
+		put_le32(e + 4 + 4, 4242);         /* common_pid */
+		put_le32(e + 4 + 8, exits[i].reason);
+		put_le64(e + 4 + 16, exits[i].rip);
+		put_le32(e + 4 + 24, exits[i].isa);
+		put_le32(e + 4 + 56, exits[i].vcpu);
+	}
+}
+
+START_TEST(test_exit_fields)
+{
+	const char *p = temp_copy("small-mixed-real.p2.v6.dat", 0, patch_exits);
+	struct vpmc__errbuf err;
+	struct trace_dat *d;
+	struct kvm_record r;
+	size_t i = 0;
+	int ret;
+
+	ck_assert_int_eq(trace_dat_open(&d, p, &err), 0);
+	while ((ret = trace_dat_next(d, &r, &err)) == 1) {
+		if (r.kind != KVM_REC_EXIT)
+			continue;
+		ck_assert_uint_lt(i, ARRAY_SIZE(exits));
+		ck_assert_str_eq(r.name, "kvm_exit");
+		ck_assert_str_eq(r.reason, exits[i].name);
+		ck_assert_int_eq(r.vcpu, (int32_t)exits[i].vcpu);
+		ck_assert_uint_eq(r.rip, exits[i].rip);
+		ck_assert_int_eq(r.tid, 4242);
+		ck_assert_int_eq(r.cpu, 0);
+		i++;
+	}
+	ck_assert_msg(ret == 0, "%s", err.msg);
+	trace_dat_close(d);
+	unlink(p);
+	ck_assert_uint_eq(i, ARRAY_SIZE(exits));
+}
+END_TEST
+
+/* CPU 0's first page of small-mixed-real.p2.v6.dat (2 pages a CPU) with commit byte 3 made 0xc2
+ * (fresh-user: a SIGSEGV): missed events (bit 31), their count stored (bit 30) and a data size
+ * 32 MiB larger (bit 25). kbuffer_load_subbuffer() reads that count past the data, wherever the
+ * size says: the page is refused before it, as update_page_info() refuses a size over a page. */
+static void patch_commit_flags(uint8_t *buf, size_t n)
+{
+	uint8_t *page = v6_page(buf, n, 0);
+
+	page[8 + 3] = 0xc2;
+}
+
+START_TEST(test_commit_flags)
+{
+	const char *p = temp_copy("small-mixed-real.p2.v6.dat", 0, patch_commit_flags);
+	uint8_t *buf = malloc(8 << 20), *page;
+	uint64_t size;
+	size_t n;
+	char want[768];
+	FILE *f = fopen(trace_path("small-mixed-real.p2.v6.dat"), "rb");
+
+	ck_assert_ptr_nonnull(f);
+	n = fread(buf, 1, 8 << 20, f);
+	fclose(f);
+	page = v6_page(buf, n, 0);
+	size = (get_le64(page + 8) & ((1ULL << 27) - 1)) | 1ULL << 25;
+	free(buf);
+	snprintf(want, sizeof(want), "%s: cpu 0: no records: its page 1 holds %llu bytes, more than "
+		 "a page (4096); its data is lost (2 pages)", p, (unsigned long long)size);
+	check_one_unread(p, want, 2, 5); /* CPU 1's 5 records (trace-cmd report) */
+	unlink(p);
+}
+END_TEST
+
+static Suite *trace_dat_suite(void)
+{
+	Suite *s = suite_create("trace_dat");
+	TCase *rec = tcase_create("recordings");
+	TCase *bad = tcase_create("malformed");
+
+	tcase_add_loop_test(rec, test_recording_counts, 0, ARRAY_SIZE(cases));
+	tcase_add_test(rec, test_record_fields);
+	tcase_add_test(rec, test_v6_equals_v7);
+	tcase_add_test(rec, test_exit_fields);
+	tcase_add_test(rec, test_offset_option_read_by_libtracecmd);
+	tcase_add_loop_test(rec, test_direct_gate, 0, ARRAY_SIZE(direct_gate));
+	tcase_add_loop_test(rec, test_v7_direct_equals_libtracecmd, 0, ARRAY_SIZE(v7_recordings));
+	tcase_add_loop_test(rec, test_dat_and_text_same_events, 0, ARRAY_SIZE(same_recording));
+	tcase_add_test(bad, test_lost_events_unknown_count);
+	tcase_add_test(bad, test_lost_events_count);
+	tcase_add_test(bad, test_missing_file);
+	tcase_add_test(bad, test_not_a_dat);
+	tcase_add_test(bad, test_truncated_headers);
+	tcase_add_test(bad, test_truncated_v6_data);
+	tcase_add_loop_test(bad, test_fuzz_finds, 0, ARRAY_SIZE(fuzz_finds));
+	tcase_add_test(bad, test_fuzz_bad_page);
+	tcase_add_loop_test(bad, test_v7_layout, 0, 4); /* layout[] */
+	tcase_add_test(bad, test_v7_chunk_count);
+	tcase_add_loop_test(bad, test_crash_finds, 0, ARRAY_SIZE(crash_finds));
+	tcase_add_test(bad, test_cut_chunk);
+	tcase_add_test(bad, test_first_chunk_lost);
+	tcase_add_test(bad, test_bad_page_in_chunk);
+	tcase_add_loop_test(bad, test_v7_same_stream, 0, ARRAY_SIZE(same_stream));
+	tcase_add_test(bad, test_v7_chunk_size_0);
+	tcase_add_test(bad, test_v7_garbled_chunk);
+	tcase_add_test(bad, test_v7_cpu_numbers);
+	tcase_add_test(bad, test_v6_header_tag);
+	tcase_add_test(bad, test_commit_flags);
+	suite_add_tcase(s, rec);
+	suite_add_tcase(s, bad);
+	return s;
+}
+
+CHECK_MAIN(trace_dat_suite)
