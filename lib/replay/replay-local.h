@@ -1,5 +1,5 @@
 /*
- * replay.h - The replay engine's state, shared by replay.c (engine) and report.c (internal).
+ * replay-local.h - The replay engine's state (engine files only: replay.c, results.c, run.c).
  *
  * A lane is one policy: per vCPU its model, its metrics and, with an overlay, its guest
  * profiler's state. A group holds the reference model of some lanes: one group shared by all
@@ -9,11 +9,13 @@
  * its reference through guest segments, part by part, so that both models see the handler at
  * the same instruction.
  */
-#ifndef VPMC_REPLAY_H
-#define VPMC_REPLAY_H
+#ifndef VPMC_REPLAY_LOCAL_H
+#define VPMC_REPLAY_LOCAL_H
 
 #include "metrics.h"
+#include "model.h"
 #include "overlay.h"
+#include "replay.h"
 
 struct replay_group;
 struct replay_lane;
@@ -82,10 +84,9 @@ struct vpmc_replay {
 	struct overlay ov;
 	struct vpmc_cost cost;
 	uint64_t events, t_first, t_last;
-	int err;                     /* sticky error from an observer callback */
+	int err;                     /* sticky error from an observer callback or the log */
 	bool segment_parts_limit;    /* the VPMC_ERR_LIMIT was SEGMENT_PARTS_MAX, not the queue */
-	void (*log)(void *data, const char *line);
-	void *log_data;
+	struct replay_log_sink log;  /* log.obs NULL: no log */
 	void (*progress)(void *data, uint64_t events);
 	void *progress_data;
 	char *source;
@@ -103,4 +104,4 @@ int replay_lane_sum(const struct vpmc_replay *r, const struct replay_lane *l, in
 /* @sum's figures for one counter slot (-1 all) as the public struct. */
 void replay_fill_metrics(const struct metrics_vcpu *sum, int slot, struct vpmc_metrics *m);
 
-#endif /* VPMC_REPLAY_H */
+#endif /* VPMC_REPLAY_LOCAL_H */

@@ -7,13 +7,10 @@
 #include "config.h"
 
 #include <inttypes.h>
-#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "outbuf.h"
 #include "replay-local.h"
-#include "model.h"
 
 #define GROUP_QUEUE_MAX 4096   /* reference observations of one event */
 #define HANDLER_ROUNDS_MAX 8   /* PMIs latched while the guest's handler runs */
@@ -113,11 +110,12 @@ void vpmc_replay_set_cost(struct vpmc_replay *r, const struct vpmc_cost *c)
 	r->cost = *c;
 }
 
-void vpmc_replay_set_log(struct vpmc_replay *r, void (*fn)(void *data, const char *line),
-			 void *data)
+void replay_set_log_sink(struct vpmc_replay *r, const struct replay_log_sink *sink)
 {
-	r->log = fn;
-	r->log_data = data;
+	if (sink && sink->line)
+		r->log = *sink;
+	else
+		memset(&r->log, 0, sizeof(r->log));
 }
 
 void vpmc_replay_set_progress(struct vpmc_replay *r, void (*fn)(void *data, uint64_t events),
@@ -162,137 +160,23 @@ const struct vpmc_policy *vpmc_replay_policy(const struct vpmc_replay *r, size_t
 	return i < r->nr_lanes ? &r->lanes[i].policy : NULL;
 }
 
-/* ---- the replay log ---- */
 
-static void log_emit(struct vpmc_replay *r, json_t *o, int err)
+/* ---- observations ---- */
+
+/* A log hook's error is kept as the engine's sticky error, as an observer's is. */
+static void replay_log_err(struct vpmc_replay *r, int err)
 {
-	char *line;
-
-	if (!err) {
-		line = json_dumps(o, JSON_COMPACT);
-		if (line) {
-			r->log(r->log_data, line);
-			free(line);
-		} else {
-			err = VPMC_ERR_NOMEM;
-		}
-	}
-	json_decref(o);
 	if (err && !r->err)
 		r->err = err;
 }
 
-static json_t *log_start(const char *kind, uint64_t t, uint32_t vcpu, const char *policy,
-			 int *err)
+/* The metrics of a lane's vCPU noted @n: to the log. */
+static void lane_note(void *data, const struct metrics_note *n)
 {
-	json_t *o = json_object();
-
-	if (!o) {
-		*err = VPMC_ERR_NOMEM;
-		return NULL;
-	}
-	out_json_set(o, "kind", json_string(kind), err);
-	out_json_set(o, "t", out_json_u64(t), err);
-	out_json_set(o, "vcpu", json_integer(vcpu), err);
-	out_json_set(o, "policy", json_string(policy), err);
-	return o;
-}
-
-/* An observation of a model (the policy's, or the reference's with @policy "reference"). */
-static void log_obs(struct vpmc_replay *r, const char *policy, const struct vpmc_obs *o)
-{
-	static const char *const kinds[VPMC_OBS_NR] = {
-		[VPMC_OBS_WRITE] = "write",
-		[VPMC_OBS_OVERFLOW] = "overflow",
-		[VPMC_OBS_PMI] = "pmi",
-		[VPMC_OBS_DRAIN] = "drain",
-		[VPMC_OBS_REPROGRAM] = "reprogram",
-	};
-	json_t *j;
-	int err = 0;
-
-	if ((unsigned int)o->kind >= VPMC_OBS_NR || !kinds[o->kind])
-		return;
-	j = log_start(kinds[o->kind], o->time_ns, o->vcpu, policy, &err);
-	if (!j)
-		goto out;
-	switch (o->kind) {
-	case VPMC_OBS_WRITE:
-		out_json_set(j, "index", json_integer(o->index), &err);
-		out_json_set(j, "value", out_json_u64(o->value), &err);
-		out_json_set(j, "counter", json_integer(o->counter), &err);
-		out_json_set(j, "gp", json_boolean(o->gp), &err);
-		break;
-	case VPMC_OBS_OVERFLOW:
-		out_json_set(j, "counter", json_integer(o->counter), &err);
-		out_json_set(j, "source", json_string(o->emulated ? "emulated" : "hardware"), &err);
-		break;
-	case VPMC_OBS_PMI:
-		out_json_set(j, "delivered", json_boolean(o->delivered), &err);
-		out_json_set(j, "global_status", out_json_u64(o->global_status), &err);
-		break;
-	case VPMC_OBS_DRAIN:
-		out_json_set(j, "counters", json_integer(o->nr_reprogrammed), &err);
-		out_json_set(j, "resumed", json_integer(o->nr_resumed), &err);
-		out_json_set(j, "created", json_integer(o->nr_created), &err);
-		break;
-	default: /* REPROGRAM */
-		out_json_set(j, "counter", json_integer(o->counter), &err);
-		out_json_set(j, "created", json_boolean(o->created), &err);
-		break;
-	}
-out:
-	log_emit(r, j, err);
-}
-
-/* Reads with both values, and what the metrics decided about overflows and PMIs. */
-static void log_note(void *data, const struct metrics_note *n)
-{
-	static const char *const kinds[] = {
-		[METRICS_NOTE_READ] = "read",
-		[METRICS_NOTE_MATCH] = "match",
-		[METRICS_NOTE_MISSED] = "missed",
-		[METRICS_NOTE_SPURIOUS] = "spurious",
-	};
 	struct lane_vcpu *lv = data;
-	uint64_t t = n->obs ? n->obs->time_ns : n->t;
-	json_t *j;
-	int err = 0;
 
-	j = log_start(kinds[n->kind], t, lv->vcpu, lv->lane->name, &err);
-	if (!j)
-		goto out;
-	switch (n->kind) {
-	case METRICS_NOTE_READ:
-		out_json_set(j, "insn", json_string(n->obs->rdpmc ? "rdpmc" : "rdmsr"), &err);
-		out_json_set(j, "index", json_integer(n->obs->index), &err);
-		out_json_set(j, "counter", json_integer(n->counter), &err);
-		out_json_set(j, "value", n->obs->gp ? json_null() : out_json_u64(n->obs->value),
-			     &err);
-		out_json_set(j, "reference",
-			     !n->paired || n->ref_gp ? json_null() : out_json_u64(n->ref_value), &err);
-		if (n->has_host) /* what the real guest read, from the trace */
-			out_json_set(j, "host", out_json_u64(n->host), &err);
-		break;
-	case METRICS_NOTE_MATCH:
-		out_json_set(j, "counter", json_integer(n->counter), &err);
-		out_json_set(j, "overflow_t", out_json_u64(n->ovf_t), &err);
-		out_json_set(j, "lateness_events", out_json_u64(n->late_events), &err);
-		out_json_set(j, "lateness_ns", out_json_u64(n->late_ns), &err);
-		break;
-	case METRICS_NOTE_MISSED:
-		out_json_set(j, "counter", json_integer(n->counter), &err);
-		out_json_set(j, "overflow_t", out_json_u64(n->ovf_t), &err);
-		break;
-	default:
-		out_json_set(j, "global_status", out_json_u64(n->obs->global_status), &err);
-		break;
-	}
-out:
-	log_emit(lv->r, j, err);
+	replay_log_err(lv->r, lv->r->log.note(&lv->r->log, lv->lane->name, lv->vcpu, n));
 }
-
-/* ---- observations ---- */
 
 /* The reference model observed @o: keep it for the lanes of the group. */
 static void group_obs(void *data, const struct vpmc_obs *o)
@@ -326,8 +210,9 @@ static void lane_feed_ref_queued(struct lane_vcpu *lv, const struct vpmc_obs *up
 		if (upto && lv->ev->type == VPMC_EV_GUEST && o->seg_insn > upto->seg_insn)
 			break;
 		metrics_ref_obs(&lv->m, o);
-		if (lv->r->log && first && (o->kind == VPMC_OBS_OVERFLOW || o->kind == VPMC_OBS_PMI))
-			log_obs(lv->r, "reference", o);
+		if (lv->r->log.obs && first &&
+		    (o->kind == VPMC_OBS_OVERFLOW || o->kind == VPMC_OBS_PMI))
+			replay_log_err(lv->r, lv->r->log.obs(&lv->r->log, "reference", o));
 		lv->qi++;
 	}
 }
@@ -409,8 +294,8 @@ static void lane_obs(void *data, const struct vpmc_obs *obs)
 		lv->pmi_delivered = true;
 	else if (obs->kind == VPMC_OBS_READ)
 		lv->read_value = obs->value;
-	if (lv->r->log)
-		log_obs(lv->r, lv->lane->name, obs);
+	if (lv->r->log.obs)
+		replay_log_err(lv->r, lv->r->log.obs(&lv->r->log, lv->lane->name, obs));
 }
 
 /* ---- applying events ---- */
@@ -678,8 +563,8 @@ static int replay_add_vcpu(struct vpmc_replay *r, uint32_t vcpu, uint64_t t)
 		lv->vcpu = vcpu;
 		lv->gv = l->g->vcpus[vcpu];
 		metrics_vcpu_init(&lv->m, &r->cfg, &r->cost);
-		if (r->log) {
-			lv->m.note = log_note;
+		if (r->log.obs) {
+			lv->m.note = lane_note;
 			lv->m.note_data = lv;
 		}
 		obs.fn = lane_obs;
@@ -835,98 +720,4 @@ int vpmc_replay_finish(struct vpmc_replay *r)
 	}
 	r->finished = true;
 	return r->err ? vpmc__set_error(&r->errbuf, r->err, "%s", vpmc_strerror(r->err)) : 0;
-}
-
-/* ---- results ---- */
-
-int replay_lane_sum(const struct vpmc_replay *r, const struct replay_lane *l, int vcpu,
-		    struct metrics_vcpu *sum)
-{
-	uint32_t v;
-	int err = 0;
-
-	metrics_vcpu_init(sum, &r->cfg, NULL);
-	for (v = 0; !err && v < r->nr_vcpus; v++) {
-		if (l->vcpus[v] && (vcpu < 0 || (uint32_t)vcpu == v))
-			err = metrics_vcpu_add(sum, &l->vcpus[v]->m);
-	}
-	return err;
-}
-
-void replay_fill_metrics(const struct metrics_vcpu *sum, int slot, struct vpmc_metrics *m)
-{
-	struct vpmc_hist ev, ns;
-	double abs_sum = 0, sum_err = 0;
-	int i;
-
-	memset(m, 0, sizeof(*m));
-	hist_init(&ev);
-	hist_init(&ns);
-	for (i = 0; i < METRICS_NR_SLOTS; i++) {
-		const struct metrics_ctr *c = &sum->ctr[i];
-
-		if (slot >= 0 && i != slot)
-			continue;
-		m->reads += c->reads;
-		m->reads_with_error += c->reads_err;
-		if (c->err_abs_max > m->error_events_max_abs)
-			m->error_events_max_abs = c->err_abs_max;
-		abs_sum += c->err_abs_sum;
-		sum_err += c->err_sum;
-		m->ref_overflows += c->ref_overflows;
-		m->overflows_matched += c->matched;
-		m->overflows_missed += c->missed;
-		/* a merge that fails for memory leaves the percentiles short, never wrong-sized */
-		if (hist_merge(&ev, &c->late_ev) || hist_merge(&ns, &c->late_ns))
-			break;
-	}
-	if (m->reads) {
-		m->error_events_mean_abs = abs_sum / (double)m->reads;
-		m->error_events_mean = sum_err / (double)m->reads;
-	}
-	m->lateness_events_p50 = hist_percentile(&ev, 5000);
-	m->lateness_events_p99 = hist_percentile(&ev, 9900);
-	m->lateness_events_max = ev.max;
-	m->lateness_ns_p50 = hist_percentile(&ns, 5000);
-	m->lateness_ns_p99 = hist_percentile(&ns, 9900);
-	m->lateness_ns_max = ns.max;
-	hist_release(&ev);
-	hist_release(&ns);
-	if (slot >= 0)
-		return;
-	m->status_reads = sum->status_reads;
-	m->status_reads_differ = sum->status_differ;
-	m->pmis_delivered = sum->pmis;
-	m->pmis_dropped = sum->pmis_dropped;
-	m->pmis_spurious = sum->spurious;
-	m->exits = sum->exits;
-	m->exits_implicit = sum->exits_implicit;
-	m->exits_with_drain = sum->exits_drained;
-	m->drains = sum->drains;
-	m->reprograms = sum->reprograms;
-	m->perf_resumes = sum->resumes;
-	m->perf_creates = sum->creates;
-	m->triggers = sum->triggers;
-	m->host_us_total = sum->cost_us_total;
-	m->host_us_per_exit_max = sum->cost_us_max;
-	if (sum->exits)
-		m->host_us_per_exit_mean = sum->cost_us_total / (double)sum->exits;
-	m->host_us_per_exit_p50 = (double)hist_percentile(&sum->cost_ns, 5000) / 1000.0;
-	m->host_us_per_exit_p99 = (double)hist_percentile(&sum->cost_ns, 9900) / 1000.0;
-	metrics_fill_host(sum, m);
-}
-
-int vpmc_replay_metrics(const struct vpmc_replay *r, size_t i, int vcpu, int counter,
-			struct vpmc_metrics *m)
-{
-	struct metrics_vcpu sum;
-	int slot = counter < 0 ? -1 : metrics_slot(counter), err;
-
-	if (i >= r->nr_lanes || (counter >= 0 && slot < 0))
-		return VPMC_ERR_INVAL;
-	err = replay_lane_sum(r, &r->lanes[i], vcpu, &sum);
-	if (!err)
-		replay_fill_metrics(&sum, slot, m);
-	metrics_vcpu_release(&sum);
-	return err;
 }
