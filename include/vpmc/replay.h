@@ -173,7 +173,8 @@ int vpmc_replay_begin(struct vpmc_replay *r, const struct vpmc_pmu_config *cfg);
 
 /**
  * vpmc_replay_event() - Apply one trace event to the reference and every policy's model of its
- * vCPU (the first event of a vCPU creates them, and with an overlay programs its counters).
+ * vCPU (the first event of a vCPU creates them, and with an overlay programs its counters). A
+ * WRMSR that undoes an --assume counter's programming is noted for vpmc_replay_warning().
  * @r: engine after vpmc_replay_begin()
  * @ev: the event; times non-decreasing per vCPU
  *
@@ -202,10 +203,11 @@ int vpmc_replay_finish(struct vpmc_replay *r);
 int vpmc_replay_run(struct vpmc_replay *r, struct vpmc_reader *rd);
 
 /**
- * vpmc_replay_warning() - What vpmc_replay_run() found worth a warning: the first WRMSR of the
- * trace itself that undoes an --assume counter's programming (its counter or event select MSR,
- * its FIXED_CTR_CTRL field, or its GLOBAL_CTRL bit cleared), with the MSR's name, where it is
- * in the trace (vpmc_reader_where()) and the --assume it overwrites.
+ * vpmc_replay_warning() - What vpmc_replay_event() found worth a warning: the first WRMSR of
+ * the trace itself that undoes an --assume counter's programming (its counter or event select
+ * MSR, its FIXED_CTR_CTRL field, or its GLOBAL_CTRL bit cleared), with the MSR's name, where it
+ * is in the trace (under vpmc_replay_run() vpmc_reader_where(), else "event N", the event's
+ * number in the replay) and the --assume it overwrites.
  * @r: engine
  *
  * Return: the message, "" if none; owned by @r.

@@ -95,6 +95,7 @@ struct vpmc_replay {
 	struct vpmc__errbuf errbuf;
 	char *text;
 	char warning[VPMC_ERRMSG_MAX]; /* vpmc_replay_warning(): the first --assume conflict */
+	const struct vpmc_reader *rd;  /* vpmc_replay_run()'s reader while it runs, else NULL */
 };
 
 /* Sum of lane @l's metrics over vCPU @vcpu (-1 all) into @sum (initialized here). */

@@ -659,6 +659,28 @@ static int replay_event_error(struct vpmc_replay *r, const struct vpmc_event *ev
 	return vpmc__set_error(&r->errbuf, err, "%s", vpmc_strerror(err));
 }
 
+/*
+ * The first WRMSR of the trace itself that undoes an --assume counter's programming: noted once,
+ * with where it is (vpmc_replay_warning()): the reader's place under vpmc_replay_run(), else the
+ * event's number in the replay.
+ */
+static void replay_assume_conflict(struct vpmc_replay *r, const struct vpmc_event *ev)
+{
+	char name[32], where[VPMC_ERRMSG_MAX / 2];
+	int i = overlay_msr_conflict(&r->ov, &r->cfg, ev->index, ev->value, name, sizeof(name));
+
+	if (i < 0)
+		return;
+	if (r->rd)
+		vpmc_reader_where(r->rd, where, sizeof(where));
+	else
+		snprintf(where, sizeof(where), "event %" PRIu64, r->events + 1);
+	snprintf(r->warning, sizeof(r->warning), "the trace writes %s (%#" PRIx32 ") = %#" PRIx64
+		 " itself at %s (vCPU %" PRIu32 ", %" PRIu64 " ns): --assume %s will be "
+		 "overwritten", name, ev->index, ev->value, where, ev->vcpu, ev->time_ns,
+		 r->ov.ctr[i].spec);
+}
+
 int vpmc_replay_event(struct vpmc_replay *r, const struct vpmc_event *ev)
 {
 	unsigned int i;
@@ -666,6 +688,8 @@ int vpmc_replay_event(struct vpmc_replay *r, const struct vpmc_event *ev)
 
 	if (!r->begun || r->finished)
 		return vpmc__set_error(&r->errbuf, VPMC_ERR_INVAL, "replay not begun or finished");
+	if (ev->type == VPMC_EV_WRMSR && r->ov.nr && !r->warning[0])
+		replay_assume_conflict(r, ev);
 	if (ev->vcpu >= VPMC_MAX_VCPUS)
 		return vpmc__set_error(&r->errbuf, VPMC_ERR_INVAL, "vCPU %" PRIu32 " out of range",
 				       ev->vcpu);

@@ -1,4 +1,4 @@
-/* output.c - Report formats, text buffers and JSON helpers for the report builders. */
+/* outbuf.c - Report formats, text buffers and JSON helpers for the report builders. */
 #include "config.h"
 
 #include <inttypes.h>

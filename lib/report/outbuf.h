@@ -1,6 +1,6 @@
-/* output.h - What the report builders share: text buffers and JSON numbers (internal). */
-#ifndef VPMC_OUTPUT_H
-#define VPMC_OUTPUT_H
+/* outbuf.h - What the report builders share: text buffers and JSON numbers (internal). */
+#ifndef VPMC_OUTBUF_H
+#define VPMC_OUTBUF_H
 
 #include <jansson.h>
 #include <stdint.h>
@@ -43,4 +43,4 @@ int out_json_finish(json_t *root, int err, char **text);
 /* Write @s as one CSV field (quoted when it has a comma, a quote or a newline). */
 void out_csv_field(FILE *f, const char *s);
 
-#endif /* VPMC_OUTPUT_H */
+#endif /* VPMC_OUTBUF_H */

@@ -1,5 +1,5 @@
 /*
- * exitstat.c - Exit statistics in the columns of perf kvm stat report: per exit reason, the
+ * stat.c - Exit statistics in the columns of perf kvm stat report: per exit reason, the
  * time from a VM-exit to the next VM-entry of the same vCPU (tools/perf/builtin-kvm.c,
  * print_result(); the "+-" column is rel_stddev_stats(stddev_stats()) of tools/perf/util/stat.c,
  * the standard deviation of the mean in percent of the mean), plus p50 and p99.
@@ -245,6 +245,21 @@ int vpmc_stat_event(struct vpmc_stat *s, const struct vpmc_event *ev)
 	r->m2 += delta * ((double)d - r->mean);
 	s->total_n++;
 	s->total_ns += d;
+	return 0;
+}
+
+int vpmc_stat_run(struct vpmc_stat *s, struct vpmc_reader *r)
+{
+	struct vpmc_event ev;
+	int rc, err;
+
+	while ((rc = vpmc_reader_next(r, &ev)) > 0) {
+		err = vpmc_stat_event(s, &ev);
+		if (err)
+			return vpmc__set_error(&s->err, err, "%s", vpmc_strerror(err));
+	}
+	if (rc < 0)
+		return vpmc__set_error(&s->err, rc, "%s", vpmc_reader_error(r));
 	return 0;
 }
 

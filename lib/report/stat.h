@@ -1,6 +1,6 @@
-/* exitstat.h - Exit statistics' state (internal; exitstat.c, run.c). */
-#ifndef VPMC_EXITSTAT_H
-#define VPMC_EXITSTAT_H
+/* stat.h - Exit statistics' state (internal to stat.c). */
+#ifndef VPMC_REPORT_STAT_H
+#define VPMC_REPORT_STAT_H
 
 #include "hist.h"
 #include "internal.h"
@@ -35,4 +35,4 @@ struct vpmc_stat {
 	char *text;
 };
 
-#endif /* VPMC_EXITSTAT_H */
+#endif /* VPMC_REPORT_STAT_H */

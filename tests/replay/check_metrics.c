@@ -1,5 +1,5 @@
 /*
- * check_metrics.c - Count error, PMI matching and lateness, host cost (lib/metrics.c), fed with
+ * check_metrics.c - Count error, PMI matching and lateness, host cost (lib/replay/metrics.c), fed with
  * hand-made observation sequences; every expected value follows from the definitions in
  * metrics.h (and vpmcsim(1), METRICS).
  */

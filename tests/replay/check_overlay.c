@@ -1,5 +1,5 @@
 /*
- * check_overlay.c - "--assume" parsing and the guest profiler's MSR sequences (lib/overlay.c).
+ * check_overlay.c - "--assume" parsing and the guest profiler's MSR sequences (lib/replay/overlay.c).
  * Expected sequences follow Linux: x86_pmu_enable()/x86_pmu_start() for programming,
  * intel_pmu_handle_irq() (late ack) and amd_pmu_v2_handle_irq() for the PMI handler, with the
  * arithmetic of x86_perf_event_update() and x86_perf_event_set_period().

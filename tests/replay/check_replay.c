@@ -503,6 +503,42 @@ START_TEST(test_no_overlay_segment_in_one_piece)
 }
 END_TEST
 
+/*
+ * The --assume conflict check is the engine's (vpmc_replay_event()), so a library user feeding
+ * events without a reader gets the warning too, placed by the event's number. gp0 on a default
+ * Intel PMU (full-width writes): the overlay programs IA32_PMC0 through its full-width alias
+ * 0x4c1 at the vCPU's first event (the ENTRY, event 1). Event 2, the trace's own WRMSR of 0x4c1,
+ * overwrites that counter; event 3, a second such write, changes nothing: the first is kept.
+ */
+START_TEST(test_assume_conflict_without_reader)
+{
+	static const char *const pol[] = { "exact" };
+	struct vpmc_replay *r = replay_make(pol, 1, "gp0=instructions", NULL);
+	struct vpmc_pmu_config cfg;
+	struct vpmc_event ev;
+
+	vpmc_pmu_config_default(&cfg, VPMC_VENDOR_INTEL);
+	ck_assert_int_eq(vpmc_replay_begin(r, &cfg), 0);
+	replay_ev(r, 100, VPMC_EV_ENTRY, 0);
+	ck_assert_str_eq(vpmc_replay_warning(r), "");
+	memset(&ev, 0, sizeof(ev));
+	ev.time_ns = 200;
+	ev.type = VPMC_EV_WRMSR;
+	ev.cpl = VPMC_CPL_KEEP;
+	ev.index = 0x4c1;
+	ev.value = 5;
+	ck_assert_int_eq(vpmc_replay_event(r, &ev), 0);
+	ev.time_ns = 300;
+	ev.value = 7;
+	ck_assert_int_eq(vpmc_replay_event(r, &ev), 0);
+	ck_assert_int_eq(vpmc_replay_finish(r), 0);
+	ck_assert_str_eq(vpmc_replay_warning(r), "the trace writes IA32_A_PMC0 (0x4c1) = 0x5 itself "
+			 "at event 2 (vCPU 0, 200 ns): --assume gp0=instructions,period=100000 will "
+			 "be overwritten");
+	vpmc_replay_free(r);
+}
+END_TEST
+
 static Suite *replay_suite(void)
 {
 	Suite *s = suite_create("replay");
@@ -522,6 +558,7 @@ static Suite *replay_suite(void)
 	tcase_add_test(tc, test_overlay_handler_cut_off);
 	tcase_add_test(tc, test_overlay_amd_pmis_inside_segment);
 	tcase_add_test(tc, test_no_overlay_segment_in_one_piece);
+	tcase_add_test(tc, test_assume_conflict_without_reader);
 	suite_add_tcase(s, tc);
 	return s;
 }

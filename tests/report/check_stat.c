@@ -1,5 +1,5 @@
 /*
- * check_exitstat.c - Exit statistics (lib/exitstat.c): exit -> next entry of the same vCPU,
+ * check_stat.c - Exit statistics (lib/report/stat.c): exit -> next entry of the same vCPU,
  * per reason, in perf kvm stat report's columns. Times below are chosen so that every column
  * can be checked by hand.
  */
@@ -190,9 +190,9 @@ START_TEST(test_bad_filters)
 }
 END_TEST
 
-static Suite *exitstat_suite(void)
+static Suite *stat_suite(void)
 {
-	Suite *su = suite_create("exitstat");
+	Suite *su = suite_create("stat");
 	TCase *tc = tcase_create("core");
 
 	tcase_add_checked_fixture(tc, setup, teardown);
@@ -206,4 +206,4 @@ static Suite *exitstat_suite(void)
 	return su;
 }
 
-CHECK_MAIN(exitstat_suite)
+CHECK_MAIN(stat_suite)
