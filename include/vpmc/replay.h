@@ -308,6 +308,75 @@ int vpmc_replay_plot(struct vpmc_replay *r, const char *path, const char **out);
 void vpmc_replay_set_source(struct vpmc_replay *r, const char *path,
 			    const struct vpmc_reader_stats *st);
 
+/* Run-wide facts, for reports of a replay (each valid from vpmc_replay_new() on). */
+
+/**
+ * vpmc_replay_source() - The trace as vpmc_replay_set_source() or vpmc_replay_run() described it.
+ * @r: engine
+ * @path: if not NULL, set to the trace's path (owned by @r), or NULL if none was given
+ * @st: if not NULL and the reader's counts are known, set to them
+ *
+ * Return: true if the reader's counts are known (@st filled), false if not.
+ */
+bool vpmc_replay_source(const struct vpmc_replay *r, const char **path,
+			struct vpmc_reader_stats *st);
+
+/**
+ * vpmc_replay_config() - The guest's PMU as the models have it (KVM's caps applied).
+ * @r: engine
+ *
+ * Return: the configuration, owned by @r; all zero before vpmc_replay_begin().
+ */
+const struct vpmc_pmu_config *vpmc_replay_config(const struct vpmc_replay *r);
+
+/**
+ * vpmc_replay_cost() - The parameters that price exits.
+ * @r: engine
+ *
+ * Return: vpmc_cost_default()'s, or the last vpmc_replay_set_cost()'s; owned by @r.
+ */
+const struct vpmc_cost *vpmc_replay_cost(const struct vpmc_replay *r);
+
+/**
+ * vpmc_replay_span() - How much of the trace the engine saw: events, vCPUs and times.
+ * @r: engine
+ * @nr_vcpus: if not NULL, set to the highest vCPU index with models, plus one (0: none)
+ * @first_ns: if not NULL, set to the first event's time, ns
+ * @last_ns: if not NULL, set to the latest event time, ns
+ *
+ * The times are those of the events given to vpmc_replay_event(), 0 before the first.
+ *
+ * Return: the number of events applied.
+ */
+uint64_t vpmc_replay_span(const struct vpmc_replay *r, uint32_t *nr_vcpus, uint64_t *first_ns,
+			  uint64_t *last_ns);
+
+/**
+ * vpmc_replay_has_vcpu() - Whether the models and metrics of vCPU @vcpu exist (it had an event).
+ * @r: engine
+ * @vcpu: vCPU index
+ *
+ * Return: true if they do; vpmc_replay_metrics() of a vCPU without them is all zero.
+ */
+bool vpmc_replay_has_vcpu(const struct vpmc_replay *r, uint32_t vcpu);
+
+/**
+ * vpmc_replay_nr_assumed() - How many counters vpmc_replay_assume() laid over the trace.
+ * @r: engine
+ *
+ * Return: their number, 0 without an overlay.
+ */
+size_t vpmc_replay_nr_assumed(const struct vpmc_replay *r);
+
+/**
+ * vpmc_replay_assumed() - Assumed counter @i as canonical text, "gp0=instructions,period=100000".
+ * @r: engine
+ * @i: index, in the order added
+ *
+ * Return: the text (owned by @r), or NULL if @i is out of range.
+ */
+const char *vpmc_replay_assumed(const struct vpmc_replay *r, size_t i);
+
 /**
  * vpmc_replay_error() - The last error's message.
  * @r: engine

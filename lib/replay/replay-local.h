@@ -98,11 +98,4 @@ struct vpmc_replay {
 	const struct vpmc_reader *rd;  /* vpmc_replay_run()'s reader while it runs, else NULL */
 };
 
-/* Sum of lane @l's metrics over vCPU @vcpu (-1 all) into @sum (initialized here). */
-int replay_lane_sum(const struct vpmc_replay *r, const struct replay_lane *l, int vcpu,
-		    struct metrics_vcpu *sum);
-
-/* @sum's figures for one counter slot (-1 all) as the public struct. */
-void replay_fill_metrics(const struct metrics_vcpu *sum, int slot, struct vpmc_metrics *m);
-
 #endif /* VPMC_REPLAY_LOCAL_H */

@@ -1,12 +1,16 @@
-/* results.c - What a replay found: each policy's metrics, summed over vCPUs and counters. */
+/*
+ * results.c - What a replay found: each policy's metrics, summed over vCPUs and counters, and
+ * the run-wide facts a report prints with them.
+ */
 #include "config.h"
 
 #include <string.h>
 
 #include "replay-local.h"
 
-int replay_lane_sum(const struct vpmc_replay *r, const struct replay_lane *l, int vcpu,
-		    struct metrics_vcpu *sum)
+/* Sum of lane @l's metrics over vCPU @vcpu (-1 all) into @sum (initialized here). */
+static int replay_lane_sum(const struct vpmc_replay *r, const struct replay_lane *l, int vcpu,
+			   struct metrics_vcpu *sum)
 {
 	uint32_t v;
 	int err = 0;
@@ -19,7 +23,8 @@ int replay_lane_sum(const struct vpmc_replay *r, const struct replay_lane *l, in
 	return err;
 }
 
-void replay_fill_metrics(const struct metrics_vcpu *sum, int slot, struct vpmc_metrics *m)
+/* @sum's figures for one counter slot (-1 all) as the public struct. */
+static void replay_fill_metrics(const struct metrics_vcpu *sum, int slot, struct vpmc_metrics *m)
 {
 	struct vpmc_hist ev, ns;
 	double abs_sum = 0, sum_err = 0;
@@ -96,6 +101,58 @@ int vpmc_replay_metrics(const struct vpmc_replay *r, size_t i, int vcpu, int cou
 	metrics_vcpu_release(&sum);
 	return err;
 }
+
+/* ---- run-wide facts ---- */
+
+bool vpmc_replay_source(const struct vpmc_replay *r, const char **path,
+			struct vpmc_reader_stats *st)
+{
+	if (path)
+		*path = r->source;
+	if (st && r->has_source_stats)
+		*st = r->source_stats;
+	return r->has_source_stats;
+}
+
+const struct vpmc_pmu_config *vpmc_replay_config(const struct vpmc_replay *r)
+{
+	return &r->cfg;
+}
+
+const struct vpmc_cost *vpmc_replay_cost(const struct vpmc_replay *r)
+{
+	return &r->cost;
+}
+
+uint64_t vpmc_replay_span(const struct vpmc_replay *r, uint32_t *nr_vcpus, uint64_t *first_ns,
+			  uint64_t *last_ns)
+{
+	if (nr_vcpus)
+		*nr_vcpus = r->nr_vcpus;
+	if (first_ns)
+		*first_ns = r->t_first;
+	if (last_ns)
+		*last_ns = r->t_last;
+	return r->events;
+}
+
+/* All lanes get a vCPU's models together (replay_add_vcpu()); the engine tests the first. */
+bool vpmc_replay_has_vcpu(const struct vpmc_replay *r, uint32_t vcpu)
+{
+	return vcpu < r->nr_vcpus && r->lanes[0].vcpus[vcpu];
+}
+
+size_t vpmc_replay_nr_assumed(const struct vpmc_replay *r)
+{
+	return r->ov.nr;
+}
+
+const char *vpmc_replay_assumed(const struct vpmc_replay *r, size_t i)
+{
+	return i < r->ov.nr ? r->ov.ctr[i].spec : NULL;
+}
+
+/* ---- the report's slots ---- */
 
 char **replay_text(struct vpmc_replay *r)
 {

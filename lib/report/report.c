@@ -12,7 +12,7 @@
 #include <strings.h>
 
 #include "outbuf.h"
-#include "replay-local.h"
+#include "replay.h"
 
 /* A row: the public figures and what is derived from them. */
 struct row {
@@ -167,34 +167,44 @@ static void row_finish(struct row *r)
 		r->m.exits ? 100.0 * (double)r->m.exits_with_drain / (double)r->m.exits : 0.0;
 }
 
-/* Row of lane @l for vCPU @vcpu (-1 all) and counter slot @slot (-1 all). */
-static int lane_row(const struct vpmc_replay *rp, const struct replay_lane *l, int vcpu,
-		    int slot, struct row *r)
+/* Row of policy @i for vCPU @vcpu (-1 all) and counter @idx (KVM global index, -1 all). */
+static int lane_row(const struct vpmc_replay *rp, size_t i, int vcpu, int idx, struct row *r)
 {
-	struct metrics_vcpu sum;
-	int err = replay_lane_sum(rp, l, vcpu, &sum);
+	int err = vpmc_replay_metrics(rp, i, vcpu, idx, &r->m);
 
-	if (!err)
-		replay_fill_metrics(&sum, slot, &r->m);
-	metrics_vcpu_release(&sum);
 	row_finish(r);
 	return err;
 }
 
-static const char *counter_name(int slot, char *buf, size_t len)
-{
-	int idx = metrics_slot_idx(slot);
+/* Per-counter rows: GP counters, then fixed ones, as KVM numbers them. */
+#define NR_COUNTERS (VPMC_MAX_GP + VPMC_MAX_FIXED)
 
-	if (idx >= METRICS_FIXED_BASE)
-		snprintf(buf, len, "fixed%d", idx - METRICS_FIXED_BASE);
+/* KVM global index of the @n-th counter of the per-counter rows. */
+static int counter_idx(int n)
+{
+	return n < VPMC_MAX_GP ? n : VPMC_FIXED_BASE + n - VPMC_MAX_GP;
+}
+
+static const char *counter_name(int idx, char *buf, size_t len)
+{
+	if (idx >= VPMC_FIXED_BASE)
+		snprintf(buf, len, "fixed%d", idx - VPMC_FIXED_BASE);
 	else
 		snprintf(buf, len, "gp%d", idx);
 	return buf;
 }
 
-static bool slot_active(const struct metrics_ctr *c)
+/* A counter gets a row of its own when it was read or overflowed in the reference. */
+static bool counter_active(const struct vpmc_metrics *m)
 {
-	return c->reads || c->ref_overflows || c->matched || c->missed;
+	return m->reads || m->ref_overflows || m->overflows_matched || m->overflows_missed;
+}
+
+/* The name of policy @i, as vpmc_policy_format() spells it. */
+static const char *lane_name(const struct vpmc_replay *rp, size_t i, char *buf, size_t len)
+{
+	vpmc_policy_format(vpmc_replay_policy(rp, i), buf, len);
+	return buf;
 }
 
 /* ---- aligned text ---- */
@@ -288,83 +298,91 @@ static int text_section(FILE *f, enum fsect sect, bool per_counter, const char *
 
 static void text_header(const struct vpmc_replay *rp, FILE *f)
 {
-	const struct vpmc_reader_stats *st = &rp->source_stats;
-	unsigned int i;
+	const struct vpmc_pmu_config *cfg = vpmc_replay_config(rp);
+	const struct vpmc_cost *cost = vpmc_replay_cost(rp);
+	struct vpmc_reader_stats st;
+	const char *source;
+	uint64_t events, t_first, t_last;
+	uint32_t nr_vcpus;
+	size_t i, nr_assumed = vpmc_replay_nr_assumed(rp);
+	bool has_stats = vpmc_replay_source(rp, &source, &st);
 
-	fprintf(f, "trace: %s\n", rp->source ? rp->source : "(events)");
+	events = vpmc_replay_span(rp, &nr_vcpus, &t_first, &t_last);
+	fprintf(f, "trace: %s\n", source ? source : "(events)");
 	fprintf(f, "events: %" PRIu64 " on %" PRIu32 " vCPU index(es), %.6f s of trace time\n",
-		rp->events, rp->nr_vcpus,
-		rp->events ? (double)(rp->t_last - rp->t_first) / 1e9 : 0.0);
-	if (rp->has_source_stats)
+		events, nr_vcpus, events ? (double)(t_last - t_first) / 1e9 : 0.0);
+	if (has_stats)
 		fprintf(f, "reader: %" PRIu64 " records, %" PRIu64 " unknown, %" PRIu64
 			   " lost, %" PRIu64 " skipped lines, %" PRIu64 " entries synthesized\n",
-			st->records, st->unknown_records, st->lost_events, st->skipped_lines,
-			st->synthesized_entries);
+			st.records, st.unknown_records, st.lost_events, st.skipped_lines,
+			st.synthesized_entries);
 	fprintf(f, "pmu: %s v%u, %u GP x %u bits, %u fixed x %u bits\n",
-		rp->cfg.vendor == VPMC_VENDOR_AMD ? "amd" : "intel", rp->cfg.version, rp->cfg.nr_gp,
-		rp->cfg.gp_width, rp->cfg.nr_fixed, rp->cfg.fixed_width);
+		cfg->vendor == VPMC_VENDOR_AMD ? "amd" : "intel", cfg->version, cfg->nr_gp,
+		cfg->gp_width, cfg->nr_fixed, cfg->fixed_width);
 	fputs("overlay:", f);
-	for (i = 0; i < rp->ov.nr; i++)
-		fprintf(f, " %s", rp->ov.ctr[i].spec);
-	fputs(rp->ov.nr ? "\n" : " none\n", f);
+	for (i = 0; i < nr_assumed; i++)
+		fprintf(f, " %s", vpmc_replay_assumed(rp, i));
+	fputs(nr_assumed ? "\n" : " none\n", f);
 	fprintf(f, "cost model: resume_us=%g create_us=%g trigger_cycles=%g cpu_ghz=%g\n",
-		rp->cost.resume_us, rp->cost.create_us, rp->cost.trigger_cycles, rp->cost.cpu_ghz);
+		cost->resume_us, cost->create_us, cost->trigger_cycles, cost->cpu_ghz);
 }
 
 static int text_compare(struct vpmc_replay *rp, const struct row *rows, FILE *f)
 {
+	char bufs[VPMC_REPLAY_MAX_POLICIES][VPMC_POLICY_NAME_MAX];
 	const char *names[VPMC_REPLAY_MAX_POLICIES];
-	unsigned int i;
+	size_t i, n = vpmc_replay_nr_policies(rp);
 	int s, err = 0;
 
 	text_header(rp, f);
-	for (i = 0; i < rp->nr_lanes; i++)
-		names[i] = rp->lanes[i].name;
+	for (i = 0; i < n; i++)
+		names[i] = lane_name(rp, i, bufs[i], sizeof(bufs[i]));
 	for (s = 0; !err && s < S_NR; s++) {
 		fprintf(f, "\n%s\n", sect_titles[s]);
-		err = text_section(f, (enum fsect)s, false, "policy", rows, names, rp->nr_lanes);
+		err = text_section(f, (enum fsect)s, false, "policy", rows, names, (unsigned int)n);
 	}
 	return err;
 }
 
 static int text_detail(struct vpmc_replay *rp, FILE *f)
 {
-	unsigned int i, n;
-	uint32_t v;
-	int s, slot, err = 0;
+	size_t i, nr_lanes = vpmc_replay_nr_policies(rp);
+	unsigned int n;
+	uint32_t v, nr_vcpus;
+	int s, k, err = 0;
 
 	text_header(rp, f);
-	for (i = 0; !err && i < rp->nr_lanes; i++) {
-		const struct replay_lane *l = &rp->lanes[i];
+	vpmc_replay_span(rp, &nr_vcpus, NULL, NULL);
+	for (i = 0; !err && i < nr_lanes; i++) {
+		char lane[VPMC_POLICY_NAME_MAX];
 		struct row r;
 		const char *name = "all vCPUs";
 
-		fprintf(f, "\n== policy %s ==\n", l->name);
-		err = lane_row(rp, l, -1, -1, &r);
+		fprintf(f, "\n== policy %s ==\n", lane_name(rp, i, lane, sizeof(lane)));
+		err = lane_row(rp, i, -1, -1, &r);
 		for (s = 0; !err && s < S_NR; s++) {
 			fprintf(f, "\n%s\n", sect_titles[s]);
 			err = text_section(f, (enum fsect)s, false, "", &r, &name, 1);
 		}
-		for (v = 0; !err && v < rp->nr_vcpus; v++) {
-			const struct lane_vcpu *lv = l->vcpus[v];
-			struct row rows[METRICS_NR_SLOTS];
-			char bufs[METRICS_NR_SLOTS][16];
-			const char *names[METRICS_NR_SLOTS];
+		for (v = 0; !err && v < nr_vcpus; v++) {
+			struct row rows[NR_COUNTERS];
+			char bufs[NR_COUNTERS][16];
+			const char *names[NR_COUNTERS];
 
-			if (!lv)
+			if (!vpmc_replay_has_vcpu(rp, v))
 				continue;
 			fprintf(f, "\n-- vCPU %" PRIu32 " --\n", v);
-			err = lane_row(rp, l, (int)v, -1, &r);
+			err = lane_row(rp, i, (int)v, -1, &r);
 			name = "vCPU";
 			if (!err)
 				err = text_section(f, S_COST, false, "", &r, &name, 1);
 			if (!err)
 				err = text_section(f, S_PMIS, false, "", &r, &name, 1);
-			for (slot = 0, n = 0; !err && slot < METRICS_NR_SLOTS; slot++) {
-				if (!slot_active(&lv->m.ctr[slot]))
+			for (k = 0, n = 0; !err && k < NR_COUNTERS; k++) {
+				err = lane_row(rp, i, (int)v, counter_idx(k), &rows[n]);
+				if (err || !counter_active(&rows[n].m))
 					continue;
-				err = lane_row(rp, l, (int)v, slot, &rows[n]);
-				names[n] = counter_name(slot, bufs[n], sizeof(bufs[n]));
+				names[n] = counter_name(counter_idx(k), bufs[n], sizeof(bufs[n]));
 				n++;
 			}
 			if (!err && n) {
@@ -406,35 +424,37 @@ static void csv_head(FILE *f, const char *first)
 
 static int csv_detail(struct vpmc_replay *rp, FILE *f)
 {
-	unsigned int i;
-	uint32_t v;
-	int slot, err = 0;
+	size_t i, nr_lanes = vpmc_replay_nr_policies(rp);
+	uint32_t v, nr_vcpus;
+	int k, err = 0;
 
 	csv_head(f, "policy,vcpu,counter");
-	for (i = 0; !err && i < rp->nr_lanes; i++) {
-		const struct replay_lane *l = &rp->lanes[i];
+	vpmc_replay_span(rp, &nr_vcpus, NULL, NULL);
+	for (i = 0; !err && i < nr_lanes; i++) {
+		char lane[VPMC_POLICY_NAME_MAX];
 		struct row r;
 		char name[16];
 
-		err = lane_row(rp, l, -1, -1, &r);
+		lane_name(rp, i, lane, sizeof(lane));
+		err = lane_row(rp, i, -1, -1, &r);
 		if (err)
 			break;
-		fprintf(f, "%s,all,all", l->name);
+		fprintf(f, "%s,all,all", lane);
 		csv_row(f, &r, false);
-		for (v = 0; !err && v < rp->nr_vcpus; v++) {
-			if (!l->vcpus[v])
+		for (v = 0; !err && v < nr_vcpus; v++) {
+			if (!vpmc_replay_has_vcpu(rp, v))
 				continue;
-			err = lane_row(rp, l, (int)v, -1, &r);
+			err = lane_row(rp, i, (int)v, -1, &r);
 			if (err)
 				break;
-			fprintf(f, "%s,%" PRIu32 ",all", l->name, v);
+			fprintf(f, "%s,%" PRIu32 ",all", lane, v);
 			csv_row(f, &r, false);
-			for (slot = 0; !err && slot < METRICS_NR_SLOTS; slot++) {
-				if (!slot_active(&l->vcpus[v]->m.ctr[slot]))
+			for (k = 0; !err && k < NR_COUNTERS; k++) {
+				err = lane_row(rp, i, (int)v, counter_idx(k), &r);
+				if (err || !counter_active(&r.m))
 					continue;
-				err = lane_row(rp, l, (int)v, slot, &r);
-				fprintf(f, "%s,%" PRIu32 ",%s", l->name, v,
-					counter_name(slot, name, sizeof(name)));
+				fprintf(f, "%s,%" PRIu32 ",%s", lane, v,
+					counter_name(counter_idx(k), name, sizeof(name)));
 				csv_row(f, &r, true);
 			}
 		}
@@ -443,28 +463,28 @@ static int csv_detail(struct vpmc_replay *rp, FILE *f)
 }
 
 /* tolerance of a sweep row: T of tolerance / tolerance-wrap, empty otherwise */
-static bool lane_tolerance(const struct replay_lane *l, uint64_t *t)
+static bool lane_tolerance(const struct vpmc_replay *rp, size_t i, uint64_t *t)
 {
-	*t = l->policy.arg;
-	return l->policy.kind == VPMC_POLICY_TOLERANCE ||
-	       l->policy.kind == VPMC_POLICY_TOLERANCE_WRAP;
+	const struct vpmc_policy *p = vpmc_replay_policy(rp, i);
+
+	*t = p->arg;
+	return p->kind == VPMC_POLICY_TOLERANCE || p->kind == VPMC_POLICY_TOLERANCE_WRAP;
 }
 
 static void csv_sweep(struct vpmc_replay *rp, const struct row *rows, FILE *f)
 {
-	unsigned int i;
-	size_t k;
-	char buf[64];
+	size_t i, k, n = vpmc_replay_nr_policies(rp);
+	char buf[64], lane[VPMC_POLICY_NAME_MAX];
 
 	fputs("policy,tolerance", f);
 	for (k = 0; k < ARRAY_SIZE(sweep_keys); k++)
 		fprintf(f, ",%s", sweep_keys[k]);
 	fputc('\n', f);
-	for (i = 0; i < rp->nr_lanes; i++) {
+	for (i = 0; i < n; i++) {
 		uint64_t t;
 
-		fprintf(f, "%s,", rp->lanes[i].name);
-		if (lane_tolerance(&rp->lanes[i], &t))
+		fprintf(f, "%s,", lane_name(rp, i, lane, sizeof(lane)));
+		if (lane_tolerance(rp, i, &t))
 			fprintf(f, "%" PRIu64, t);
 		for (k = 0; k < ARRAY_SIZE(sweep_keys); k++) {
 			cell_text(&rows[i], field_by_key(sweep_keys[k]), buf, sizeof(buf));
@@ -500,7 +520,15 @@ static json_t *json_header(struct vpmc_replay *rp, int *err)
 {
 	json_t *root = json_object(), *t = json_object(), *pmu = json_object(), *ov = json_array();
 	json_t *cost = json_object();
-	unsigned int i;
+	const struct vpmc_pmu_config *cfg = vpmc_replay_config(rp);
+	const struct vpmc_cost *c = vpmc_replay_cost(rp);
+	struct vpmc__errbuf *eb = replay_errbuf(rp);
+	struct vpmc_reader_stats st;
+	const char *source;
+	uint64_t events, t_first, t_last;
+	uint32_t nr_vcpus;
+	size_t i, nr_assumed = vpmc_replay_nr_assumed(rp);
+	bool has_stats = vpmc_replay_source(rp, &source, &st);
 
 	if (!root || !t || !pmu || !ov || !cost) {
 		*err = VPMC_ERR_NOMEM;
@@ -510,38 +538,37 @@ static json_t *json_header(struct vpmc_replay *rp, int *err)
 		json_decref(cost);
 		return root;
 	}
-	out_json_set(t, "path", rp->source ? json_string(rp->source) : json_null(), err);
-	out_json_set(t, "events", out_json_u64(rp->events), err);
-	out_json_set(t, "vcpus", json_integer(rp->nr_vcpus), err);
-	out_json_set(t, "time_ns_first", out_json_u64(rp->t_first), err);
-	out_json_set(t, "time_ns_last", out_json_u64(rp->t_last), err);
-	if (rp->has_source_stats) {
-		out_json_set(t, "records", out_json_u64(rp->source_stats.records), err);
-		out_json_set(t, "unknown_records", out_json_u64(rp->source_stats.unknown_records),
-			     err);
-		out_json_set(t, "lost_events", out_json_u64(rp->source_stats.lost_events), err);
-		out_json_set(t, "skipped_lines", out_json_u64(rp->source_stats.skipped_lines), err);
-		out_json_set(t, "synthesized_entries",
-			     out_json_u64(rp->source_stats.synthesized_entries), err);
+	events = vpmc_replay_span(rp, &nr_vcpus, &t_first, &t_last);
+	out_json_set(t, "path", source ? json_string(source) : json_null(), err);
+	out_json_set(t, "events", out_json_u64(events), err);
+	out_json_set(t, "vcpus", json_integer(nr_vcpus), err);
+	out_json_set(t, "time_ns_first", out_json_u64(t_first), err);
+	out_json_set(t, "time_ns_last", out_json_u64(t_last), err);
+	if (has_stats) {
+		out_json_set(t, "records", out_json_u64(st.records), err);
+		out_json_set(t, "unknown_records", out_json_u64(st.unknown_records), err);
+		out_json_set(t, "lost_events", out_json_u64(st.lost_events), err);
+		out_json_set(t, "skipped_lines", out_json_u64(st.skipped_lines), err);
+		out_json_set(t, "synthesized_entries", out_json_u64(st.synthesized_entries), err);
 	}
 	out_json_set(root, "trace", t, err);
-	out_json_set(pmu, "vendor", json_string(rp->cfg.vendor == VPMC_VENDOR_AMD ? "amd" : "intel"),
+	out_json_set(pmu, "vendor", json_string(cfg->vendor == VPMC_VENDOR_AMD ? "amd" : "intel"),
 		     err);
-	out_json_set(pmu, "version", json_integer(rp->cfg.version), err);
-	out_json_set(pmu, "gp", json_integer(rp->cfg.nr_gp), err);
-	out_json_set(pmu, "gp_width_bits", json_integer(rp->cfg.gp_width), err);
-	out_json_set(pmu, "fixed", json_integer(rp->cfg.nr_fixed), err);
-	out_json_set(pmu, "fixed_width_bits", json_integer(rp->cfg.fixed_width), err);
+	out_json_set(pmu, "version", json_integer(cfg->version), err);
+	out_json_set(pmu, "gp", json_integer(cfg->nr_gp), err);
+	out_json_set(pmu, "gp_width_bits", json_integer(cfg->gp_width), err);
+	out_json_set(pmu, "fixed", json_integer(cfg->nr_fixed), err);
+	out_json_set(pmu, "fixed_width_bits", json_integer(cfg->fixed_width), err);
 	out_json_set(root, "pmu", pmu, err);
-	for (i = 0; i < rp->ov.nr; i++) {
-		if (json_array_append_new(ov, json_string(rp->ov.ctr[i].spec)))
+	for (i = 0; i < nr_assumed; i++) {
+		if (json_array_append_new(ov, json_string(vpmc_replay_assumed(rp, i))))
 			*err = VPMC_ERR_NOMEM;
 	}
 	out_json_set(root, "overlay", ov, err);
-	out_json_set_real(cost, "resume_us", rp->cost.resume_us, err, &rp->errbuf);
-	out_json_set_real(cost, "create_us", rp->cost.create_us, err, &rp->errbuf);
-	out_json_set_real(cost, "trigger_cycles", rp->cost.trigger_cycles, err, &rp->errbuf);
-	out_json_set_real(cost, "cpu_ghz", rp->cost.cpu_ghz, err, &rp->errbuf);
+	out_json_set_real(cost, "resume_us", c->resume_us, err, eb);
+	out_json_set_real(cost, "create_us", c->create_us, err, eb);
+	out_json_set_real(cost, "trigger_cycles", c->trigger_cycles, err, eb);
+	out_json_set_real(cost, "cpu_ghz", c->cpu_ghz, err, eb);
 	out_json_set(root, "cost_model", cost, err);
 	return root;
 }
@@ -550,56 +577,58 @@ static int json_report(struct vpmc_replay *rp, const struct row *rows, bool deta
 {
 	int err = 0;
 	json_t *root = json_header(rp, &err), *pols = json_array();
-	unsigned int i;
-	uint32_t v;
-	int slot;
+	struct vpmc__errbuf *eb = replay_errbuf(rp);
+	size_t i, nr_lanes = vpmc_replay_nr_policies(rp);
+	uint32_t v, nr_vcpus;
+	int k;
 
-	for (i = 0; !err && pols && i < rp->nr_lanes; i++) {
-		const struct replay_lane *l = &rp->lanes[i];
-		json_t *p = json_row("policy", json_string(l->name), &rows[i], false, &err,
-				     &rp->errbuf), *vcpus;
+	vpmc_replay_span(rp, &nr_vcpus, NULL, NULL);
+	for (i = 0; !err && pols && i < nr_lanes; i++) {
+		char lane[VPMC_POLICY_NAME_MAX];
+		json_t *p = json_row("policy", json_string(lane_name(rp, i, lane, sizeof(lane))),
+				     &rows[i], false, &err, eb), *vcpus;
 		uint64_t t;
 
 		if (!p || json_array_append_new(pols, p)) {
 			err = VPMC_ERR_NOMEM;
 			break;
 		}
-		if (lane_tolerance(l, &t))
+		if (lane_tolerance(rp, i, &t))
 			out_json_set(p, "tolerance", out_json_u64(t), &err);
 		if (!detail)
 			continue;
 		vcpus = json_array();
 		out_json_set(p, "vcpus", vcpus, &err);
-		for (v = 0; !err && v < rp->nr_vcpus; v++) {
+		for (v = 0; !err && v < nr_vcpus; v++) {
 			struct row r;
 			json_t *jv, *ctrs;
 
-			if (!l->vcpus[v])
+			if (!vpmc_replay_has_vcpu(rp, v))
 				continue;
-			err = lane_row(rp, l, (int)v, -1, &r);
-			jv = err ? NULL : json_row("vcpu", json_integer(v), &r, false, &err,
-							  &rp->errbuf);
+			err = lane_row(rp, i, (int)v, -1, &r);
+			jv = err ? NULL : json_row("vcpu", json_integer(v), &r, false, &err, eb);
 			if (!jv || json_array_append_new(vcpus, jv)) {
 				err = VPMC_ERR_NOMEM;
 				break;
 			}
 			ctrs = json_array();
 			out_json_set(jv, "counters", ctrs, &err);
-			for (slot = 0; !err && slot < METRICS_NR_SLOTS; slot++) {
+			for (k = 0; !err && k < NR_COUNTERS; k++) {
+				int idx = counter_idx(k);
 				char name[16];
 				json_t *jc;
 
-				if (!slot_active(&l->vcpus[v]->m.ctr[slot]))
+				err = lane_row(rp, i, (int)v, idx, &r);
+				if (!err && !counter_active(&r.m))
 					continue;
-				err = lane_row(rp, l, (int)v, slot, &r);
-				jc = err ? NULL : json_row("name", json_string(counter_name(slot, name,
+				jc = err ? NULL : json_row("name", json_string(counter_name(idx, name,
 									       sizeof(name))),
-							   &r, true, &err, &rp->errbuf);
+							   &r, true, &err, eb);
 				if (!jc || json_array_append_new(ctrs, jc)) {
 					err = VPMC_ERR_NOMEM;
 					break;
 				}
-				out_json_set(jc, "counter", json_integer(metrics_slot_idx(slot)), &err);
+				out_json_set(jc, "counter", json_integer(idx), &err);
 			}
 		}
 	}
@@ -607,22 +636,24 @@ static int json_report(struct vpmc_replay *rp, const struct row *rows, bool deta
 		out_json_set(root, "policies", pols, &err);
 	else
 		json_decref(pols);
-	return out_json_finish(root, err, &rp->text);
+	return out_json_finish(root, err, replay_text(rp));
 }
 
 int vpmc_replay_report(struct vpmc_replay *rp, enum vpmc_replay_view view, enum vpmc_output fmt,
 		       const char **out)
 {
 	struct row rows[VPMC_REPLAY_MAX_POLICIES];
+	struct vpmc__errbuf *eb = replay_errbuf(rp);
+	char **text = replay_text(rp), lane[VPMC_POLICY_NAME_MAX];
+	size_t i, n = vpmc_replay_nr_policies(rp);
 	struct outbuf b;
-	unsigned int i;
 	int err = 0;
 
-	vpmc__clear_error(&rp->errbuf);
-	for (i = 0; !err && i < rp->nr_lanes; i++)
-		err = lane_row(rp, &rp->lanes[i], -1, -1, &rows[i]);
+	vpmc__clear_error(eb);
+	for (i = 0; !err && i < n; i++)
+		err = lane_row(rp, i, -1, -1, &rows[i]);
 	if (err)
-		return vpmc__set_error(&rp->errbuf, err, "%s", vpmc_strerror(err));
+		return vpmc__set_error(eb, err, "%s", vpmc_strerror(err));
 	if (fmt == VPMC_OUTPUT_JSON) {
 		err = json_report(rp, rows, view == VPMC_VIEW_DETAIL);
 	} else {
@@ -635,8 +666,8 @@ int vpmc_replay_report(struct vpmc_replay *rp, enum vpmc_replay_view view, enum 
 			err = csv_detail(rp, b.f);
 		} else if (fmt == VPMC_OUTPUT_CSV) {
 			csv_head(b.f, "policy");
-			for (i = 0; i < rp->nr_lanes; i++) {
-				fputs(rp->lanes[i].name, b.f);
+			for (i = 0; i < n; i++) {
+				fputs(lane_name(rp, i, lane, sizeof(lane)), b.f);
 				csv_row(b.f, &rows[i], false);
 			}
 		} else if (view == VPMC_VIEW_DETAIL) {
@@ -647,12 +678,12 @@ int vpmc_replay_report(struct vpmc_replay *rp, enum vpmc_replay_view view, enum 
 		if (err)
 			outbuf_discard(&b);
 		else
-			err = outbuf_close(&b, &rp->text);
+			err = outbuf_close(&b, text);
 	}
 	if (!err)
-		*out = rp->text;
-	else if (!rp->errbuf.msg[0])
-		vpmc__set_error(&rp->errbuf, err, "%s", vpmc_strerror(err));
+		*out = *text;
+	else if (!eb->msg[0])
+		vpmc__set_error(eb, err, "%s", vpmc_strerror(err));
 	return err;
 }
 
@@ -692,18 +723,19 @@ static void plot_terminal(FILE *f, const char *path)
 static void plot_title(const struct vpmc_replay *rp, FILE *f, bool lateness, bool zero)
 {
 	char t[4096];
-	size_t n;
-	unsigned int i;
+	const char *source;
+	size_t n, i, nr_assumed = vpmc_replay_nr_assumed(rp);
 
+	vpmc_replay_source(rp, &source, NULL);
 	n = (size_t)snprintf(t, sizeof(t), "vpmcsim sweep of %s\n--assume",
-			     rp->source ? rp->source : "(events)");
-	for (i = 0; i < rp->ov.nr && n < sizeof(t); i++)
-		n += (size_t)snprintf(t + n, sizeof(t) - n, " %s", rp->ov.ctr[i].spec);
-	if (!rp->ov.nr && n < sizeof(t))
+			     source ? source : "(events)");
+	for (i = 0; i < nr_assumed && n < sizeof(t); i++)
+		n += (size_t)snprintf(t + n, sizeof(t) - n, " %s", vpmc_replay_assumed(rp, i));
+	if (!nr_assumed && n < sizeof(t))
 		n += (size_t)snprintf(t + n, sizeof(t) - n, ": none");
 	if (!lateness && n < sizeof(t))
 		n += (size_t)snprintf(t + n, sizeof(t) - n, "; no PMI matched at any T: no "
-				      "lateness curve%s", rp->ov.nr ? "" : " (program a counter "
+				      "lateness curve%s", nr_assumed ? "" : " (program a counter "
 				      "with --assume)");
 	if (zero && n < sizeof(t))
 		snprintf(t + n, sizeof(t) - n, "; T = 0 left out (no place on a log axis)");
@@ -718,19 +750,22 @@ int vpmc_replay_plot(struct vpmc_replay *rp, const char *path, const char **out)
 	bool on_axis[VPMC_REPLAY_MAX_POLICIES], lateness = false, cost = false, zero = false;
 	bool cost_pos = false, late_pos = false; /* some value above 0: else the axis is [0:1] */
 	uint64_t t, t_min = UINT64_MAX, t_max = 0;
+	struct vpmc__errbuf *eb = replay_errbuf(rp);
+	char **text = replay_text(rp);
 	struct outbuf b;
-	unsigned int i, n = 0;
+	size_t i, nr_lanes = vpmc_replay_nr_policies(rp);
+	unsigned int n = 0;
 	int err = 0;
 
-	for (i = 0; !err && i < rp->nr_lanes; i++) {
+	for (i = 0; !err && i < nr_lanes; i++) {
 		/* a log scale has no place for T = 0 (exact): left out, and said in the title */
-		on_axis[i] = lane_tolerance(&rp->lanes[i], &t) && t;
-		zero |= lane_tolerance(&rp->lanes[i], &t) && !t;
+		on_axis[i] = lane_tolerance(rp, i, &t) && t;
+		zero |= lane_tolerance(rp, i, &t) && !t;
 		if (!on_axis[i])
 			continue;
 		t_min = t < t_min ? t : t_min;
 		t_max = t > t_max ? t : t_max;
-		err = lane_row(rp, &rp->lanes[i], -1, -1, &rows[i]);
+		err = lane_row(rp, i, -1, -1, &rows[i]);
 		n++;
 		lateness |= rows[i].m.overflows_matched != 0;
 		cost |= rows[i].m.exits != 0;
@@ -740,16 +775,16 @@ int vpmc_replay_plot(struct vpmc_replay *rp, const char *path, const char **out)
 			late_pos = true;
 	}
 	if (err)
-		return vpmc__set_error(&rp->errbuf, err, "%s", vpmc_strerror(err));
+		return vpmc__set_error(eb, err, "%s", vpmc_strerror(err));
 	if (!n)
-		return vpmc__set_error(&rp->errbuf, VPMC_ERR_INVAL, "no tolerance T > 0 to plot "
+		return vpmc__set_error(eb, VPMC_ERR_INVAL, "no tolerance T > 0 to plot "
 				       "(T = 0 has no place on the plot's log axis)");
 	if (!lateness && !cost)
-		return vpmc__set_error(&rp->errbuf, VPMC_ERR_INVAL, "nothing to plot: no exit "
+		return vpmc__set_error(eb, VPMC_ERR_INVAL, "nothing to plot: no exit "
 				       "and no matched PMI at any T");
 	err = outbuf_open(&b);
 	if (err)
-		return vpmc__set_error(&rp->errbuf, err, "%s", vpmc_strerror(err));
+		return vpmc__set_error(eb, err, "%s", vpmc_strerror(err));
 	plot_terminal(b.f, path);
 	plot_title(rp, b.f, lateness, zero);
 	fputs("set logscale x\nset xlabel 'tolerance T (events, log scale)'\n"
@@ -763,17 +798,17 @@ int vpmc_replay_plot(struct vpmc_replay *rp, const char *path, const char **out)
 			"set ytics nomirror\nset y2tics\n", late_pos ? "*" : "1");
 	fputs("set key top left\nset grid\n", b.f);
 	/* a T whose PMIs were all missed has no lateness: say so where its point would be */
-	for (i = 0; i < rp->nr_lanes; i++) {
+	for (i = 0; i < nr_lanes; i++) {
 		if (on_axis[i] && !rows[i].m.overflows_matched && rows[i].m.overflows_missed)
 			fprintf(b.f, "set label 'no PMI matched (%" PRIu64 " missed)' at first %" PRIu64
 				", graph 0.04 center font ',9'\n", rows[i].m.overflows_missed,
-				rp->lanes[i].policy.arg);
+				vpmc_replay_policy(rp, i)->arg);
 	}
 	fputs("$sweep << EOD\n# tolerance host_us_per_exit_mean lateness_events_p99\n", b.f);
-	for (i = 0; i < rp->nr_lanes; i++) {
+	for (i = 0; i < nr_lanes; i++) {
 		if (!on_axis[i])
 			continue;
-		fprintf(b.f, "%" PRIu64 " ", rp->lanes[i].policy.arg);
+		fprintf(b.f, "%" PRIu64 " ", vpmc_replay_policy(rp, i)->arg);
 		if (rows[i].m.exits)
 			fprintf(b.f, "%.3f ", rows[i].m.host_us_per_exit_mean);
 		else
@@ -790,9 +825,9 @@ int vpmc_replay_plot(struct vpmc_replay *rp, const char *path, const char **out)
 	if (lateness)
 		fputs("$sweep using 1:3 axes x1y2 with linespoints title "
 		      "'p99 PMI lateness (events)'\n", b.f);
-	err = outbuf_close(&b, &rp->text);
+	err = outbuf_close(&b, text);
 	if (err)
-		return vpmc__set_error(&rp->errbuf, err, "%s", vpmc_strerror(err));
-	*out = rp->text;
+		return vpmc__set_error(eb, err, "%s", vpmc_strerror(err));
+	*out = *text;
 	return 0;
 }
