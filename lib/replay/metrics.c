@@ -11,16 +11,16 @@
 
 int metrics_slot(int idx)
 {
-	if (idx >= 0 && idx < METRICS_NR_GP)
+	if (idx >= 0 && idx < VPMC_MAX_GP)
 		return idx;
-	if (idx >= METRICS_FIXED_BASE && idx < METRICS_FIXED_BASE + METRICS_NR_FIXED)
-		return METRICS_NR_GP + idx - METRICS_FIXED_BASE;
+	if (idx >= VPMC_FIXED_BASE && idx < VPMC_FIXED_BASE + VPMC_MAX_FIXED)
+		return VPMC_MAX_GP + idx - VPMC_FIXED_BASE;
 	return -1;
 }
 
 int metrics_slot_idx(int slot)
 {
-	return slot < METRICS_NR_GP ? slot : METRICS_FIXED_BASE + slot - METRICS_NR_GP;
+	return slot < VPMC_MAX_GP ? slot : VPMC_FIXED_BASE + slot - VPMC_MAX_GP;
 }
 
 static uint64_t width_mask(unsigned int bits)
@@ -207,7 +207,7 @@ static void metrics_read(struct metrics_vcpu *m, const struct vpmc_obs *o)
 		return;
 	if (slot >= 0) {
 		struct metrics_ctr *c = &m->ctr[slot];
-		uint64_t mask = m->mask[o->counter >= METRICS_FIXED_BASE];
+		uint64_t mask = m->mask[o->counter >= VPMC_FIXED_BASE];
 		uint64_t d = (o->value - m->ref_read_value) & mask;
 		/* signed difference modulo the counter width */
 		int64_t err = (d & (mask ^ (mask >> 1))) ? (int64_t)(d | ~mask) : (int64_t)d;
@@ -254,7 +254,7 @@ static void metrics_pmi(struct metrics_vcpu *m, const struct vpmc_obs *o,
 			continue;
 		pos = c->pend_this_event && m->in_guest ? c->pend_pos : NULL;
 		n.late_events = probe ? probe->ref_count(probe->data, idx, o, pos) &
-						m->mask[idx >= METRICS_FIXED_BASE]
+						m->mask[idx >= VPMC_FIXED_BASE]
 				      : 0;
 		n.late_ns = o->time_ns > c->pend_t ? o->time_ns - c->pend_t : 0;
 		n.ovf_t = c->pend_t;

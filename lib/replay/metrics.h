@@ -39,10 +39,8 @@
 #include "hist.h"
 #include "internal.h"
 
-#define METRICS_NR_GP 8
-#define METRICS_NR_FIXED 3
-#define METRICS_NR_SLOTS (METRICS_NR_GP + METRICS_NR_FIXED)
-#define METRICS_FIXED_BASE 32 /* KVM global index of fixed counter 0 */
+/* A slot per counter KVM can have: the GP counters, then the fixed ones. */
+#define METRICS_NR_SLOTS (VPMC_MAX_GP + VPMC_MAX_FIXED)
 
 /* The slot of KVM global counter index @idx, or -1. */
 int metrics_slot(int idx);

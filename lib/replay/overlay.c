@@ -4,13 +4,13 @@
  */
 #include "config.h"
 
-#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
+#include "numparse.h"
 #include "overlay.h"
+#include "perf_period.h"
 
 /* arch/x86/include/asm/msr-index.h, perf_event.h, apicdef.h */
 #define MSR_IA32_PERFCTR0 0xc1
@@ -36,7 +36,6 @@
 #define ARCH_PERFMON_EVENTSEL_ENABLE (1ULL << 22)
 #define INTEL_PMC_FIXED_RDPMC_BASE (1U << 30)
 #define FIXED_BITS_OS_USR_PMI 0xbULL /* intel_pmu_enable_fixed(): 0x8 | 0x2 | 0x1 */
-#define KVM_FIXED_BASE 32
 #define PMI_LOOPS_MAX 100            /* intel_pmu_handle_irq(): "irq loop stuck" */
 
 static const char *const event_names[] = {
@@ -45,33 +44,26 @@ static const char *const event_names[] = {
 	[OVERLAY_EV_CYCLES] = "cycles",
 };
 
-/* A whole unsigned number, decimal or 0x-hex, in [@lo, @hi]. Return: 0, -1 if @s is no such
- * number, -2 if it is one outside [@lo, @hi]. */
+/* A whole unsigned number, decimal or 0x / 0X hex, in [@lo, @hi] (vpmc__parse_u64()). 32
+ * characters or more are out of range, leading zeros or not, as they always were here.
+ * Return: 0, -1 if @s is no such number, -2 if it is one outside [@lo, @hi]. */
 static int parse_num(const char *s, size_t len, uint64_t lo, uint64_t hi, uint64_t *out)
 {
-	size_t skip = len > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') ? 2 : 0;
-	char buf[32], *end;
-	unsigned long long v;
+	uint64_t v;
+	int err = vpmc__parse_u64(s, len, VPMC__NUM_HEX | VPMC__NUM_HEX_X, lo, hi, &v);
 
-	if (!len || s[0] < '0' || s[0] > '9' ||
-	    strspn(s + skip, skip ? "0123456789abcdefABCDEF" : "0123456789") < len - skip)
-		return -1;
-	if (len >= sizeof(buf)) /* more digits than a u64 has */
-		return -2;
-	memcpy(buf, s, len);
-	buf[len] = '\0';
-	errno = 0;
-	v = strtoull(buf, &end, skip ? 16 : 10);
-	if (errno || *end || v < lo || v > hi)
+	if (err)
+		return err;
+	if (len >= 32)
 		return -2;
 	*out = v;
 	return 0;
 }
 
 /* EVENT of gpN=EVENT (@len bytes at @s): a name, or a raw unit mask and event select. Return 0,
- * or VPMC_ERR_INVAL with @why filled. */
-static int overlay_parse_event(struct overlay_ctr *c, const char *s, size_t len, char *why,
-			       size_t why_len)
+ * or VPMC_ERR_INVAL with @why set. */
+static int overlay_parse_event(struct overlay_ctr *c, const char *s, size_t len,
+			       struct vpmc__errbuf *why)
 {
 	size_t i;
 	int err;
@@ -86,27 +78,28 @@ static int overlay_parse_event(struct overlay_ctr *c, const char *s, size_t len,
 	/* the event select and unit mask bytes of IA32_PERFEVTSELx / PERF_CTLx */
 	err = parse_num(s, len, 1, 0xffff, &c->raw);
 	if (err == -2)
-		snprintf(why, why_len, "raw event '%.*s' is out of range: expected 0x1 to 0xffff "
-			 "(0xUUEE: unit mask UU, event select EE)", (int)len, s);
-	else if (err)
-		snprintf(why, why_len, "'%.*s' is not an event: expected instructions, branches, "
-			 "cycles or a raw 0xUUEE", (int)len, s);
-	return err ? VPMC_ERR_INVAL : 0;
+		return vpmc__set_error(why, VPMC_ERR_INVAL, "raw event '%.*s' is out of range: "
+				       "expected 0x1 to 0xffff (0xUUEE: unit mask UU, event select "
+				       "EE)", (int)len, s);
+	if (err)
+		return vpmc__set_error(why, VPMC_ERR_INVAL, "'%.*s' is not an event: expected "
+				       "instructions, branches, cycles or a raw 0xUUEE", (int)len, s);
+	return 0;
 }
 
 /* @why for a bad period: perf_event_open() refuses a sample_period with bit 63 set; set_period()
  * clamps to max_period. Return: VPMC_ERR_INVAL. */
-static int period_range_error(const char *p, size_t len, char *why, size_t why_len)
+static int period_range_error(const char *p, size_t len, struct vpmc__errbuf *why)
 {
-	snprintf(why, why_len, "period=%.*s: expected 1 to %" PRId64 " events (INT64_MAX, as "
-		 "perf_event_open() takes); a period above the counter's max period is clamped to "
-		 "it at each re-arm, as x86_perf_event_set_period() does", (int)len, p, INT64_MAX);
-	return VPMC_ERR_INVAL;
+	return vpmc__set_error(why, VPMC_ERR_INVAL, "period=%.*s: expected 1 to %" PRId64 " events "
+			       "(INT64_MAX, as perf_event_open() takes); a period above the "
+			       "counter's max period is clamped to it at each re-arm, as "
+			       "x86_perf_event_set_period() does", (int)len, p, INT64_MAX);
 }
 
 /* ",period=P" items after the counter (@p: the first comma, or NULL). Return 0, or
- * VPMC_ERR_INVAL with @why filled. */
-static int overlay_parse_period(struct overlay_ctr *c, const char *p, char *why, size_t why_len)
+ * VPMC_ERR_INVAL with @why set. */
+static int overlay_parse_period(struct overlay_ctr *c, const char *p, struct vpmc__errbuf *why)
 {
 	const char *comma, *first = NULL;
 	size_t len;
@@ -115,19 +108,16 @@ static int overlay_parse_period(struct overlay_ctr *c, const char *p, char *why,
 		p++;
 		comma = strchr(p, ',');
 		len = comma ? (size_t)(comma - p) : strlen(p);
-		if (len < 7 || strncmp(p, "period=", 7)) {
-			snprintf(why, why_len, "expected ,period=P after the counter, found '%.*s'",
-				 (int)len, p);
-			return VPMC_ERR_INVAL;
-		}
-		if (first) {
-			snprintf(why, why_len, "period given twice ('%.*s', '%.*s')",
-				 (int)strcspn(first, ","), first, (int)len - 7, p + 7);
-			return VPMC_ERR_INVAL;
-		}
+		if (len < 7 || strncmp(p, "period=", 7))
+			return vpmc__set_error(why, VPMC_ERR_INVAL, "expected ,period=P after the "
+					       "counter, found '%.*s'", (int)len, p);
+		if (first)
+			return vpmc__set_error(why, VPMC_ERR_INVAL, "period given twice ('%.*s', "
+					       "'%.*s')", (int)strcspn(first, ","), first,
+					       (int)len - 7, p + 7);
 		first = p + 7;
 		if (parse_num(p + 7, len - 7, 1, INT64_MAX, &c->period))
-			return period_range_error(p + 7, len - 7, why, why_len);
+			return period_range_error(p + 7, len - 7, why);
 	}
 	return 0;
 }
@@ -138,7 +128,7 @@ static const char *overlay_ctr_name(const struct overlay_ctr *c, char *buf, size
 	return buf;
 }
 
-int overlay_add(struct overlay *ov, const char *spec, char *why, size_t why_len)
+int overlay_add(struct overlay *ov, const char *spec, struct vpmc__errbuf *why)
 {
 	struct overlay_ctr c;
 	const char *p, *comma, *eq;
@@ -153,36 +143,28 @@ int overlay_add(struct overlay *ov, const char *spec, char *why, size_t why_len)
 	namelen = comma ? (size_t)(comma - spec) : strlen(spec);
 	eq = memchr(spec, '=', namelen);
 	p = !strncmp(spec, "gp", 2) ? spec + 2 : !strncmp(spec, "fixed", 5) ? spec + 5 : NULL;
-	if (!p || parse_num(p, (size_t)((eq ? eq : spec + namelen) - p), 0, 31, &n)) {
-		snprintf(why, why_len, "expected gpN=EVENT[,period=P] or fixedN[,period=P]");
-		return VPMC_ERR_INVAL;
-	}
+	if (!p || parse_num(p, (size_t)((eq ? eq : spec + namelen) - p), 0, 31, &n))
+		return vpmc__set_error(why, VPMC_ERR_INVAL, "expected gpN=EVENT[,period=P] or "
+				       "fixedN[,period=P]");
 	c.fixed = spec[0] == 'f';
 	c.index = (unsigned int)n;
-	if (c.fixed && eq) {
-		snprintf(why, why_len, "fixed counters count their architectural event: no =EVENT");
-		return VPMC_ERR_INVAL;
-	}
-	if (!c.fixed && !eq) {
-		snprintf(why, why_len, "gpN needs =EVENT: instructions, branches, cycles or a raw "
-			 "0xUUEE");
-		return VPMC_ERR_INVAL;
-	}
-	if ((!c.fixed && overlay_parse_event(&c, eq + 1, (size_t)(spec + namelen - eq - 1), why,
-					     why_len)) ||
-	    overlay_parse_period(&c, comma, why, why_len))
+	if (c.fixed && eq)
+		return vpmc__set_error(why, VPMC_ERR_INVAL, "fixed counters count their "
+				       "architectural event: no =EVENT");
+	if (!c.fixed && !eq)
+		return vpmc__set_error(why, VPMC_ERR_INVAL, "gpN needs =EVENT: instructions, "
+				       "branches, cycles or a raw 0xUUEE");
+	if ((!c.fixed && overlay_parse_event(&c, eq + 1, (size_t)(spec + namelen - eq - 1), why)) ||
+	    overlay_parse_period(&c, comma, why))
 		return VPMC_ERR_INVAL;
 	for (i = 0; i < ov->nr; i++) {
-		if (ov->ctr[i].fixed == c.fixed && ov->ctr[i].index == c.index) {
-			snprintf(why, why_len, "%s given twice ('%s', '%s')",
-				 overlay_ctr_name(&c, name, sizeof(name)), ov->ctr[i].spec, spec);
-			return VPMC_ERR_INVAL;
-		}
+		if (ov->ctr[i].fixed == c.fixed && ov->ctr[i].index == c.index)
+			return vpmc__set_error(why, VPMC_ERR_INVAL, "%s given twice ('%s', '%s')",
+					       overlay_ctr_name(&c, name, sizeof(name)),
+					       ov->ctr[i].spec, spec);
 	}
-	if (ov->nr == OVERLAY_MAX_CTRS) {
-		snprintf(why, why_len, "too many counters");
-		return VPMC_ERR_LIMIT;
-	}
+	if (ov->nr == OVERLAY_MAX_CTRS)
+		return vpmc__set_error(why, VPMC_ERR_LIMIT, "too many counters");
 	if (c.fixed)
 		snprintf(c.spec, sizeof(c.spec), "fixed%u,period=%" PRIu64, c.index, c.period);
 	else if (c.event == OVERLAY_EV_RAW)
@@ -195,17 +177,16 @@ int overlay_add(struct overlay *ov, const char *spec, char *why, size_t why_len)
 	return 0;
 }
 
-int overlay_check(const struct overlay *ov, const struct vpmc_pmu_config *cfg, char *msg,
-		  size_t len)
+int overlay_check(const struct overlay *ov, const struct vpmc_pmu_config *cfg,
+		  struct vpmc__errbuf *msg)
 {
 	bool amd = cfg->vendor == VPMC_VENDOR_AMD;
 	unsigned int i;
 
-	if (ov->nr && cfg->version < 2) {
-		snprintf(msg, len, "--assume needs a PMU with global control (version 2 or later); "
-			 "this trace's PMU is version %u", cfg->version);
-		return VPMC_ERR_INVAL;
-	}
+	if (ov->nr && cfg->version < 2)
+		return vpmc__set_error(msg, VPMC_ERR_INVAL, "--assume needs a PMU with global "
+				       "control (version 2 or later); this trace's PMU is version %u",
+				       cfg->version);
 	for (i = 0; i < ov->nr; i++) {
 		const struct overlay_ctr *c = &ov->ctr[i];
 		unsigned int have = c->fixed ? cfg->nr_fixed : cfg->nr_gp;
@@ -216,15 +197,16 @@ int overlay_check(const struct overlay *ov, const struct vpmc_pmu_config *cfg, c
 
 			/* the counter as the user named it (c->spec adds the default period) */
 			if (have > 1)
-				snprintf(msg, len, "--assume %s%u: the %s PMU has %u %s counters (%s0 to "
-					 "%s%u)", name, c->index, vendor, have, kind, name, name, have - 1);
-			else if (have)
-				snprintf(msg, len, "--assume %s%u: the %s PMU has one %s counter (%s0)",
-					 name, c->index, vendor, kind, name);
-			else
-				snprintf(msg, len, "--assume %s%u: the %s PMU has no %s counters", name,
-					 c->index, vendor, kind);
-			return VPMC_ERR_INVAL;
+				return vpmc__set_error(msg, VPMC_ERR_INVAL, "--assume %s%u: the %s PMU "
+						       "has %u %s counters (%s0 to %s%u)", name,
+						       c->index, vendor, have, kind, name, name,
+						       have - 1);
+			if (have)
+				return vpmc__set_error(msg, VPMC_ERR_INVAL, "--assume %s%u: the %s PMU "
+						       "has one %s counter (%s0)", name, c->index,
+						       vendor, kind, name);
+			return vpmc__set_error(msg, VPMC_ERR_INVAL, "--assume %s%u: the %s PMU has no "
+					       "%s counters", name, c->index, vendor, kind);
 		}
 	}
 	return 0;
@@ -246,7 +228,7 @@ static int64_t max_period(const struct vpmc_pmu_config *cfg)
 /* KVM global index of overlay counter @c. */
 static unsigned int ctr_idx(const struct overlay_ctr *c)
 {
-	return c->fixed ? KVM_FIXED_BASE + c->index : c->index;
+	return c->fixed ? VPMC_FIXED_BASE + c->index : c->index;
 }
 
 static uint32_t ctr_msr(const struct overlay_ctr *c, const struct vpmc_pmu_config *cfg)
@@ -333,15 +315,8 @@ static int set_period(const struct overlay_ctr *c, const struct vpmc_pmu_config 
 		      struct overlay_guest *g, unsigned int i, const struct overlay_sink *sink,
 		      uint32_t vcpu, uint64_t t)
 {
-	int64_t left = g->period_left[i], period = (int64_t)c->period;
+	int64_t left = perf_period_left(&g->period_left[i], (int64_t)c->period);
 
-	if (left <= -period)
-		left = period;
-	if (left <= 0)
-		left += period;
-	g->period_left[i] = left;
-	if (left < 2) /* "certain CPUs don't like it if just 1 event is left" */
-		left = 2;
 	if (left > max_period(cfg))
 		left = max_period(cfg);
 	g->prev_count[i] = (uint64_t)-left;
@@ -373,7 +348,7 @@ static uint64_t all_counters(const struct vpmc_pmu_config *cfg)
 
 	if (cfg->vendor == VPMC_VENDOR_AMD)
 		return gp;
-	return gp | (((1ULL << cfg->nr_fixed) - 1) << KVM_FIXED_BASE);
+	return gp | (((1ULL << cfg->nr_fixed) - 1) << VPMC_FIXED_BASE);
 }
 
 static uint32_t global_ctrl_msr(const struct vpmc_pmu_config *cfg)
@@ -542,7 +517,7 @@ static bool ctr_overwritten(const struct overlay_ctr *c, const struct vpmc_pmu_c
 		if (msr == MSR_CORE_PERF_FIXED_CTR_CTRL &&
 		    ((value >> (4 * n)) & 0xf) != FIXED_BITS_OS_USR_PMI)
 			return snprintf(name, len, "IA32_FIXED_CTR_CTRL"), true;
-		if (msr == MSR_CORE_PERF_GLOBAL_CTRL && !(value & (1ULL << (KVM_FIXED_BASE + n))))
+		if (msr == MSR_CORE_PERF_GLOBAL_CTRL && !(value & (1ULL << (VPMC_FIXED_BASE + n))))
 			return snprintf(name, len, "IA32_PERF_GLOBAL_CTRL"), true;
 		return false;
 	}

@@ -61,14 +61,14 @@ struct overlay_sink {
  * overlay_add() - Parse one SPEC: "gpN=EVENT[,period=P]" or "fixedN[,period=P]", EVENT one of
  * instructions, branches, cycles or a raw 0xUUEE (unit mask, event select); P from 1 to
  * INT64_MAX events, each key once; a counter once.
- * Return: 0, or VPMC_ERR_INVAL with @why (@why_len bytes) saying why; VPMC_ERR_LIMIT if full.
+ * Return: 0, or VPMC_ERR_INVAL with @why saying why; VPMC_ERR_LIMIT (@why set) if full.
  */
-int overlay_add(struct overlay *ov, const char *spec, char *why, size_t why_len);
+int overlay_add(struct overlay *ov, const char *spec, struct vpmc__errbuf *why);
 
 /* Check @ov against the PMU: counters exist, vendor and version supported. Return 0, or
- * VPMC_ERR_INVAL with @msg ("--assume gp9: ...") filled. */
-int overlay_check(const struct overlay *ov, const struct vpmc_pmu_config *cfg, char *msg,
-		  size_t len);
+ * VPMC_ERR_INVAL with @msg ("--assume gp9: ...") set. */
+int overlay_check(const struct overlay *ov, const struct vpmc_pmu_config *cfg,
+		  struct vpmc__errbuf *msg);
 
 /* Program the counters at time @t (the vCPU's first event). */
 int overlay_program(const struct overlay *ov, const struct vpmc_pmu_config *cfg,

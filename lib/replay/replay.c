@@ -94,14 +94,14 @@ int vpmc_replay_add_policy(struct vpmc_replay *r, const struct vpmc_policy *p)
 
 int vpmc_replay_assume(struct vpmc_replay *r, const char *spec)
 {
-	char why[VPMC_ERRMSG_MAX];
+	struct vpmc__errbuf why;
 	int err;
 
 	if (r->begun)
 		return VPMC_ERR_INVAL;
-	err = overlay_add(&r->ov, spec, why, sizeof(why));
+	err = overlay_add(&r->ov, spec, &why);
 	if (err)
-		return vpmc__set_error(&r->errbuf, err, "--assume '%s': %s", spec, why);
+		return vpmc__set_error(&r->errbuf, err, "--assume '%s': %s", spec, why.msg);
 	return 0;
 }
 
@@ -240,7 +240,7 @@ static uint64_t lane_ref_count(void *data, int idx, const struct vpmc_obs *at,
 	struct lane_vcpu *lv = data;
 	const struct vpmc_event *ev = lv->ev;
 	uint64_t c_after = vpmc_vcpu_counter(lv->gv->ref, (unsigned int)idx), c_start, ks, bs;
-	uint64_t mask = lv->m.mask[idx >= METRICS_FIXED_BASE], n, b, delta, after;
+	uint64_t mask = lv->m.mask[idx >= VPMC_FIXED_BASE], n, b, delta, after;
 	int slot = metrics_slot(idx);
 
 	if (ev->type != VPMC_EV_GUEST || lv->seg || !at->seg_insn || !ev->insn || slot < 0)
@@ -595,7 +595,6 @@ int vpmc_replay_begin(struct vpmc_replay *r, const struct vpmc_pmu_config *cfg)
 	static const struct vpmc_policy reference = { VPMC_POLICY_REFERENCE, 0 };
 	struct vpmc_vcpu *probe;
 	unsigned int i, ng;
-	char msg[VPMC_ERRMSG_MAX];
 	int err;
 
 	if (r->begun)
@@ -608,8 +607,9 @@ int vpmc_replay_begin(struct vpmc_replay *r, const struct vpmc_pmu_config *cfg)
 		return vpmc__set_error(&r->errbuf, err, "PMU configuration: %s", vpmc_strerror(err));
 	r->cfg = *vpmc_vcpu_config(probe);
 	vpmc_vcpu_free(probe);
-	if (overlay_check(&r->ov, &r->cfg, msg, sizeof(msg)))
-		return vpmc__set_error(&r->errbuf, VPMC_ERR_INVAL, "%s", msg);
+	err = overlay_check(&r->ov, &r->cfg, &r->errbuf);
+	if (err)
+		return err;
 	ng = r->ov.nr ? r->nr_lanes : 1;
 	for (i = 0; i < ng; i++) {
 		struct replay_group *g = calloc(1, sizeof(*g));

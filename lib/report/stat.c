@@ -12,8 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stat.h"
+#include "numparse.h"
 #include "outbuf.h"
+#include "stat.h"
 
 int vpmc_stat_new(struct vpmc_stat **out)
 {
@@ -50,16 +51,16 @@ const char *vpmc_stat_error(const struct vpmc_stat *s)
 	return s->err.msg;
 }
 
+/* A vCPU index: the digits at *@p (vpmc__parse_u64() over them), then *@p moves past them. */
 static int stat_parse_vcpu(const char **p, unsigned long *v)
 {
-	char *end;
+	size_t len = strspn(*p, "0123456789");
+	uint64_t n;
 
-	if (!isdigit((unsigned char)**p))
+	if (vpmc__parse_u64(*p, len, 0, 0, VPMC_MAX_VCPUS - 1, &n))
 		return -1;
-	*v = strtoul(*p, &end, 10);
-	if (*v >= VPMC_MAX_VCPUS)
-		return -1;
-	*p = end;
+	*v = (unsigned long)n;
+	*p += len;
 	return 0;
 }
 

@@ -152,8 +152,8 @@ START_TEST(test_fixed_counter_slot_and_status_reads)
 {
 	/* fixed counter 0 is KVM index 32 -> slot 8; RDPMC ECX = 1 << 30 */
 	one_read(32, 100, 90);
-	ck_assert_uint_eq(m.ctr[METRICS_NR_GP].reads, 1);
-	ck_assert_uint_eq(m.ctr[METRICS_NR_GP].err_abs_max, 10);
+	ck_assert_uint_eq(m.ctr[VPMC_MAX_GP].reads, 1);
+	ck_assert_uint_eq(m.ctr[VPMC_MAX_GP].err_abs_max, 10);
 	/* GLOBAL_STATUS reads: one equal, one different */
 	metrics_event_begin(&m, VPMC_EV_RDMSR);
 	ref(read_obs(20, -1, GSTATUS, 1));

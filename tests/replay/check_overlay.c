@@ -33,10 +33,10 @@ static const struct {
 START_TEST(test_add_good)
 {
 	struct overlay ov = { 0 };
-	char why[VPMC_ERRMSG_MAX] = "";
+	struct vpmc__errbuf why = { "" };
 
-	ck_assert_msg(overlay_add(&ov, good[_i].spec, why, sizeof(why)) == 0, "%s: %s",
-		      good[_i].name, why);
+	ck_assert_msg(overlay_add(&ov, good[_i].spec, &why) == 0, "%s: %s",
+		      good[_i].name, why.msg);
 	ck_assert_uint_eq(ov.nr, 1);
 	ck_assert_str_eq(ov.ctr[0].spec, good[_i].canonical);
 }
@@ -78,11 +78,12 @@ static const struct {
 START_TEST(test_add_bad)
 {
 	struct overlay ov = { 0 };
-	char why[VPMC_ERRMSG_MAX] = "";
+	struct vpmc__errbuf why = { "" };
 
-	ck_assert_msg(overlay_add(&ov, bad[_i].spec, why, sizeof(why)) == VPMC_ERR_INVAL,
+	ck_assert_msg(overlay_add(&ov, bad[_i].spec, &why) == VPMC_ERR_INVAL,
 		      "%s: accepted", bad[_i].name);
-	ck_assert_msg(strstr(why, bad[_i].why_contains), "%s: why '%s'", bad[_i].name, why);
+	ck_assert_msg(strstr(why.msg, bad[_i].why_contains), "%s: why '%s'", bad[_i].name,
+		      why.msg);
 	ck_assert_uint_eq(ov.nr, 0);
 }
 END_TEST
@@ -91,33 +92,33 @@ START_TEST(test_duplicate_and_check)
 {
 	struct overlay ov = { 0 };
 	struct vpmc_pmu_config cfg;
-	char why[VPMC_ERRMSG_MAX] = "";
-	char msg[160];
+	struct vpmc__errbuf why = { "" };
+	struct vpmc__errbuf msg;
 
-	ck_assert_int_eq(overlay_add(&ov, "gp0=instructions", why, sizeof(why)), 0);
-	ck_assert_int_eq(overlay_add(&ov, "gp0=branches", why, sizeof(why)), VPMC_ERR_INVAL);
-	ck_assert_str_eq(why, "gp0 given twice ('gp0=instructions,period=100000', "
+	ck_assert_int_eq(overlay_add(&ov, "gp0=instructions", &why), 0);
+	ck_assert_int_eq(overlay_add(&ov, "gp0=branches", &why), VPMC_ERR_INVAL);
+	ck_assert_str_eq(why.msg, "gp0 given twice ('gp0=instructions,period=100000', "
 			 "'gp0=branches')");
-	ck_assert_int_eq(overlay_add(&ov, "gp9=branches", why, sizeof(why)), 0);
+	ck_assert_int_eq(overlay_add(&ov, "gp9=branches", &why), 0);
 	vpmc_pmu_config_default(&cfg, VPMC_VENDOR_INTEL);
-	ck_assert_int_eq(overlay_check(&ov, &cfg, msg, sizeof(msg)), VPMC_ERR_INVAL);
-	ck_assert_str_eq(msg, "--assume gp9: the Intel PMU has 8 GP counters (gp0 to gp7)");
+	ck_assert_int_eq(overlay_check(&ov, &cfg, &msg), VPMC_ERR_INVAL);
+	ck_assert_str_eq(msg.msg, "--assume gp9: the Intel PMU has 8 GP counters (gp0 to gp7)");
 	/* AMD has no fixed counters */
 	memset(&ov, 0, sizeof(ov));
-	ck_assert_int_eq(overlay_add(&ov, "fixed1", why, sizeof(why)), 0);
+	ck_assert_int_eq(overlay_add(&ov, "fixed1", &why), 0);
 	vpmc_pmu_config_default(&cfg, VPMC_VENDOR_AMD);
-	ck_assert_int_eq(overlay_check(&ov, &cfg, msg, sizeof(msg)), VPMC_ERR_INVAL);
-	ck_assert_str_eq(msg, "--assume fixed1: the AMD PMU has no fixed counters");
+	ck_assert_int_eq(overlay_check(&ov, &cfg, &msg), VPMC_ERR_INVAL);
+	ck_assert_str_eq(msg.msg, "--assume fixed1: the AMD PMU has no fixed counters");
 	vpmc_pmu_config_default(&cfg, VPMC_VENDOR_INTEL);
 	cfg.nr_fixed = 1;
-	ck_assert_int_eq(overlay_check(&ov, &cfg, msg, sizeof(msg)), VPMC_ERR_INVAL);
-	ck_assert_str_eq(msg, "--assume fixed1: the Intel PMU has one fixed counter (fixed0)");
+	ck_assert_int_eq(overlay_check(&ov, &cfg, &msg), VPMC_ERR_INVAL);
+	ck_assert_str_eq(msg.msg, "--assume fixed1: the Intel PMU has one fixed counter (fixed0)");
 	memset(&ov, 0, sizeof(ov));
-	ck_assert_int_eq(overlay_add(&ov, "gp9=branches", why, sizeof(why)), 0);
+	ck_assert_int_eq(overlay_add(&ov, "gp9=branches", &why), 0);
 	vpmc_pmu_config_default(&cfg, VPMC_VENDOR_INTEL);
 	cfg.version = 1;
-	ck_assert_int_eq(overlay_check(&ov, &cfg, msg, sizeof(msg)), VPMC_ERR_INVAL);
-	ck_assert(strstr(msg, "version 2") != NULL);
+	ck_assert_int_eq(overlay_check(&ov, &cfg, &msg), VPMC_ERR_INVAL);
+	ck_assert(strstr(msg.msg, "version 2") != NULL);
 }
 END_TEST
 
@@ -179,12 +180,12 @@ START_TEST(test_intel_program_and_handler)
 	struct overlay ov = { 0 };
 	struct overlay_guest g;
 	struct vpmc_pmu_config cfg;
-	char why[VPMC_ERRMSG_MAX] = "";
+	struct vpmc__errbuf why = { "" };
 	char want[2048];
 
 	vpmc_pmu_config_default(&cfg, VPMC_VENDOR_INTEL); /* 8 GP, 3 fixed, 48-bit, FW_WRITE */
-	ck_assert_int_eq(overlay_add(&ov, "gp0=instructions,period=1000", why, sizeof(why)), 0);
-	ck_assert_int_eq(overlay_add(&ov, "fixed0,period=500", why, sizeof(why)), 0);
+	ck_assert_int_eq(overlay_add(&ov, "gp0=instructions,period=1000", &why), 0);
+	ck_assert_int_eq(overlay_add(&ov, "fixed0,period=500", &why), 0);
 	reset_sink();
 	ck_assert_int_eq(overlay_program(&ov, &cfg, &g, 0, 100, &sink), 0);
 	/* GLOBAL_CTRL = 0; PMC0 (full width 0x4c1) = -1000; EVNTSEL0 = 0xc0 | INT | USR | OS | EN;
@@ -245,13 +246,13 @@ START_TEST(test_period_clamped_to_max_period)
 	struct overlay ov = { 0 };
 	struct overlay_guest g;
 	struct vpmc_pmu_config cfg;
-	char why[VPMC_ERRMSG_MAX] = "", want[64];
+	struct vpmc__errbuf why = { "" };
+	char want[64];
 	uint64_t max = pmus[_i].max_period;
 
 	vpmc_pmu_config_default(&cfg, pmus[_i].vendor);
 	cfg.fw_writes = pmus[_i].fw_writes;
-	ck_assert_int_eq(overlay_add(&ov, "gp0=instructions,period=9223372036854775807", why,
-				     sizeof(why)), 0);
+	ck_assert_int_eq(overlay_add(&ov, "gp0=instructions,period=9223372036854775807", &why), 0);
 	reset_sink();
 	ck_assert_int_eq(overlay_program(&ov, &cfg, &g, 0, 0, &sink), 0);
 	snprintf(want, sizeof(want), "wrmsr %#x %#llx;", pmus[_i].msr,
@@ -274,11 +275,11 @@ START_TEST(test_intel_legacy_alias_and_status_bits_not_ours)
 	struct overlay ov = { 0 };
 	struct overlay_guest g;
 	struct vpmc_pmu_config cfg;
-	char why[VPMC_ERRMSG_MAX] = "";
+	struct vpmc__errbuf why = { "" };
 
 	vpmc_pmu_config_default(&cfg, VPMC_VENDOR_INTEL);
 	cfg.fw_writes = false; /* perf writes the legacy 0xc1 alias */
-	ck_assert_int_eq(overlay_add(&ov, "gp1=branches,period=7", why, sizeof(why)), 0);
+	ck_assert_int_eq(overlay_add(&ov, "gp1=branches,period=7", &why), 0);
 	reset_sink();
 	ck_assert_int_eq(overlay_program(&ov, &cfg, &g, 0, 0, &sink), 0);
 	ck_assert(strstr(trace, "wrmsr 0xc2 0xfffffffffff9;") != NULL);
@@ -297,10 +298,10 @@ START_TEST(test_intel_handler_without_status)
 	struct overlay ov = { 0 };
 	struct overlay_guest g;
 	struct vpmc_pmu_config cfg;
-	char why[VPMC_ERRMSG_MAX] = "";
+	struct vpmc__errbuf why = { "" };
 
 	vpmc_pmu_config_default(&cfg, VPMC_VENDOR_INTEL);
-	ck_assert_int_eq(overlay_add(&ov, "gp0=instructions", why, sizeof(why)), 0);
+	ck_assert_int_eq(overlay_add(&ov, "gp0=instructions", &why), 0);
 	reset_sink();
 	ck_assert_int_eq(overlay_pmi_handler(&ov, &cfg, &g, 0, 0, &sink), 0);
 	/* status 0: "goto done" - disable, read, enable, unmask */
@@ -316,12 +317,12 @@ START_TEST(test_amd_v2_handler)
 	struct overlay ov = { 0 };
 	struct overlay_guest g;
 	struct vpmc_pmu_config cfg;
-	char why[VPMC_ERRMSG_MAX] = "";
+	struct vpmc__errbuf why = { "" };
 	char want[1024];
 
 	vpmc_pmu_config_default(&cfg, VPMC_VENDOR_AMD); /* PerfMonV2, 6 GP, 48-bit */
-	ck_assert_int_eq(overlay_add(&ov, "gp0=instructions,period=1000", why, sizeof(why)), 0);
-	ck_assert_int_eq(overlay_add(&ov, "gp1=branches,period=100", why, sizeof(why)), 0);
+	ck_assert_int_eq(overlay_add(&ov, "gp0=instructions,period=1000", &why), 0);
+	ck_assert_int_eq(overlay_add(&ov, "gp1=branches,period=100", &why), 0);
 	reset_sink();
 	ck_assert_int_eq(overlay_program(&ov, &cfg, &g, 0, 0, &sink), 0);
 	ck_assert(strstr(trace, "wrmsr 0xc0010201 ") != NULL);
@@ -397,15 +398,15 @@ START_TEST(test_msr_conflict)
 {
 	struct vpmc_pmu_config cfg;
 	struct overlay ov = { 0 };
-	char why[VPMC_ERRMSG_MAX] = "";
+	struct vpmc__errbuf why = { "" };
 	char name[32] = "";
 	uint64_t value;
 	int i;
 
 	vpmc_pmu_config_default(&cfg, conflicts[_i].vendor);
 	/* a second assumed counter that no row touches: the answer is the row's position */
-	ck_assert_int_eq(overlay_add(&ov, "gp4=branches", why, sizeof(why)), 0);
-	ck_assert_int_eq(overlay_add(&ov, conflicts[_i].spec, why, sizeof(why)), 0);
+	ck_assert_int_eq(overlay_add(&ov, "gp4=branches", &why), 0);
+	ck_assert_int_eq(overlay_add(&ov, conflicts[_i].spec, &why), 0);
 	value = conflicts[_i].value;
 	if (conflicts[_i].msr == 0x38f || conflicts[_i].msr == 0xc0000301)
 		value |= 1ULL << 4; /* GLOBAL_CTRL keeps gp4 enabled */
