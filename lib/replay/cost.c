@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <vpmc/replay.h>
 
 #include "internal.h"
 

@@ -35,6 +35,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <vpmc/replay.h>
 
 #include "hist.h"
 #include "internal.h"

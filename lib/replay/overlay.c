@@ -83,7 +83,8 @@ static int overlay_parse_event(struct overlay_ctr *c, const char *s, size_t len,
 				       "EE)", (int)len, s);
 	if (err)
 		return vpmc__set_error(why, VPMC_ERR_INVAL, "'%.*s' is not an event: expected "
-				       "instructions, branches, cycles or a raw 0xUUEE", (int)len, s);
+				       "instructions, branches, cycles or a raw 0xUUEE",
+				       (int)len, s);
 	return 0;
 }
 
@@ -185,29 +186,26 @@ int overlay_check(const struct overlay *ov, const struct vpmc_pmu_config *cfg,
 
 	if (ov->nr && cfg->version < 2)
 		return vpmc__set_error(msg, VPMC_ERR_INVAL, "--assume needs a PMU with global "
-				       "control (version 2 or later); this trace's PMU is version %u",
-				       cfg->version);
+				       "control (version 2 or later); this trace's PMU is "
+				       "version %u", cfg->version);
 	for (i = 0; i < ov->nr; i++) {
 		const struct overlay_ctr *c = &ov->ctr[i];
 		unsigned int have = c->fixed ? cfg->nr_fixed : cfg->nr_gp;
+		const char *name = c->fixed ? "fixed" : "gp", *kind = c->fixed ? "fixed" : "GP";
+		const char *vendor = amd ? "AMD" : "Intel";
 
-		if (c->index >= have) {
-			const char *name = c->fixed ? "fixed" : "gp", *kind = c->fixed ? "fixed" : "GP";
-			const char *vendor = amd ? "AMD" : "Intel";
-
-			/* the counter as the user named it (c->spec adds the default period) */
-			if (have > 1)
-				return vpmc__set_error(msg, VPMC_ERR_INVAL, "--assume %s%u: the %s PMU "
-						       "has %u %s counters (%s0 to %s%u)", name,
-						       c->index, vendor, have, kind, name, name,
-						       have - 1);
-			if (have)
-				return vpmc__set_error(msg, VPMC_ERR_INVAL, "--assume %s%u: the %s PMU "
-						       "has one %s counter (%s0)", name, c->index,
-						       vendor, kind, name);
-			return vpmc__set_error(msg, VPMC_ERR_INVAL, "--assume %s%u: the %s PMU has no "
-					       "%s counters", name, c->index, vendor, kind);
-		}
+		if (c->index < have)
+			continue;
+		/* the counter as the user named it (c->spec adds the default period) */
+		if (have > 1)
+			return vpmc__set_error(msg, VPMC_ERR_INVAL, "--assume %s%u: the %s PMU has %u "
+					       "%s counters (%s0 to %s%u)", name, c->index, vendor,
+					       have, kind, name, name, have - 1);
+		if (have)
+			return vpmc__set_error(msg, VPMC_ERR_INVAL, "--assume %s%u: the %s PMU has one "
+					       "%s counter (%s0)", name, c->index, vendor, kind, name);
+		return vpmc__set_error(msg, VPMC_ERR_INVAL, "--assume %s%u: the %s PMU has no %s "
+				       "counters", name, c->index, vendor, kind);
 	}
 	return 0;
 }

@@ -15,6 +15,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <vpmc/event.h>
 
 #include "internal.h"
 

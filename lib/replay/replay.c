@@ -160,7 +160,6 @@ const struct vpmc_policy *vpmc_replay_policy(const struct vpmc_replay *r, size_t
 	return i < r->nr_lanes ? &r->lanes[i].policy : NULL;
 }
 
-
 /* ---- observations ---- */
 
 /* A log hook's error is kept as the engine's sticky error, as an observer's is. */

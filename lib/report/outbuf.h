@@ -5,6 +5,7 @@
 #include <jansson.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <vpmc/common.h>
 
 #include "internal.h"
 

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <vpmc/replay.h>
 
 #include "outbuf.h"
 #include "replay.h"

@@ -2,6 +2,8 @@
 #ifndef VPMC_REPORT_STAT_H
 #define VPMC_REPORT_STAT_H
 
+#include <vpmc/stat.h>
+
 #include "hist.h"
 #include "internal.h"
 
