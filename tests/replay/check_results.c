@@ -71,7 +71,8 @@ END_TEST
 /* vpmc_replay_source() gives back what vpmc_replay_set_source() was given (copies). */
 START_TEST(test_source_mirrors_set_source)
 {
-	struct vpmc_reader_stats in = { 10, 7, 6, 1, 2, 3, 4, 5 }, out;
+	struct vpmc_reader_stats in = { .lines = 10, .records = 7, .skipped_lines = 1,
+					  .lost_events = 3, .synthesized_entries = 5 }, out;
 	char name[] = "traces/t.vtr";
 	const char *path;
 
@@ -80,7 +81,12 @@ START_TEST(test_source_mirrors_set_source)
 	memset(&out, 0, sizeof(out));
 	ck_assert(vpmc_replay_source(r, &path, &out));
 	ck_assert_str_eq(path, "traces/t.vtr");
-	ck_assert_int_eq(memcmp(&out, &in, sizeof(in)), 0);
+	ck_assert_uint_eq(out.lines, 10);
+	ck_assert_uint_eq(out.records, 7);
+	ck_assert_uint_eq(out.skipped_lines, 1);
+	ck_assert_uint_eq(out.lost_events, 3);
+	ck_assert_uint_eq(out.synthesized_entries, 5);
+	ck_assert_uint_eq(out.events, 0);
 	ck_assert(vpmc_replay_source(r, NULL, NULL));
 	vpmc_replay_set_source(r, NULL, NULL);
 	ck_assert(!vpmc_replay_source(r, &path, &out));
