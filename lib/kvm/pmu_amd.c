@@ -18,8 +18,6 @@ enum pmu_type {
 	PMU_TYPE_EVNTSEL,
 };
 
-#define AMD64_NUM_COUNTERS 4
-#define AMD64_NUM_COUNTERS_CORE 6
 #define AMD64_EVENTSEL_RSVD 0xfffffff000280000ULL
 
 /* Mirrors amd_pmu_get_pmc(). */

@@ -8,11 +8,7 @@
 
 #include "pmu.h"
 
-/* RDPMC ECX: bits 31:16 type, 15:0 index (architectural PMUs, since 6.9) */
-#define INTEL_RDPMC_GP 0
-#define INTEL_RDPMC_FIXED 0x40000000U
-#define INTEL_RDPMC_TYPE_MASK 0xffff0000U
-#define INTEL_RDPMC_INDEX_MASK 0x0000ffffU
+#define MSR_PMC_FULL_WIDTH_BIT (MSR_IA32_PMC0 - MSR_IA32_PERFCTR0)
 
 /* perf's encodings of the fixed counters' architectural events (intel_get_fixed_pmc_eventsel():
  * instructions, cycles, and the REF_CPU_CYCLES pseudo-encoding). */
