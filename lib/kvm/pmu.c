@@ -99,20 +99,12 @@ uint64_t pmc_read_counter(const struct vpmc_pmc *pmc)
 	return counter & pmc_bitmask(pmc);
 }
 
-/* perf_event_period() of the counter's event; tests can make perf refuse it. */
-static int pmc_perf_event_period(struct vpmc_pmc *pmc, uint64_t value)
-{
-	if (pmc->pmu->hooks.refuse_period & BIT_ULL(pmc->idx))
-		return -EINVAL;
-	return simperf_period(pmc->perf_event, value);
-}
-
 /* Mirrors pmc_update_sample_period() (pmu.c): re-arm a running sampling event. */
 static void pmc_update_sample_period(struct vpmc_pmc *pmc)
 {
 	if (!pmc->perf_event || pmc->is_paused || !simperf_is_sampling(pmc->perf_event))
 		return;
-	pmc_perf_event_period(pmc, get_sample_period(pmc, pmc->counter));
+	simperf_period(pmc->perf_event, get_sample_period(pmc, pmc->counter));
 }
 
 /**
@@ -296,10 +288,11 @@ void __kvm_perf_overflow(struct vpmc_pmc *pmc, bool in_pmi)
  * kvm_perf_overflow() - Mirrors kvm_perf_overflow() (pmu.c), perf's overflow handler: ignored if
  * the counter's reprogram bit is already set (test_and_set_bit: trap 13), else signal the
  * overflow and raise KVM_REQ_PMU so the drain re-arms the counter.
- * @pmc: counter whose perf event overflowed
+ * @perf_event: the counter's perf event; its context is the counter
  */
-void kvm_perf_overflow(struct vpmc_pmc *pmc)
+static void kvm_perf_overflow(struct simperf_event *perf_event)
 {
+	struct vpmc_pmc *pmc = perf_event->overflow_handler_context;
 	struct vpmc_pmu *pmu = pmc->pmu;
 
 	if (pmu->reprogram_pmi & BIT_ULL(pmc->idx))
@@ -310,40 +303,22 @@ void kvm_perf_overflow(struct vpmc_pmc *pmc)
 	pmu->requests |= KVM_REQ_PMU;
 }
 
-/*
- * The host side of a hardware overflow: the counter's PMI interrupts guest mode (a VM-exit the
- * vCPU driver turns into an implicit exit and entry), and perf calls kvm_perf_overflow(). With
- * hooks.skid the handler runs later instead (vpmc__pmu_deliver_skid(), scenario 15A).
- */
-static void pmc_perf_overflow_handler(struct simperf_event *event, void *ctx)
-{
-	struct vpmc_pmc *pmc = ctx;
-	struct vpmc_pmu *pmu = pmc->pmu;
-
-	(void)event;
-	if (pmu->hooks.skid) {
-		pmu->skid_pending |= BIT_ULL(pmc->idx);
-		return;
-	}
-	pmu->host_pmi = true;
-	kvm_perf_overflow(pmc);
-}
-
+#ifdef VPMC_TESTING
 /**
- * vpmc__pmu_deliver_skid() - Run the perf overflow handlers that hooks.skid held back, in
- * counter order, at the current time (a PMI that skidded past a VM-exit).
+ * vpmc__pmu_deliver_skid() - Raise the perf overflow interrupts that simperf's inject.skid held
+ * back, in counter order, at the current time (a PMI that skidded past a VM-exit).
  * @pmu: vCPU
  */
 void vpmc__pmu_deliver_skid(struct vpmc_pmu *pmu)
 {
-	uint64_t pending = pmu->skid_pending;
-	struct vpmc_pmc *pmc;
-	int bit;
+	int i;
 
-	pmu->skid_pending = 0;
-	kvm_for_each_pmc(pmu, pmc, bit, pending)
-		kvm_perf_overflow(pmc);
+	for (i = 0; i < KVM_MAX_NR_GP_COUNTERS; i++)
+		simperf_deliver_skid(&pmu->gp_counters[i].perf);
+	for (i = 0; i < KVM_MAX_NR_FIXED_COUNTERS; i++)
+		simperf_deliver_skid(&pmu->fixed_counters[i].perf);
 }
+#endif
 
 /**
  * pmc_reprogram_counter() - Mirrors pmc_reprogram_counter() (pmu.c): create the perf event with
@@ -355,13 +330,14 @@ void vpmc__pmu_deliver_skid(struct vpmc_pmu *pmu)
  * @exclude_kernel: !OS
  * @intr: INT
  *
- * Return: 0, or -EBUSY when creation fails (hooks.fail_create).
+ * Return: 0, or perf's error (-EBUSY) when creation fails.
  */
 int pmc_reprogram_counter(struct vpmc_pmc *pmc, uint64_t config, bool exclude_user,
 			  bool exclude_kernel, bool intr)
 {
 	struct vpmc_pmu *pmu = pmc->pmu;
 	bool pebs = pmu->pebs_enable & BIT_ULL(pmc->idx);
+	int r;
 	struct simperf_attr attr = {
 		.config = config,
 		.sample_period = get_sample_period(pmc, pmc->counter),
@@ -374,10 +350,9 @@ int pmc_reprogram_counter(struct vpmc_pmc *pmc, uint64_t config, bool exclude_us
 	if (attr.config & HSW_IN_TX_CHECKPOINTED)
 		attr.sample_period = 0;
 
-	if (pmu->hooks.fail_create & BIT_ULL(pmc->idx))
-		return -EBUSY;
-
-	simperf_create(&pmc->perf, &attr, pmc_perf_overflow_handler, pmc);
+	r = simperf_create(&pmc->perf, &attr, kvm_perf_overflow, pmc);
+	if (r)
+		return r;
 	pmc->perf_event = &pmc->perf;
 	pmu->event_count++;
 	pmu->stats.perf_creates++;
@@ -435,7 +410,7 @@ bool pmc_resume_counter(struct vpmc_pmc *pmc)
 		return false;
 
 	if (simperf_is_sampling(pmc->perf_event) &&
-	    pmc_perf_event_period(pmc, get_sample_period(pmc, pmc->counter)))
+	    simperf_period(pmc->perf_event, get_sample_period(pmc, pmc->counter)))
 		return false;
 
 	if (!!(pmc->pmu->pebs_enable & BIT_ULL(pmc->idx)) != pmc->perf_event->attr.precise)
@@ -525,8 +500,6 @@ static int reprogram_counter_tally(struct vpmc_pmc *pmc, struct drain_tally *t)
 	}
 
 	emulate_overflow = pmc_pause_counter(pmc);
-	if (pmu->hooks.after_pause)
-		pmu->hooks.after_pause(pmc, pmu->hooks.data);
 
 	if (!pmc_is_globally_enabled(pmc) || !pmc_is_locally_enabled(pmc) ||
 	    !pmc_is_event_allowed(pmc)) {

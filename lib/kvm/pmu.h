@@ -163,7 +163,6 @@ int pmc_reprogram_counter(struct vpmc_pmc *pmc, uint64_t config, bool exclude_us
 			  bool exclude_kernel, bool intr);
 int reprogram_counter(struct vpmc_pmc *pmc);
 void kvm_pmu_handle_event(struct vpmc_pmu *pmu);
-void kvm_perf_overflow(struct vpmc_pmc *pmc);
 void __kvm_perf_overflow(struct vpmc_pmc *pmc, bool in_pmi);
 void kvm_pmu_deliver_pmi(struct vpmc_pmu *pmu);
 void kvm_pmu_recalc_pmc_emulation(struct vpmc_pmu *pmu, struct vpmc_pmc *pmc);
@@ -186,7 +185,9 @@ void kvm_mediated_pmu_refresh_event_filter(struct vpmc_pmc *pmc);
 int vpmc__x86_set_msr(struct vpmc_pmu *pmu, struct msr_data *msr_info);
 int vpmc__x86_get_msr(struct vpmc_pmu *pmu, struct msr_data *msr_info);
 bool vpmc__msr_is_pmu(uint32_t msr);
+#ifdef VPMC_TESTING
 void vpmc__pmu_deliver_skid(struct vpmc_pmu *pmu);
+#endif
 
 /* ---- pmu_filter.c ---- */
 int kvm_vm_ioctl_set_pmu_event_filter(struct vpmc_pmu *pmu, uint32_t action, uint32_t flags,

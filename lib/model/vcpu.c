@@ -233,16 +233,14 @@ static bool hw_units_count(struct vpmc_pmu *pmu, struct hw_unit *u, unsigned int
 		if (!events)
 			continue;
 		if (!kvm_vcpu_has_mediated_pmu(pmu)) {
-			simperf_count(pmc->perf_event, events);
+			/* the host PMI of a hardware overflow interrupts guest mode */
+			if (simperf_count(pmc->perf_event, events))
+				exit = true;
 			continue;
 		}
 		pmc->counter = (pmc->counter + events) & pmc_bitmask(pmc);
 		if (events == u[k].left)
 			direct_overflow(pmc, &exit);
-	}
-	if (pmu->host_pmi) {
-		pmu->host_pmi = false;
-		exit = true;
 	}
 	return exit;
 }
@@ -645,9 +643,10 @@ int vpmc__vcpu_host_rdmsr(struct vpmc_vcpu *v, uint64_t time_ns, uint32_t msr, u
 	return vcpu_rdmsr(v, time_ns, msr, value, true);
 }
 
+#ifdef VPMC_TESTING
 /**
- * vpmc__vcpu_deliver_skid() - Deliver the perf overflow handlers held back by hooks.skid, at
- * @time_ns (a host PMI arriving during a later exit).
+ * vpmc__vcpu_deliver_skid() - Deliver the perf overflow interrupts that simperf's inject.skid
+ * held back, at @time_ns (a host PMI arriving during a later exit).
  * @v: vCPU
  * @time_ns: trace time
  */
@@ -657,3 +656,4 @@ void vpmc__vcpu_deliver_skid(struct vpmc_vcpu *v, uint64_t time_ns)
 	vpmc__pmu_deliver_skid(&v->pmu);
 	vcpu_end(v, time_ns);
 }
+#endif

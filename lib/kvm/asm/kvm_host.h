@@ -75,16 +75,6 @@ struct vpmc_pmu_event_filter {
 	uint64_t events[KVM_PMU_EVENT_FILTER_MAX_EVENTS]; /* includes, then excludes */
 };
 
-/* Race and failure injection (tests only; all off by default). */
-struct vpmc_pmu_hooks {
-	uint64_t fail_create;    /* counters whose perf event creation fails (-EBUSY) */
-	uint64_t refuse_period;  /* counters whose perf_event_period() is refused */
-	bool skid;               /* host PMIs are queued until vpmc__pmu_deliver_skid() */
-	/* called in reprogram_counter() right after pmc_pause_counter() */
-	void (*after_pause)(struct vpmc_pmc *pmc, void *data);
-	void *data;
-};
-
 struct vpmc_pmu_ops;
 
 /* struct kvm_pmu, plus the bits of struct kvm_vcpu that KVM's PMU code reads. */
@@ -137,12 +127,7 @@ struct vpmc_pmu {
 	/* struct kvm_vcpu state the PMU code uses (also requests and cpl above) */
 	uint32_t lvtpc;           /* local APIC LVTPC (kvm_lapic_get_reg(APIC_LVTPC)) */
 
-	/* simulation: vCPU id, host PMIs, hooks (policy, host version, observation, time and
-	 * stats above) */
 	uint32_t vcpu_id;         /* vpmcsim: for observations */
-	bool host_pmi;            /* a hardware overflow interrupted guest mode (forces VM-exit) */
-	uint64_t skid_pending;    /* hooks.skid: counters whose overflow handler is pending */
-	struct vpmc_pmu_hooks hooks;
 };
 
 /* struct msr_data */
