@@ -15,33 +15,7 @@
 #include <string.h>
 
 #include "pmu.h"
-
-/* An observation of @kind about counter @idx (-1: none), time and vCPU filled in later. */
-static struct vpmc_obs obs_make(enum vpmc_obs_kind kind, int idx)
-{
-	struct vpmc_obs o;
-
-	memset(&o, 0, sizeof(o));
-	o.kind = kind;
-	o.counter = idx;
-	return o;
-}
-
-/**
- * vpmc__pmu_observe() - Report @o to the vCPU's observer, stamped with the current trace time,
- * unless the observer ignores its kind.
- * @pmu: vCPU
- * @o: observation; time_ns, vcpu and the segment position are set here
- */
-void vpmc__pmu_observe(struct vpmc_pmu *pmu, struct vpmc_obs *o)
-{
-	o->time_ns = pmu->now_ns;
-	o->vcpu = pmu->vcpu_id;
-	o->seg_insn = pmu->seg_insn;
-	o->seg_br = pmu->seg_br;
-	if (pmu_observes(pmu, o->kind))
-		pmu->obs.fn(pmu->obs.data, o);
-}
+#include "trace.h"
 
 /* Mediated-era KVM (kvm_vcpu_has_mediated_pmu()) and our reference counter count in
  * pmc->counter directly; perf-backed KVM keeps a base plus live and pending counts. */
@@ -259,7 +233,6 @@ struct vpmc_pmc *get_fixed_pmc(struct vpmc_pmu *pmu, uint32_t msr)
 void __kvm_perf_overflow(struct vpmc_pmc *pmc, bool in_pmi)
 {
 	struct vpmc_pmu *pmu = pmc->pmu;
-	struct vpmc_obs o = obs_make(VPMC_OBS_OVERFLOW, pmc->idx);
 	bool skip_pmi = false;
 
 	if (pmc->perf_event && pmc->perf_event->attr.precise) {
@@ -268,16 +241,11 @@ void __kvm_perf_overflow(struct vpmc_pmc *pmc, bool in_pmi)
 		} else {
 			skip_pmi = pmu->global_status & GLOBAL_STATUS_BUFFER_OVF;
 			pmu->global_status |= GLOBAL_STATUS_BUFFER_OVF;
-			o.value = GLOBAL_STATUS_BUFFER_OVF;
+			trace_vpmc_overflow(pmc, GLOBAL_STATUS_BUFFER_OVF, false);
 		}
 	} else {
 		pmu->global_status |= BIT_ULL(pmc->idx);
-		o.value = BIT_ULL(pmc->idx);
-	}
-	if (o.value) {
-		o.emulated = !in_pmi;
-		pmu->stats.overflows++;
-		vpmc__pmu_observe(pmu, &o);
+		trace_vpmc_overflow(pmc, BIT_ULL(pmc->idx), !in_pmi);
 	}
 
 	if (pmc->intr && !skip_pmi)
@@ -355,7 +323,7 @@ int pmc_reprogram_counter(struct vpmc_pmc *pmc, uint64_t config, bool exclude_us
 		return r;
 	pmc->perf_event = &pmc->perf;
 	pmu->event_count++;
-	pmu->stats.perf_creates++;
+	trace_vpmc_perf_create(pmc);
 	pmc->is_paused = false;
 	pmc->intr = intr || pebs;
 	return 0;
@@ -376,7 +344,7 @@ bool pmc_pause_counter(struct vpmc_pmc *pmc)
 
 	if (pmc->perf_event && !pmc->is_paused) {
 		counter += simperf_pause(pmc->perf_event, true);
-		pmc->pmu->stats.perf_pauses++;
+		trace_vpmc_perf_pause(pmc);
 		if (pmu_prev_counter_scheme(pmc->pmu))
 			pmc->is_paused = true;
 	}
@@ -418,7 +386,7 @@ bool pmc_resume_counter(struct vpmc_pmc *pmc)
 
 	simperf_enable(pmc->perf_event);
 	pmc->is_paused = false;
-	pmc->pmu->stats.perf_resumes++;
+	trace_vpmc_perf_resume(pmc);
 	return true;
 }
 
@@ -435,7 +403,7 @@ void pmc_release_perf_event(struct vpmc_pmc *pmc)
 	pmc->perf_event = NULL;
 	pmc->current_config = 0;
 	pmc->pmu->event_count--;
-	pmc->pmu->stats.perf_releases++;
+	trace_vpmc_perf_release(pmc);
 }
 
 /**
@@ -451,22 +419,6 @@ void pmc_stop_counter(struct vpmc_pmc *pmc)
 	pmc_release_perf_event(pmc);
 }
 
-static void reprogram_observe(struct vpmc_pmc *pmc, enum vpmc_reprogram_outcome outcome)
-{
-	struct vpmc_obs o = obs_make(VPMC_OBS_REPROGRAM, pmc->idx);
-
-	o.value = outcome;
-	o.created = outcome == VPMC_REPROGRAM_CREATED;
-	vpmc__pmu_observe(pmc->pmu, &o);
-}
-
-/* The drain's REPROGRAM tally, for the DRAIN observation. */
-struct drain_tally {
-	unsigned int reprogrammed, resumed, created;
-};
-
-static int reprogram_counter_tally(struct vpmc_pmc *pmc, struct drain_tally *t);
-
 /**
  * reprogram_counter() - Mirrors reprogram_counter() (pmu.c): pause and fold; leave a disabled
  * or filtered counter paused (its emulated overflow dropped); signal an emulated overflow with
@@ -478,24 +430,15 @@ static int reprogram_counter_tally(struct vpmc_pmc *pmc, struct drain_tally *t);
  */
 int reprogram_counter(struct vpmc_pmc *pmc)
 {
-	struct drain_tally t = { 0, 0, 0 };
-
-	return reprogram_counter_tally(pmc, &t);
-}
-
-static int reprogram_counter_tally(struct vpmc_pmc *pmc, struct drain_tally *t)
-{
 	struct vpmc_pmu *pmu = pmc->pmu;
 	uint64_t eventsel = pmc->eventsel;
 	uint64_t new_config = eventsel;
 	bool emulate_overflow;
 	int r;
 
-	pmu->stats.reprograms++;
-	t->reprogrammed++;
 	if (kvm_vcpu_has_mediated_pmu(pmu)) {
 		kvm_mediated_pmu_refresh_event_filter(pmc);
-		reprogram_observe(pmc, VPMC_REPROGRAM_MEDIATED);
+		trace_vpmc_reprogram(pmc, VPMC_REPROGRAM_MEDIATED);
 		return 0;
 	}
 
@@ -504,7 +447,7 @@ static int reprogram_counter_tally(struct vpmc_pmc *pmc, struct drain_tally *t)
 	if (!pmc_is_globally_enabled(pmc) || !pmc_is_locally_enabled(pmc) ||
 	    !pmc_is_event_allowed(pmc)) {
 		pmc->prev_counter = 0;
-		reprogram_observe(pmc, VPMC_REPROGRAM_PAUSED);
+		trace_vpmc_reprogram(pmc, VPMC_REPROGRAM_PAUSED);
 		return 0;
 	}
 
@@ -526,8 +469,7 @@ static int reprogram_counter_tally(struct vpmc_pmc *pmc, struct drain_tally *t)
 	}
 
 	if (pmc->current_config == new_config && pmc_resume_counter(pmc)) {
-		t->resumed++;
-		reprogram_observe(pmc, VPMC_REPROGRAM_RESUMED);
+		trace_vpmc_reprogram(pmc, VPMC_REPROGRAM_RESUMED);
 		return 0;
 	}
 
@@ -538,15 +480,13 @@ static int reprogram_counter_tally(struct vpmc_pmc *pmc, struct drain_tally *t)
 				  !(eventsel & ARCH_PERFMON_EVENTSEL_USR),
 				  !(eventsel & ARCH_PERFMON_EVENTSEL_OS),
 				  eventsel & ARCH_PERFMON_EVENTSEL_INT);
-	if (!r)
-		t->created++;
-	reprogram_observe(pmc, r ? VPMC_REPROGRAM_FAILED : VPMC_REPROGRAM_CREATED);
+	trace_vpmc_reprogram(pmc, r ? VPMC_REPROGRAM_FAILED : VPMC_REPROGRAM_CREATED);
 	return r;
 }
 
 /* Hosts < 6.9: bits are cleared per counter after its reprogram (before 004a0aa56ede), so an
  * overflow handler running in between finds its bit set and is dropped. */
-static uint64_t kvm_pmu_handle_event_legacy(struct vpmc_pmu *pmu, struct drain_tally *t)
+static uint64_t kvm_pmu_handle_event_legacy(struct vpmc_pmu *pmu)
 {
 	uint64_t done = 0;
 	int bit;
@@ -562,7 +502,7 @@ static uint64_t kvm_pmu_handle_event_legacy(struct vpmc_pmu *pmu, struct drain_t
 			continue;
 		}
 		done |= BIT_ULL(bit);
-		if (!reprogram_counter_tally(pmc, t))
+		if (!reprogram_counter(pmc))
 			pmu->reprogram_pmi &= ~BIT_ULL(bit);
 	}
 	return done;
@@ -577,20 +517,18 @@ static uint64_t kvm_pmu_handle_event_legacy(struct vpmc_pmu *pmu, struct drain_t
  */
 void kvm_pmu_handle_event(struct vpmc_pmu *pmu)
 {
-	struct vpmc_obs o = obs_make(VPMC_OBS_DRAIN, -1);
-	struct drain_tally t = { 0, 0, 0 };
 	struct vpmc_pmc *pmc;
 	uint64_t bitmap;
 	int bit;
 
-	pmu->stats.drains++;
+	trace_vpmc_drain_begin(pmu);
 	if (pmu_host_before(pmu, 6, 9)) {
-		bitmap = kvm_pmu_handle_event_legacy(pmu, &t);
+		bitmap = kvm_pmu_handle_event_legacy(pmu);
 	} else {
 		bitmap = pmu->reprogram_pmi;
 		pmu->reprogram_pmi &= ~bitmap;
 		kvm_for_each_pmc(pmu, pmc, bit, bitmap) {
-			if (reprogram_counter_tally(pmc, &t))
+			if (reprogram_counter(pmc))
 				pmu->reprogram_pmi |= BIT_ULL(bit);
 		}
 	}
@@ -600,11 +538,7 @@ void kvm_pmu_handle_event(struct vpmc_pmu *pmu)
 
 	kvm_for_each_pmc(pmu, pmc, bit, bitmap)
 		kvm_pmu_recalc_pmc_emulation(pmu, pmc);
-
-	o.nr_reprogrammed = t.reprogrammed;
-	o.nr_resumed = t.resumed;
-	o.nr_created = t.created;
-	vpmc__pmu_observe(pmu, &o);
+	trace_vpmc_drain(pmu);
 }
 
 /*
@@ -633,15 +567,10 @@ static bool kvm_apic_local_deliver_lvtpc(struct vpmc_pmu *pmu)
  */
 void kvm_pmu_deliver_pmi(struct vpmc_pmu *pmu)
 {
-	struct vpmc_obs o = obs_make(VPMC_OBS_PMI, -1);
+	bool delivered;
 
-	o.delivered = kvm_apic_local_deliver_lvtpc(pmu);
-	o.global_status = pmu->global_status;
-	if (o.delivered)
-		pmu->stats.pmis_delivered++;
-	else
-		pmu->stats.pmis_dropped++;
-	vpmc__pmu_observe(pmu, &o);
+	delivered = kvm_apic_local_deliver_lvtpc(pmu);
+	trace_vpmc_pmi(pmu, delivered);
 }
 
 /**
@@ -694,17 +623,12 @@ void reprogram_counters(struct vpmc_pmu *pmu, uint64_t counters)
 static void kvm_pmu_incr_counter_mediated(struct vpmc_pmc *pmc)
 {
 	struct vpmc_pmu *pmu = pmc->pmu;
-	struct vpmc_obs o;
 
 	pmc->counter = (pmc->counter + 1) & pmc_bitmask(pmc);
 	if (pmc->counter)
 		return;
 	pmu->global_status |= BIT_ULL(pmc->idx);
-	pmu->stats.overflows++;
-	o = obs_make(VPMC_OBS_OVERFLOW, pmc->idx);
-	o.emulated = true;
-	o.value = BIT_ULL(pmc->idx);
-	vpmc__pmu_observe(pmu, &o);
+	trace_vpmc_overflow(pmc, BIT_ULL(pmc->idx), true);
 	if (pmc_is_pmi_enabled(pmc))
 		pmu->requests |= KVM_REQ_PMI;
 }
@@ -722,7 +646,7 @@ void kvm_pmu_incr_counter(struct vpmc_pmc *pmc)
 	struct vpmc_pmu *pmu = pmc->pmu;
 	bool request = true;
 
-	pmu->stats.increments++;
+	trace_vpmc_increment(pmc);
 	if (kvm_vcpu_has_mediated_pmu(pmu)) {
 		kvm_pmu_incr_counter_mediated(pmc);
 		return;
@@ -743,51 +667,66 @@ void kvm_pmu_incr_counter(struct vpmc_pmc *pmc)
 		kvm_pmu_request_counter_reprogram(pmc);
 }
 
-/* The TRIGGER observation, out of line: the caller runs per emulated instruction and policy,
- * and its frame stays small without the observation on it. */
-static __attribute__((noinline)) void trigger_observe(struct vpmc_pmu *pmu,
-						      unsigned int perf_hw_id, uint64_t incr)
+/*
+ * The TRIGGER observation: the counters kvm_pmu_trigger_event() increments among the
+ * @bitmap that passed its GLOBAL_CTRL gate, recomputed from the predicates the increments do
+ * not change, and whether @event_pmcs are the instruction or the branch counters. Out of
+ * line: the caller runs per emulated instruction and policy, and its frame stays small.
+ */
+static __attribute__((noinline)) void trace_vpmc_trigger_obs(struct vpmc_pmu *pmu,
+							     const uint64_t *event_pmcs,
+							     uint64_t bitmap)
 {
-	struct vpmc_obs o = obs_make(VPMC_OBS_TRIGGER, -1);
+	struct vpmc_obs o = __trace_vpmc_obs(pmu, VPMC_OBS_TRIGGER, -1);
+	struct vpmc_pmc *pmc;
+	int i;
 
-	o.index = perf_hw_id;
-	o.value = incr;
-	vpmc__pmu_observe(pmu, &o);
+	o.index = event_pmcs == &pmu->pmc_counting_branches ? PERF_COUNT_HW_BRANCH_INSTRUCTIONS
+							     : PERF_COUNT_HW_INSTRUCTIONS;
+	kvm_for_each_pmc(pmu, pmc, i, bitmap) {
+		if (pmc_is_event_allowed(pmc) && cpl_is_matched(pmc))
+			o.value |= BIT_ULL(i);
+	}
+	__trace_vpmc(pmu, &o);
+}
+
+/* TRIGGER: kvm_pmu_trigger_event() got past its GLOBAL_CTRL gate with @bitmap. */
+static inline void trace_vpmc_trigger(struct vpmc_pmu *pmu, const uint64_t *event_pmcs,
+				      uint64_t bitmap)
+{
+	pmu->stats.triggers++;
+	if (trace_vpmc_enabled(pmu, VPMC_OBS_TRIGGER))
+		trace_vpmc_trigger_obs(pmu, event_pmcs, bitmap);
 }
 
 /**
  * kvm_pmu_trigger_event() - Mirrors kvm_pmu_trigger_event() (pmu.c, B-7.0): candidates from the
  * precomputed bitmap, gated by GLOBAL_CTRL (v2+), then per counter in index order the filter
- * and cpl_is_matched(), then kvm_pmu_incr_counter(). Reports TRIGGER once past the gate (built
- * only if the observer takes it, pmu_observes()).
+ * and cpl_is_matched(), then kvm_pmu_incr_counter(). Reports TRIGGER once past the gate,
+ * before the increments' own observations (an overflow).
  * @pmu: vCPU
- * @event_pmcs: pmc_counting_instructions or pmc_counting_branches
- * @perf_hw_id: PERF_COUNT_HW_INSTRUCTIONS or _BRANCH_INSTRUCTIONS (for the observation)
+ * @event_pmcs: &pmc_counting_instructions or &pmc_counting_branches
  */
-void kvm_pmu_trigger_event(struct vpmc_pmu *pmu, uint64_t event_pmcs, unsigned int perf_hw_id)
+void kvm_pmu_trigger_event(struct vpmc_pmu *pmu, const uint64_t *event_pmcs)
 {
-	uint64_t bitmap, incr = 0;
+	uint64_t bitmap;
 	struct vpmc_pmc *pmc;
 	int i;
 
-	if (!event_pmcs)
+	if (!*event_pmcs)
 		return;
 	if (!kvm_pmu_has_perf_global_ctrl(pmu))
-		bitmap = event_pmcs;
-	else if (!(bitmap = event_pmcs & pmu->global_ctrl))
+		bitmap = *event_pmcs;
+	else if (!(bitmap = *event_pmcs & pmu->global_ctrl))
 		return;
-	pmu->stats.triggers++;
+
+	trace_vpmc_trigger(pmu, event_pmcs, bitmap);
 	kvm_for_each_pmc(pmu, pmc, i, bitmap) {
 		if (!pmc_is_event_allowed(pmc) || !cpl_is_matched(pmc))
 			continue;
-		incr |= BIT_ULL(i);
-	}
-	/* reported before the increments' own observations (an overflow) */
-	if (pmu_observes(pmu, VPMC_OBS_TRIGGER))
-		trigger_observe(pmu, perf_hw_id, incr);
 
-	kvm_for_each_pmc(pmu, pmc, i, incr)
 		kvm_pmu_incr_counter(pmc);
+	}
 }
 
 /* The "disabled=MASK" policy: the hook returns before touching any counter. */
@@ -805,7 +744,7 @@ void kvm_pmu_instruction_retired(struct vpmc_pmu *pmu)
 {
 	if (pmu_event_disabled(pmu, PERF_COUNT_HW_INSTRUCTIONS))
 		return;
-	kvm_pmu_trigger_event(pmu, pmu->pmc_counting_instructions, PERF_COUNT_HW_INSTRUCTIONS);
+	kvm_pmu_trigger_event(pmu, &pmu->pmc_counting_instructions);
 }
 
 /**
@@ -817,7 +756,7 @@ void kvm_pmu_branch_retired(struct vpmc_pmu *pmu)
 {
 	if (pmu_event_disabled(pmu, PERF_COUNT_HW_BRANCH_INSTRUCTIONS))
 		return;
-	kvm_pmu_trigger_event(pmu, pmu->pmc_counting_branches, PERF_COUNT_HW_BRANCH_INSTRUCTIONS);
+	kvm_pmu_trigger_event(pmu, &pmu->pmc_counting_branches);
 }
 
 /**

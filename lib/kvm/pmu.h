@@ -111,13 +111,6 @@ static inline bool cpl_is_matched(const struct vpmc_pmc *pmc)
 	return pmc->pmu->cpl == 0 ? select_os : select_user;
 }
 
-/* The vCPU's observer wants observations of @kind (vpmc__pmu_observe()); callers that build an
- * observation on a hot path ask first. */
-static inline bool pmu_observes(const struct vpmc_pmu *pmu, enum vpmc_obs_kind kind)
-{
-	return pmu->obs.fn && !(pmu->obs.ignore & (1u << kind));
-}
-
 /* True if the host kernel the model stands for is older than maj.min (legacy switches). */
 static inline bool pmu_host_before(const struct vpmc_pmu *pmu, unsigned int maj, unsigned int min)
 {
@@ -129,7 +122,6 @@ void vpmc__pmu_init(struct vpmc_pmu *pmu, const struct vpmc_pmu_config *cfg,
 		    const struct vpmc_policy *policy, uint32_t vcpu_id,
 		    const struct vpmc_observer *obs);
 void vpmc__pmu_destroy(struct vpmc_pmu *pmu);
-void vpmc__pmu_observe(struct vpmc_pmu *pmu, struct vpmc_obs *o);
 
 uint64_t pmc_bitmask(const struct vpmc_pmc *pmc);
 uint64_t get_sample_period(const struct vpmc_pmc *pmc, uint64_t counter_value);
@@ -169,7 +161,7 @@ void kvm_pmu_recalc_pmc_emulation(struct vpmc_pmu *pmu, struct vpmc_pmc *pmc);
 void kvm_pmu_request_counter_reprogram(struct vpmc_pmc *pmc);
 void reprogram_counters(struct vpmc_pmu *pmu, uint64_t counters);
 void kvm_pmu_incr_counter(struct vpmc_pmc *pmc);
-void kvm_pmu_trigger_event(struct vpmc_pmu *pmu, uint64_t event_pmcs, unsigned int perf_hw_id);
+void kvm_pmu_trigger_event(struct vpmc_pmu *pmu, const uint64_t *event_pmcs);
 void kvm_pmu_instruction_retired(struct vpmc_pmu *pmu);
 void kvm_pmu_branch_retired(struct vpmc_pmu *pmu);
 bool kvm_pmu_is_valid_msr(struct vpmc_pmu *pmu, uint32_t msr);

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "model.h"
+#include "trace.h"
 
 struct vpmc_vcpu {
 	uint64_t t_prev;            /* time of this vCPU's previous event, ns */
@@ -70,7 +71,7 @@ static void vcpu_enter_guest(struct vpmc_vcpu *v)
 {
 	struct vpmc_pmu *pmu = &v->pmu;
 
-	pmu->stats.entries++;
+	trace_vpmc_entry(pmu);
 	if (pmu->requests & KVM_REQ_PMU) {
 		pmu->requests &= ~KVM_REQ_PMU;
 		kvm_pmu_handle_event(pmu);
@@ -203,15 +204,9 @@ static uint64_t hw_unit_overflow_at(const struct hw_unit *u, uint64_t pos, uint6
 static void direct_overflow(struct vpmc_pmc *pmc, bool *exit)
 {
 	struct vpmc_pmu *pmu = pmc->pmu;
-	struct vpmc_obs o;
 
 	pmu->global_status |= BIT_ULL(pmc->idx);
-	pmu->stats.overflows++;
-	memset(&o, 0, sizeof(o));
-	o.kind = VPMC_OBS_OVERFLOW;
-	o.counter = pmc->idx;
-	o.value = BIT_ULL(pmc->idx);
-	vpmc__pmu_observe(pmu, &o);
+	trace_vpmc_overflow(pmc, BIT_ULL(pmc->idx), false);
 	if (!direct_pmi_enabled(pmc))
 		return;
 	pmu->requests |= KVM_REQ_PMI;
@@ -421,21 +416,6 @@ static int msr_counter(struct vpmc_pmu *pmu, uint32_t msr)
 	return pmc ? pmc->idx : -1;
 }
 
-static void observe_access(struct vpmc_vcpu *v, enum vpmc_obs_kind kind, int counter, bool rdpmc,
-			   uint32_t index, uint64_t value, bool gp)
-{
-	struct vpmc_obs o;
-
-	memset(&o, 0, sizeof(o));
-	o.kind = kind;
-	o.counter = gp ? -1 : counter;
-	o.rdpmc = rdpmc;
-	o.index = index;
-	o.gp = gp;
-	o.value = gp && kind == VPMC_OBS_READ ? 0 : value; /* a write: what the guest tried */
-	vpmc__pmu_observe(&v->pmu, &o);
-}
-
 static int vcpu_wrmsr(struct vpmc_vcpu *v, uint64_t time_ns, uint32_t msr, uint64_t value,
 		      bool host)
 {
@@ -450,8 +430,7 @@ static int vcpu_wrmsr(struct vpmc_vcpu *v, uint64_t time_ns, uint32_t msr, uint6
 	}
 	r = vpmc__x86_set_msr(&v->pmu, &mi);
 	if (r != KVM_MSR_NOT_PMU && !host)
-		observe_access(v, VPMC_OBS_WRITE, msr_counter(&v->pmu, msr), false, msr, value,
-			       r == KVM_MSR_GP);
+		trace_vpmc_write(&v->pmu, msr_counter(&v->pmu, msr), msr, value, r == KVM_MSR_GP);
 	vcpu_end(v, time_ns);
 	return r == KVM_MSR_GP ? VPMC_GP : 0;
 }
@@ -471,8 +450,8 @@ static int vcpu_rdmsr(struct vpmc_vcpu *v, uint64_t time_ns, uint32_t msr, uint6
 	r = vpmc__x86_get_msr(&v->pmu, &mi);
 	*value = mi.data;
 	if (r != KVM_MSR_NOT_PMU && !host)
-		observe_access(v, VPMC_OBS_READ, msr_counter(&v->pmu, msr), false, msr, mi.data,
-			       r == KVM_MSR_GP);
+		trace_vpmc_read(&v->pmu, msr_counter(&v->pmu, msr), false, msr, mi.data,
+				r == KVM_MSR_GP);
 	vcpu_end(v, time_ns);
 	return r == KVM_MSR_GP ? VPMC_GP : 0;
 }
@@ -499,7 +478,7 @@ int vpmc_vcpu_rdpmc(struct vpmc_vcpu *v, uint64_t time_ns, uint32_t ecx, uint64_
 	if (gp)
 		*value = 0;
 	pmc = gp ? NULL : v->pmu.ops->rdpmc_ecx_to_pmc(&v->pmu, ecx, &mask);
-	observe_access(v, VPMC_OBS_READ, pmc ? pmc->idx : -1, true, ecx, *value, gp);
+	trace_vpmc_read(&v->pmu, pmc ? pmc->idx : -1, true, ecx, *value, gp);
 	vcpu_end(v, time_ns);
 	return gp ? VPMC_GP : 0;
 }
@@ -602,6 +581,18 @@ void vpmc_vcpu_stats(const struct vpmc_vcpu *v, struct vpmc_vcpu_stats *st)
 }
 
 /* ---- internal hooks (vcpu.h) ---- */
+
+/**
+ * vpmc__vcpu_trigger_count() - Where the vCPU counts its kvm_pmu_trigger_event() calls past the
+ * GLOBAL_CTRL gate (vpmc_vcpu_stats().triggers), for a caller that reads it per event.
+ * @v: vCPU
+ *
+ * Return: the counter, owned by @v, valid until vpmc_vcpu_free().
+ */
+const uint64_t *vpmc__vcpu_trigger_count(const struct vpmc_vcpu *v)
+{
+	return &v->pmu.stats.triggers;
+}
 
 /**
  * vpmc__vcpu_pmu() - The vCPU's struct vpmc_pmu, for tests that drive kernel functions directly.

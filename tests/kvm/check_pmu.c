@@ -1340,7 +1340,7 @@ START_TEST(test_small_helpers)
 	ck_assert_int_eq(reprogram_counter(pmc), 0); /* disabled: paused */
 	reprogram_counters(pmu, 0);
 	ck_assert_uint_eq(pmu->requests, 0);
-	kvm_pmu_trigger_event(pmu, 0, PERF_COUNT_HW_INSTRUCTIONS);
+	kvm_pmu_trigger_event(pmu, &(uint64_t){ 0 });
 	ck_assert_uint_eq(rec_count(&r, VPMC_OBS_TRIGGER, -2), 0);
 	pmu->gp_counters[7].perf.inject.skid_pending = true; /* no counter 7: nothing to deliver */
 	vpmc__pmu_deliver_skid(pmu);

@@ -128,6 +128,9 @@ struct vpmc_pmu {
 	uint32_t lvtpc;           /* local APIC LVTPC (kvm_lapic_get_reg(APIC_LVTPC)) */
 
 	uint32_t vcpu_id;         /* vpmcsim: for observations */
+	struct {
+		uint64_t reprograms, perf_resumes, perf_creates;
+	} drain_base;             /* vpmcsim: stats at trace_vpmc_drain_begin() */
 };
 
 /* struct msr_data */
