@@ -14,6 +14,7 @@
 
 #include "model.h"
 #include "trace.h"
+#include "vpmcsim.h"
 
 struct vpmc_vcpu {
 	uint64_t t_prev;            /* time of this vCPU's previous event, ns */
@@ -66,22 +67,6 @@ static void vcpu_end(struct vpmc_vcpu *v, uint64_t time_ns)
 	v->t_prev = time_ns;
 }
 
-/* The request part of vcpu_enter_guest() (x86.c): KVM_REQ_PMU, then KVM_REQ_PMI. */
-static void vcpu_enter_guest(struct vpmc_vcpu *v)
-{
-	struct vpmc_pmu *pmu = &v->pmu;
-
-	trace_vpmc_entry(pmu);
-	if (pmu->requests & KVM_REQ_PMU) {
-		pmu->requests &= ~KVM_REQ_PMU;
-		kvm_pmu_handle_event(pmu);
-	}
-	if (pmu->requests & KVM_REQ_PMI) {
-		pmu->requests &= ~KVM_REQ_PMI;
-		kvm_pmu_deliver_pmi(pmu);
-	}
-}
-
 /* The reference counter's PMI reaches the guest at the event that caused it. */
 static void vcpu_reference_pmi(struct vpmc_vcpu *v)
 {
@@ -109,7 +94,7 @@ static bool direct_counts(const struct vpmc_pmc *pmc)
 
 	if (pmu->reference)
 		return pmc_is_locally_enabled(pmc) && pmc_is_globally_enabled(pmc) &&
-		       pmc_is_event_allowed(pmc) && cpl_is_matched(pmc);
+		       vpmc__pmc_is_event_allowed(pmc) && vpmc__cpl_is_matched(pmc);
 	if (pmc_is_gp(pmc)) {
 		en = pmc->eventsel_hw & ARCH_PERFMON_EVENTSEL_ENABLE;
 		os = pmc->eventsel_hw & ARCH_PERFMON_EVENTSEL_OS;
@@ -128,7 +113,7 @@ static bool direct_counts(const struct vpmc_pmc *pmc)
 static bool direct_pmi_enabled(const struct vpmc_pmc *pmc)
 {
 	if (pmc->pmu->reference)
-		return pmc_is_pmi_enabled(pmc);
+		return vpmc__pmc_is_pmi_enabled(pmc);
 	if (pmc_is_gp(pmc))
 		return pmc->eventsel_hw & ARCH_PERFMON_EVENTSEL_INT;
 	return fixed_ctrl_field(pmc->pmu->fixed_ctr_ctrl_hw, pmc->idx - KVM_FIXED_PMC_BASE_IDX) &
@@ -148,7 +133,7 @@ static unsigned int hw_units(struct vpmc_pmu *pmu, struct hw_unit *u)
 			cls = hw_event_class(pmu, pmc->eventsel);
 			if (cls == HW_NONE || !direct_counts(pmc))
 				continue;
-			u[n].left = get_sample_period(pmc, pmc->counter);
+			u[n].left = vpmc__get_sample_period(pmc, pmc->counter);
 		} else {
 			if (!pmc->perf_event || !simperf_counts_at(pmc->perf_event, pmu->cpl))
 				continue;
@@ -277,7 +262,7 @@ static bool guest_run(struct vpmc_vcpu *v, uint64_t time_ns, uint64_t insn, uint
 		pmu->seg_insn = next;
 		pmu->seg_br = seg_branches(next, insn, br);
 		if (hw_units_count(pmu, u, n, next - pos, pmu->seg_br - seg_branches(pos, insn, br)))
-			vcpu_enter_guest(v);
+			vpmc__x86_enter_guest(&v->pmu);
 		vcpu_reference_pmi(v);
 		pos = next;
 		p->pmi = stop_at_pmi && pmu->stats.pmis_delivered != pmis;
@@ -374,7 +359,7 @@ void vpmc_vcpu_free(struct vpmc_vcpu *v)
 void vpmc_vcpu_entry(struct vpmc_vcpu *v, uint64_t time_ns)
 {
 	vcpu_begin(v, time_ns);
-	vcpu_enter_guest(v);
+	vpmc__x86_enter_guest(&v->pmu);
 	vcpu_end(v, time_ns);
 }
 
@@ -393,12 +378,6 @@ static inline void vcpu_retire(struct vpmc_vcpu *v, uint64_t time_ns, bool branc
 void vpmc_vcpu_retire(struct vpmc_vcpu *v, uint64_t time_ns, bool branch, uint8_t cpl)
 {
 	vcpu_retire(v, time_ns, branch, cpl);
-}
-
-/* kvm_lapic_reg_write(APIC_LVTPC): only the LVT's writable bits are kept. */
-static void vcpu_write_lvtpc(struct vpmc_vcpu *v, uint64_t value)
-{
-	v->pmu.lvtpc = (uint32_t)value & APIC_LVT_WRITABLE;
 }
 
 /* The counter whose value MSR @msr is (not its event select), or -1. */
@@ -424,7 +403,7 @@ static int vcpu_wrmsr(struct vpmc_vcpu *v, uint64_t time_ns, uint32_t msr, uint6
 
 	vcpu_begin(v, time_ns);
 	if (msr == X2APIC_MSR_LVTPC) {
-		vcpu_write_lvtpc(v, value);
+		vpmc__lapic_write_lvtpc(&v->pmu, (uint32_t)value);
 		vcpu_end(v, time_ns);
 		return 0;
 	}
@@ -493,7 +472,7 @@ void vpmc_vcpu_set_cpl(struct vpmc_vcpu *v, uint64_t time_ns, uint8_t cpl)
 void vpmc_vcpu_write_lvtpc(struct vpmc_vcpu *v, uint64_t time_ns, uint32_t value)
 {
 	vcpu_begin(v, time_ns);
-	vcpu_write_lvtpc(v, value);
+	vpmc__lapic_write_lvtpc(&v->pmu, value);
 	vcpu_end(v, time_ns);
 }
 
@@ -506,7 +485,7 @@ void vpmc_vcpu_sched_out(struct vpmc_vcpu *v, uint64_t time_ns)
 void vpmc_vcpu_sched_in(struct vpmc_vcpu *v, uint64_t time_ns)
 {
 	vcpu_begin(v, time_ns);
-	kvm_pmu_sched_in(&v->pmu);
+	vpmc__x86_vcpu_load(&v->pmu);
 	vcpu_end(v, time_ns);
 }
 

@@ -1,5 +1,5 @@
 /*
- * check_pmu.c - KVM's common vPMU code (lib/pmu.c, lib/pmu_filter.c): the 16 traps of
+ * check_pmu.c - KVM's common vPMU code (lib/kvm/pmu.c): the 16 traps of
  * kvm-vpmu-semantics.md Appendix B, the legacy switches ("before" values of
  * upstream-fix-scenarios.md), race and failure injection, the event filter, the policy seam,
  * reset/refresh and lazy cleanup. Each expected value is derived from KVM's code in a comment.
@@ -9,6 +9,7 @@
 #include <errno.h>
 
 #include "harness-internal.h"
+#include "vpmcsim.h"
 
 #define LATEST VPMC_KERNEL_LATEST
 #define SEL_INSN (EN | OS | INSN)
@@ -1338,7 +1339,7 @@ START_TEST(test_small_helpers)
 	pmu->all_valid_pmc_idx &= ~(1ULL << 40);
 	ck_assert_ptr_null(get_fixed_pmc(pmu, 0x30c));
 	ck_assert_int_eq(reprogram_counter(pmc), 0); /* disabled: paused */
-	reprogram_counters(pmu, 0);
+	kvm_pmu_request_counters_reprogram(pmu, 0);
 	ck_assert_uint_eq(pmu->requests, 0);
 	kvm_pmu_trigger_event(pmu, &(uint64_t){ 0 });
 	ck_assert_uint_eq(rec_count(&r, VPMC_OBS_TRIGGER, -2), 0);

@@ -1,5 +1,5 @@
 /*
- * check_perf.c - The simulated x86 perf event (lib/perf.c). Expected values follow
+ * check_perf.c - The simulated x86 perf event (lib/x86/perf.c). Expected values follow
  * x86_perf_event_set_period() / x86_perf_event_update() (arch/x86/events/core.c) and
  * perf_event_pause() / __perf_event_period() (kernel/events/core.c), worked out by hand.
  */

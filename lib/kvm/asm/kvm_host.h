@@ -88,7 +88,10 @@ struct vpmc_pmu {
 	uint64_t all_valid_pmc_idx; /* GP 0..nr_gp-1, fixed 32.. */
 	uint64_t pmc_counting_instructions;
 	uint64_t pmc_counting_branches;
-	uint64_t reprogram_pmi;   /* an atomic64 in KVM: written by the perf overflow handler */
+	union {
+		uint64_t reprogram_pmi;   /* DECLARE_BITMAP(reprogram_pmi, X86_PMC_IDX_MAX) */
+		uint64_t __reprogram_pmi; /* atomic64_t: the perf overflow handler writes it */
+	};
 	uint64_t fixed_ctr_ctrl;
 	struct vpmc_pmu_event_filter *filter; /* kvm->arch.pmu_event_filter; owned */
 	uint8_t cpl;              /* struct kvm_vcpu: kvm_x86_call(get_cpl) */
