@@ -6,6 +6,8 @@
 #ifndef VPMC_MSR_INDEX_H
 #define VPMC_MSR_INDEX_H
 
+#include <vpmc/event.h>
+
 /* ---- arch/x86/include/asm/msr-index.h ---- */
 
 #define MSR_IA32_PERFCTR0 0x000000c1
@@ -38,7 +40,7 @@
 /* ---- arch/x86/include/asm/perf_event.h ---- */
 
 #define X86_PMC_IDX_MAX 64
-#define INTEL_PMC_IDX_FIXED 32
+#define INTEL_PMC_IDX_FIXED VPMC_FIXED_BASE
 
 #define ARCH_PERFMON_EVENTSEL_EVENT 0x000000ffULL
 #define ARCH_PERFMON_EVENTSEL_UMASK 0x0000ff00ULL

@@ -21,6 +21,9 @@
 #define KVM_MAX_NR_AMD_GP_COUNTERS 6
 #define KVM_MAX_NR_GP_COUNTERS KVM_MAX_NR_INTEL_GP_COUNTERS
 #define KVM_MAX_NR_FIXED_COUNTERS 3 /* the perf-backed vPMU exposes at most 3 */
+_Static_assert(KVM_MAX_NR_GP_COUNTERS == VPMC_MAX_GP &&
+		       KVM_MAX_NR_FIXED_COUNTERS == VPMC_MAX_FIXED,
+	       "the public counter limits (vpmc/event.h) are KVM's");
 
 /* Requests (KVM_REQ_*), per vCPU, level flags. */
 #define KVM_REQ_PMU (1U << 0)
