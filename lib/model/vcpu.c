@@ -1,9 +1,9 @@
 /*
  * vcpu.c - One modeled vCPU driven by native trace events (the public vpmc_vcpu_* API).
  *
- * Plays the parts of x86.c around the PMU: vcpu_enter_guest() request handling (KVM_REQ_PMU
- * before KVM_REQ_PMI), kvm_skip_emulated_instruction() / x86_emulate_instruction() retirement,
- * MSR and RDPMC exits, the LVTPC register, sched-in; and the host hardware: guest segments
+ * Drives lib/kvm's x86.c and lapic.c excerpts (entries, MSR exits, the LVTPC register,
+ * sched-in) and plays the rest of x86.c around the PMU: kvm_skip_emulated_instruction() /
+ * x86_emulate_instruction() retirement, RDPMC exits; and the host hardware: guest segments
  * counted by the perf events (perf-backed policies) or directly by the counters (mediated,
  * reference), with the VM-exit a host PMI forces at the exact overflowing instruction.
  */
@@ -22,6 +22,8 @@ struct vpmc_vcpu {
 	struct vpmc_pmu pmu;        /* next to t_prev: its hot fields come first */
 	struct vpmc_pmu_config cfg; /* after KVM's caps */
 };
+_Static_assert(offsetof(struct vpmc_vcpu, pmu) == 16,
+	       "struct vpmc_vcpu: the pmu's per-event fields follow t_prev (HACKING.md, Performance)");
 
 /* Which architectural event a guest hardware counter counts in a segment (trace-format.md):
  * instructions (0xc0) or branches (Intel 0xc4, AMD 0xc2), unit mask 0; anything else (cycles,
