@@ -48,13 +48,6 @@ struct vpmc_pmu_config {
 				   * IN_TXCP (bit 33, GP counter 2 only) are valid; default false */
 };
 
-/* KVM's global counter index (a bit of GLOBAL_CTRL and GLOBAL_STATUS): GP counter n is n, fixed
- * counter n is VPMC_FIXED_BASE + n (the kernel's INTEL_PMC_IDX_FIXED). The model has at most
- * VPMC_MAX_GP GP and VPMC_MAX_FIXED fixed counters (KVM's caps). */
-#define VPMC_FIXED_BASE 32
-#define VPMC_MAX_GP 8
-#define VPMC_MAX_FIXED 3
-
 /*
  * Legacy behaviour selected by host_kernel (upstream-fix-scenarios.md gives the "before" values):
  *   < 6.6   no LVTPC auto-mask after a PMI (a16eb25b09c0)

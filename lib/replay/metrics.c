@@ -5,9 +5,7 @@
 #include <string.h>
 
 #include "metrics.h"
-
-#define MSR_CORE_PERF_GLOBAL_STATUS 0x38e
-#define MSR_AMD64_PERF_CNTR_GLOBAL_STATUS 0xc0000300
+#include "msr-index.h"
 
 int metrics_slot(int idx)
 {

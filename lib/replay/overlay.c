@@ -8,35 +8,14 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "msr-index.h"
 #include "numparse.h"
 #include "overlay.h"
 #include "perf_period.h"
 
-/* arch/x86/include/asm/msr-index.h, perf_event.h, apicdef.h */
-#define MSR_IA32_PERFCTR0 0xc1
-#define MSR_IA32_PMC0 0x4c1
-#define MSR_P6_EVNTSEL0 0x186
-#define MSR_CORE_PERF_FIXED_CTR0 0x309
-#define MSR_CORE_PERF_FIXED_CTR_CTRL 0x38d
-#define MSR_CORE_PERF_GLOBAL_STATUS 0x38e
-#define MSR_CORE_PERF_GLOBAL_CTRL 0x38f
-#define MSR_CORE_PERF_GLOBAL_OVF_CTRL 0x390
-#define MSR_F15H_PERF_CTL 0xc0010200
-#define MSR_F15H_PERF_CTR 0xc0010201
-#define MSR_K7_EVNTSEL0 0xc0010000
-#define MSR_K7_PERFCTR0 0xc0010004
-#define MSR_AMD64_PERF_CNTR_GLOBAL_STATUS 0xc0000300
-#define MSR_AMD64_PERF_CNTR_GLOBAL_CTL 0xc0000301
-#define MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_CLR 0xc0000302
-#define X2APIC_MSR_LVTPC 0x834
-#define APIC_DM_NMI 0x400
-#define ARCH_PERFMON_EVENTSEL_USR (1ULL << 16)
-#define ARCH_PERFMON_EVENTSEL_OS (1ULL << 17)
-#define ARCH_PERFMON_EVENTSEL_INT (1ULL << 20)
-#define ARCH_PERFMON_EVENTSEL_ENABLE (1ULL << 22)
-#define INTEL_PMC_FIXED_RDPMC_BASE (1U << 30)
-#define FIXED_BITS_OS_USR_PMI 0xbULL /* intel_pmu_enable_fixed(): 0x8 | 0x2 | 0x1 */
-#define PMI_LOOPS_MAX 100            /* intel_pmu_handle_irq(): "irq loop stuck" */
+/* intel_pmu_enable_fixed(): count at CPL 0 and above, PMI on overflow (0xb) */
+#define FIXED_BITS_OS_USR_PMI (INTEL_FIXED_0_KERNEL | INTEL_FIXED_0_USER | INTEL_FIXED_0_ENABLE_PMI)
+#define PMI_LOOPS_MAX 100 /* intel_pmu_handle_irq(): "irq loop stuck" */
 
 static const char *const event_names[] = {
 	[OVERLAY_EV_INSTRUCTIONS] = "instructions",
@@ -232,7 +211,7 @@ static unsigned int ctr_idx(const struct overlay_ctr *c)
 static uint32_t ctr_msr(const struct overlay_ctr *c, const struct vpmc_pmu_config *cfg)
 {
 	if (cfg->vendor == VPMC_VENDOR_AMD)
-		return MSR_F15H_PERF_CTR + 2 * c->index;
+		return MSR_F15H_PERF_CTR0 + 2 * c->index;
 	if (c->fixed)
 		return MSR_CORE_PERF_FIXED_CTR0 + c->index;
 	return (cfg->fw_writes ? MSR_IA32_PMC0 : MSR_IA32_PERFCTR0) + c->index;
@@ -328,7 +307,7 @@ static int event_update(const struct overlay_ctr *c, const struct vpmc_pmu_confi
 {
 	unsigned int shift = 64 - (cfg->gp_width >= 64 ? 64 : cfg->gp_width);
 	uint64_t now = 0, delta;
-	uint32_t ecx = c->fixed ? INTEL_PMC_FIXED_RDPMC_BASE | c->index : c->index;
+	uint32_t ecx = c->fixed ? INTEL_RDPMC_FIXED | c->index : c->index;
 	int err = guest_access(sink, vcpu, t, VPMC_EV_RDPMC, ecx, &now);
 
 	if (err)
@@ -377,7 +356,7 @@ int overlay_program(const struct overlay *ov, const struct vpmc_pmu_config *cfg,
 			break;
 		if (!c->fixed) {
 			uint32_t sel = cfg->vendor == VPMC_VENDOR_AMD
-					       ? MSR_F15H_PERF_CTL + 2 * c->index
+					       ? MSR_F15H_PERF_CTL0 + 2 * c->index
 					       : MSR_P6_EVNTSEL0 + c->index;
 
 			err = wrmsr(sink, vcpu, t, sel,
@@ -388,8 +367,8 @@ int overlay_program(const struct overlay *ov, const struct vpmc_pmu_config *cfg,
 		err = guest_access(sink, vcpu, t, VPMC_EV_RDMSR, MSR_CORE_PERF_FIXED_CTR_CTRL,
 				   &ctrl);
 		if (!err) {
-			ctrl &= ~(0xfULL << (4 * c->index));
-			ctrl |= FIXED_BITS_OS_USR_PMI << (4 * c->index);
+			ctrl &= ~(INTEL_FIXED_BITS_MASK << (INTEL_FIXED_BITS_STRIDE * c->index));
+			ctrl |= FIXED_BITS_OS_USR_PMI << (INTEL_FIXED_BITS_STRIDE * c->index);
 			err = wrmsr(sink, vcpu, t, MSR_CORE_PERF_FIXED_CTR_CTRL, ctrl);
 		}
 	}
@@ -496,9 +475,9 @@ static bool ctr_overwritten(const struct overlay_ctr *c, const struct vpmc_pmu_c
 	bool new_sel = value != (ctr_config(c, cfg) | ARCH_PERFMON_EVENTSEL_ENABLE);
 
 	if (cfg->vendor == VPMC_VENDOR_AMD) {
-		if (msr == MSR_F15H_PERF_CTR + 2 * n)
+		if (msr == MSR_F15H_PERF_CTR0 + 2 * n)
 			return snprintf(name, len, "MSR_F15H_PERF_CTR%u", n), true;
-		if (msr == MSR_F15H_PERF_CTL + 2 * n && new_sel)
+		if (msr == MSR_F15H_PERF_CTL0 + 2 * n && new_sel)
 			return snprintf(name, len, "MSR_F15H_PERF_CTL%u", n), true;
 		/* the legacy K7 MSRs alias counters 0-3 (amd_msr_idx_to_pmc()) */
 		if (n < 4 && msr == MSR_K7_PERFCTR0 + n)
@@ -513,7 +492,8 @@ static bool ctr_overwritten(const struct overlay_ctr *c, const struct vpmc_pmu_c
 		if (msr == MSR_CORE_PERF_FIXED_CTR0 + n)
 			return snprintf(name, len, "IA32_FIXED_CTR%u", n), true;
 		if (msr == MSR_CORE_PERF_FIXED_CTR_CTRL &&
-		    ((value >> (4 * n)) & 0xf) != FIXED_BITS_OS_USR_PMI)
+		    ((value >> (INTEL_FIXED_BITS_STRIDE * n)) & INTEL_FIXED_BITS_MASK) !=
+		    FIXED_BITS_OS_USR_PMI)
 			return snprintf(name, len, "IA32_FIXED_CTR_CTRL"), true;
 		if (msr == MSR_CORE_PERF_GLOBAL_CTRL && !(value & (1ULL << (VPMC_FIXED_BASE + n))))
 			return snprintf(name, len, "IA32_PERF_GLOBAL_CTRL"), true;
