@@ -17,31 +17,22 @@
 #include <string.h>
 
 #include "perf.h"
-
-/* x86 perf never arms fewer events than this (x86_perf_event_set_period()). */
-#define SIMPERF_MIN_ARM 2
+#include "perf_period.h"
 
 /*
- * simperf_arm() - Mirrors x86_perf_event_set_period() (arch/x86/events/core.c): fold the
- * remaining period into (0, period], and arm the counter with at least 2 events. period_left
- * keeps the unclamped value, so one event counted late now is one event early next period.
+ * simperf_arm() - Mirrors x86_perf_event_set_period() (arch/x86/events/core.c); the arithmetic
+ * is perf_period_left(), which the guest's perf in the overlay shares.
  */
 static void simperf_arm(struct simperf_event *event)
 {
 	int64_t period = (int64_t)event->attr.sample_period;
-	int64_t left = event->period_left;
 
 	event->hw_done = 0;
 	if (!period) {
 		event->armed = 0;
 		return;
 	}
-	if (left <= -period)
-		left = period;
-	if (left <= 0)
-		left += period;
-	event->period_left = left;
-	event->armed = left < SIMPERF_MIN_ARM ? SIMPERF_MIN_ARM : (uint64_t)left;
+	event->armed = (uint64_t)perf_period_left(&event->period_left, period);
 }
 
 /*
