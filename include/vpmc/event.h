@@ -96,6 +96,7 @@ enum vpmc_event_type {
 			      * value = word 4 << 32 | word 5 */
 	VPMC_EV_NFAIL,       /* kvm_nested_vmenter_failed */
 	VPMC_EV_NINVAL,      /* synthetic: an MMU-notifier invalidation of this vCPU's caches */
+	/* (every nested event from kvm tracepoint text: insn = the record's input line) */
 	VPMC_EV_NESTED_END   /* not a type: one past the last nested one */
 };
 

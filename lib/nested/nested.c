@@ -120,6 +120,16 @@ static void __attribute__((format(printf, 2, 3))) warn(struct vpmc_nested *n, co
 	va_end(ap);
 }
 
+/* Where @ev came from: "FILE:LINE" (text records carry their line: the importer may hold one
+ * while later lines are read), else the reader's position. */
+static void where(const struct vpmc_nested *n, const struct vpmc_event *ev, char *at, size_t len)
+{
+	if (ev && ev->insn && ev->type >= VPMC_EV_NEXIT && ev->type < VPMC_EV_NESTED_END)
+		snprintf(at, len, "%s:%llu", n->name, (unsigned long long)ev->insn);
+	else
+		vpmc_reader_where(n->reader, at, len);
+}
+
 /* An event the state machine cannot place: counted, and the first few shown with FILE:LINE. */
 static void unplaced(struct vpmc_nested *n, const struct vpmc_event *ev, const char *why)
 {
@@ -127,7 +137,7 @@ static void unplaced(struct vpmc_nested *n, const struct vpmc_event *ev, const c
 
 	if (++n->tot.unplaced > NESTED_UNPLACED_SHOWN)
 		return;
-	vpmc_reader_where(n->reader, at, sizeof(at));
+	where(n, ev, at, sizeof(at));
 	warn(n, "%s: vCPU %" PRIu32 ": %s %s: not counted", at, ev->vcpu,
 	     vpmc_event_type_name(ev->type), why);
 }
@@ -215,8 +225,10 @@ static int cfg_settle(struct vpmc_nested *n)
 	return nested_cfg_settle(&n->cfg, &n->opts, &n->err);
 }
 
-/* What the trace says of the ISA: @label (a vmcb: / vmcs: field) or a reason's alphabet. */
-static int isa_seen(struct vpmc_nested *n, enum vpmc_nested_isa isa, bool label)
+/* What the trace says of the ISA: @label (a vmcb: / vmcs: field of @ev) or a reason's
+ * alphabet. */
+static int isa_seen(struct vpmc_nested *n, enum vpmc_nested_isa isa, bool label,
+		    const struct vpmc_event *ev)
 {
 	struct nested_cfg *c = &n->cfg;
 	char at[VPMC_ERRMSG_MAX / 2];
@@ -227,14 +239,14 @@ static int isa_seen(struct vpmc_nested *n, enum vpmc_nested_isa isa, bool label)
 		if (!label || isa == c->a.isa || c->from[VPMC_NESTED_KEY_ISA] == NF_DEFAULT ||
 		    c->from[VPMC_NESTED_KEY_ISA] == NF_TRACE)
 			return 0;
-		vpmc_reader_where(n->reader, at, sizeof(at));
+		where(n, ev, at, sizeof(at));
 		return vpmc__set_error(&n->err, c->from[VPMC_NESTED_KEY_ISA] == NF_OPTION ?
 				       VPMC_ERR_INVAL : VPMC_ERR_PARSE,
-				       "%s: a '%s:' label (isa %s) contradicts %s isa=%s", at,
+				       "%s: a '%s:' label (isa %s) contradicts %s%s", at,
 				       isa == VPMC_NESTED_ISA_SVM ? "vmcb" : "vmcs",
 				       isa == VPMC_NESTED_ISA_SVM ? "svm" : "vmx",
-				       c->from[VPMC_NESTED_KEY_ISA] == NF_OPTION ? "--isa" : "!nested",
-				       c->a.isa == VPMC_NESTED_ISA_SVM ? "svm" : "vmx");
+				       c->from[VPMC_NESTED_KEY_ISA] == NF_OPTION ? "--isa " :
+				       "!nested isa=", c->a.isa == VPMC_NESTED_ISA_SVM ? "svm" : "vmx");
 	}
 	c->a.isa = isa;
 	c->from[VPMC_NESTED_KEY_ISA] = NF_TRACE;
@@ -439,7 +451,7 @@ static int on_vmexit(struct vpmc_nested *n, struct nested_vcpu *v, const struct 
 	close_exit(n, v);
 	nested_reason(ev->reason, &r);
 	if (!n->cfg.isa_known) {
-		ret = isa_seen(n, r.isa, false);
+		ret = isa_seen(n, r.isa, false, ev);
 		if (ret)
 			return ret;
 	}
@@ -466,7 +478,7 @@ static int on_nexit(struct vpmc_nested *n, struct nested_vcpu *v, const struct v
 
 	nested_reason(ev->reason, &r);
 	if (!n->cfg.isa_known) {
-		ret = isa_seen(n, r.isa, false);
+		ret = isa_seen(n, r.isa, false, ev);
 		if (ret)
 			return ret;
 	}
@@ -499,7 +511,7 @@ static int on_nexit(struct vpmc_nested *n, struct nested_vcpu *v, const struct v
 static int on_nenter(struct vpmc_nested *n, struct nested_vcpu *v, const struct vpmc_event *ev)
 {
 	struct nested_reason r;
-	int ret = isa_seen(n, (enum vpmc_nested_isa)ev->index, true);
+	int ret = isa_seen(n, (enum vpmc_nested_isa)ev->index, true, ev);
 
 	if (ret)
 		return ret;
@@ -711,7 +723,7 @@ static int on_event(struct vpmc_nested *n, const struct vpmc_event *ev)
 			struct nested_reason r;
 
 			nested_reason(ev->reason, &r);
-			ret = isa_seen(n, r.isa, false);
+			ret = isa_seen(n, r.isa, false, ev);
 			if (ret)
 				return ret;
 		}

@@ -345,7 +345,8 @@ static void wrap_word(struct wrap *w, const char *word)
 		putc(' ', w->f);
 		w->col++;
 	}
-	fputs(word, w->f);
+	for (; *word; word++)
+		putc(*word == '\x01' ? ' ' : *word, w->f); /* a space the wrap keeps */
 	w->col += n;
 }
 
@@ -360,6 +361,20 @@ static void __attribute__((format(printf, 2, 3))) wrapf(struct wrap *w, const ch
 	va_end(ap);
 	for (p = strtok_r(buf, " ", &save); p; p = strtok_r(NULL, " ", &save))
 		wrap_word(w, p);
+}
+
+/* The same, kept on one line (a phrase to find as it is). */
+static void __attribute__((format(printf, 2, 3))) wrapc(struct wrap *w, const char *fmt, ...)
+{
+	char buf[1024], *p;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	for (p = buf; *p; p++)
+		*p = *p == ' ' ? '\x01' : *p;
+	wrap_word(w, buf);
 }
 
 static void wrap_end(struct wrap *w)
@@ -396,13 +411,14 @@ static void text_header(const struct vpmc_nested *n, FILE *f)
 		isa_from = "default: the trace does not tell";
 		break;
 	}
-	wrapf(&w, "nested: isa %s (%s),", isa_name(c->a.isa), isa_from);
+	wrapc(&w, "nested: isa %s (%s),", isa_name(c->a.isa), isa_from);
 	if (vmx) {
 		vpmc_nested_assume_format(&c->a, (1u << VPMC_NESTED_KEY_APIC) |
 					  (1u << VPMC_NESTED_KEY_PI) | (1u << VPMC_NESTED_KEY_MSR_BITMAP) |
 					  (1u << VPMC_NESTED_KEY_IO_BITMAP) |
 					  (1u << VPMC_NESTED_KEY_EVMCS), buf, sizeof(buf));
-		wrapf(&w, "vmcs12 %s (n_apic %u)", buf, nested_vmx_n_apic(&c->a));
+		wrapc(&w, "vmcs12 %s", buf);
+		wrapc(&w, "(n_apic %u)", nested_vmx_n_apic(&c->a));
 	} else {
 		uint32_t w3 = n->intercepts_seen ? n->trace_w[0] : c->a.svm_intercepts[0];
 
@@ -412,7 +428,7 @@ static void text_header(const struct vpmc_nested *n, FILE *f)
 		      w3 & (1u << 27) ? " IOIO_PROT" : " no IOIO_PROT");
 	}
 	wrap_end(&w);
-	wrapf(&w, "model: profile %s, L1 memory %s, recorded %s, anchor %s, ",
+	wrapf(&w, "model: profile\x01%s, L1 memory %s, recorded %s, anchor %s, ",
 	      c->a.profile ? "prod" : "debug", c->a.l1mem ? "io (PFNMAP)" : "sp",
 	      c->a.recorded ? "gpc" : "baseline", n->use_measured ? "measured" : "model");
 	key_value(n, VPMC_NESTED_KEY_GHZ, buf, sizeof(buf));
@@ -420,8 +436,8 @@ static void text_header(const struct vpmc_nested *n, FILE *f)
 	if (!vmx)
 		wrapf(&w, "nsvm-gpc merge %s,", c->gpc_svm_merge ? "converted" :
 		      "on kvm_vcpu_read_guest() (variant V)");
-	wrapf(&w, "%s, caches %s,", c->gpc_context ? "nested context yes" : "no nested context",
-	      c->gpc_cold ? "cold" : "warm");
+	wrapc(&w, "%s,", c->gpc_context ? "nested context yes" : "no nested context");
+	wrapc(&w, "caches %s,", c->gpc_cold ? "cold" : "warm");
 	if (!vmx)
 		wrapf(&w, "%u merge chunks,", c->a.svm_merge_chunks);
 	wrapf(&w, "MSRs %s bitmap ranges", c->msr_in_range ? "in" : "outside");
@@ -461,8 +477,8 @@ static void text_header(const struct vpmc_nested *n, FILE *f)
 		wrapf(&w, "%s=%" PRIu64 "%s", vpmc_nested_param_name(p), c->p[p],
 		      c->fitted & (1u << p) ? "*" : c->given & (1u << p) ? "!" : "");
 	}
-	wrapf(&w, "  (* fitted to the Milan measurement M1, §7.3; ! given; the others estimates "
-	      "(E) or derived (D), tags in --format json)");
+	wrapc(&w, "(* fitted to the Milan measurement M1, §7.3;");
+	wrapf(&w, "! given; the others estimates (E) or derived (D), tags in --format json)");
 	wrap_end(&w);
 }
 

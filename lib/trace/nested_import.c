@@ -152,6 +152,7 @@ bool nested_record_event(const struct kvm_record *rec, struct vpmc_event *ev)
 {
 	memset(ev, 0, sizeof(*ev));
 	ev->cpl = VPMC_CPL_KEEP;
+	ev->insn = rec->nested.line; /* a held record comes out after later lines were read */
 	switch (rec->kind) {
 	case KVM_REC_NESTED_VMEXIT:
 		ev->type = VPMC_EV_NEXIT;

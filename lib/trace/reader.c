@@ -701,6 +701,7 @@ static int next_text_nested_recover(struct vpmc_reader *r, const struct line *l,
 	if (!n || trace_text_parse_line(r->tp, buf, n, rec, NULL, &te) != 1)
 		return -1;
 	nested_text_fields(rec, buf, n);
+	rec->nested.line = r->line;
 	r->nested_partial++;
 	return 1;
 }
@@ -725,8 +726,10 @@ static int next_text_record(struct vpmc_reader *r, struct kvm_record *rec)
 		ret = trace_text_parse_line(r->tp, l.p, l.len, rec, NULL, &te);
 		if (r->opts.nested && ret < 0)
 			ret = next_text_nested_recover(r, &l, rec);
-		else if (r->opts.nested && ret == 1)
+		else if (r->opts.nested && ret == 1) {
 			nested_text_fields(rec, l.p, l.len);
+			rec->nested.line = r->line;
+		}
 		if (ret == 1)
 			return 1;
 		if (!ret)
