@@ -232,6 +232,7 @@ const char *vpmc_nested_warning(const struct vpmc_nested *n, size_t i);
 /* The last error's message, "" if none. */
 const char *vpmc_nested_error(const struct vpmc_nested *n);
 
+/* Free the model and its report; NULL is a no-op. */
 void vpmc_nested_free(struct vpmc_nested *n);
 
 /* ---------------------------------------------------------------------------------------------

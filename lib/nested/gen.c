@@ -67,7 +67,7 @@ int vpmc_nested_l2_exit_parse(struct vpmc_nested_l2_exit *e, const char *s, bool
 	const char *at = strchr(s, '@'), *star = strchr(s, '*'), *end = s + strlen(s);
 	const char *name_end = at ? at : star ? star : end;
 	struct vpmc_nested_l2_exit t = { VPMC_NESTED_L2_CPUID, 0, 1, 1 };
-	uint64_t v;
+	uint64_t v = 0;
 	size_t i;
 
 	*why = l0 ? "expected intr, io-in[@PORT[/SIZE]] or msr-read[@0xIDX]" :
