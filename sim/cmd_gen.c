@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "nested_cli.h"
 #include "vpmcsim.h"
 
@@ -76,7 +77,7 @@ struct pp {
 
 static int pp_number(const char *opt, const char *arg, uint64_t lo, uint64_t hi, uint64_t *v)
 {
-	if (nested_cli_u64(arg, lo, hi, v))
+	if (cli_parse_u64(arg, hi, v) || *v < lo)
 		return vpmcsim_fail(EXIT_USAGE, "gen nested-pingpong: %s '%s': expected a decimal "
 				    "number, %llu to %llu", opt, arg, (unsigned long long)lo,
 				    (unsigned long long)hi);

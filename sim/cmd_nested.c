@@ -55,12 +55,12 @@ struct nested_cmd {
 	struct nested_log log;
 };
 
-static int nested_own(struct replay_cli *c, int opt, const char *arg)
+static int nested_own(struct cli *c, int opt, const char *arg)
 {
 	struct nested_cmd *s = c->data;
 
 	if (opt == OPT_LOG) {
-		s->log.path = arg; /* given once: replay_cli_parse() */
+		s->log.path = arg; /* given once: cli_parse() */
 		return 0;
 	}
 	return nested_cli_option(&s->nc, "nested", opt, arg);
@@ -99,7 +99,7 @@ static int log_close(struct nested_log *l, int rc)
 static int nested_run(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		REPLAY_CLI_COMMON_OPTIONS,
+		CLI_COMMON_OPTIONS,
 		NESTED_CLI_MODEL_OPTIONS,
 		{ "recorded", required_argument, NULL, OPT_NESTED_RECORDED },
 		{ "anchor", required_argument, NULL, OPT_NESTED_ANCHOR },
@@ -108,7 +108,7 @@ static int nested_run(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct nested_cmd s;
-	struct replay_cli c;
+	struct cli c;
 	struct vpmc_nested *n = NULL;
 	const char *text;
 	size_t i;
@@ -116,12 +116,12 @@ static int nested_run(int argc, char **argv)
 
 	memset(&s, 0, sizeof(s));
 	nested_cli_init(&s.nc);
-	replay_cli_init(&c, "nested", VPMC_OUTPUT_TEXT);
+	cli_init(&c, "nested", VPMC_OUTPUT_TEXT);
 	c.ropts.nested = true;
 	c.data = &s;
-	rc = replay_cli_parse(&c, argc, argv, opts, nested_own, usage, usage_line);
+	rc = cli_parse(&c, argc, argv, opts, nested_own, usage, usage_line);
 	if (!rc)
-		rc = replay_cli_open(&c);
+		rc = cli_open(&c);
 	if (!rc && vpmc_nested_new(&n, &s.nc.opts))
 		rc = vpmcsim_fail(EXIT_INPUT, "nested: out of memory");
 	if (!rc && s.log.path) {
@@ -130,7 +130,7 @@ static int nested_run(int argc, char **argv)
 	}
 	if (!rc) {
 		err = vpmc_nested_run(n, c.reader, c.trace);
-		rc = replay_cli_read_end(&c, err, vpmc_nested_error(n), NULL);
+		rc = cli_read_end(&c, err, vpmc_nested_error(n), NULL);
 		for (i = 0; i < vpmc_nested_nr_warnings(n); i++)
 			fprintf(stderr, "vpmcsim: warning: %s\n", vpmc_nested_warning(n, i));
 	}
@@ -140,11 +140,11 @@ static int nested_run(int argc, char **argv)
 		if (vpmc_nested_report(n, c.fmt, &text))
 			rc = vpmcsim_fail(EXIT_INPUT, "nested: %s", vpmc_nested_error(n));
 		else
-			rc = replay_cli_print(text);
+			rc = cli_print(text);
 	}
 	vpmc_nested_free(n);
-	replay_cli_close(&c);
-	return rc == REPLAY_CLI_HELP ? EXIT_OK : rc;
+	cli_close(&c);
+	return rc == CLI_HELP ? EXIT_OK : rc;
 }
 
 const struct vpmcsim_cmd cmd_nested = {

@@ -1,10 +1,9 @@
 /* nested_cli.c - The model options of vpmcsim nested and gen nested-pingpong. */
 #include "config.h"
 
-#include <errno.h>
-#include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "nested_cli.h"
 #include "vpmcsim.h"
 
@@ -12,23 +11,6 @@ void nested_cli_init(struct nested_cli *nc)
 {
 	memset(nc, 0, sizeof(*nc));
 	vpmc_nested_opts_default(&nc->opts);
-}
-
-/* A decimal number @lo .. @hi, the whole of @s. Return: 0 or -1. (cli_parse_u64() once the
- * shared CLI helpers of issue 11 land.) */
-int nested_cli_u64(const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
-{
-	unsigned long long v;
-	char *end;
-
-	if (*s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || *end || v < lo || v > hi)
-		return -1;
-	*out = v;
-	return 0;
 }
 
 /* "yes" or "no". Return: 0 or -1. */
@@ -141,7 +123,7 @@ int nested_cli_option(struct nested_cli *nc, const char *cmd, int opt, const cha
 		o->given |= VPMC_NESTED_OPT_GPC_COLD;
 		return 0;
 	case OPT_NESTED_GPC_INVALIDATE_EVERY:
-		if (nested_cli_u64(arg, 1, 100000000, &v))
+		if (cli_parse_u64(arg, 100000000, &v) || !v)
 			return vpmcsim_fail(EXIT_USAGE, "%s: %s '%s': expected a number of round "
 					    "trips, 1 to 10^8", cmd, name, arg);
 		o->gpc_invalidate_every = v;

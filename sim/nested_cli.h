@@ -55,9 +55,6 @@ void nested_cli_init(struct nested_cli *nc);
  * given twice is refused). */
 int nested_cli_option(struct nested_cli *nc, const char *cmd, int opt, const char *arg);
 
-/* A decimal number @lo .. @hi, the whole of @s. Return: 0 or -1. */
-int nested_cli_u64(const char *s, uint64_t lo, uint64_t hi, uint64_t *out);
-
 /* The commands (sim/cmd_nested.c, sim/cmd_gen.c). */
 extern const struct vpmcsim_cmd cmd_nested, cmd_gen;
 
