@@ -13,6 +13,7 @@
 #include <vpmc/common.h>
 #include <vpmc/event.h>
 #include <vpmc/model.h>
+#include <vpmc/nested.h>
 #include <vpmc/reader.h>
 #include <vpmc/replay.h>
 #include <vpmc/stat.h>

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "nested_cli.h"
 #include "vpmc.h"
 #include "vpmcsim.h"
 
@@ -18,6 +19,7 @@ static const struct vpmcsim_cmd *const commands[] = {
 	&cmd_sweep,
 	&cmd_stat,
 	&cmd_convert,
+	&cmd_nested, &cmd_gen,
 	NULL,
 };
 

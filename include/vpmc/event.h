@@ -89,7 +89,24 @@ enum vpmc_event_type {
 	VPMC_EV_EOI,       /* guest ends interrupt vector index */
 	VPMC_EV_SCHED_OUT, /* the vCPU thread leaves its host CPU */
 	VPMC_EV_SCHED_IN,  /* the vCPU thread returns to a host CPU */
-	VPMC_EV_NR
+	VPMC_EV_NR,
+	/*
+	 * Nested virtualization (trace-format.md, "Nested events"; vpmc/nested.h). Only a reader
+	 * opened with vpmc_reader_opts.nested returns them; they lie above VPMC_EV_NR, so the vPMU
+	 * model and the replay, which refuse types >= VPMC_EV_NR, never take them.
+	 */
+	VPMC_EV_NEXIT = 64,  /* kvm_nested_vmexit: the vCPU's exit came from L2; reason; value =
+			      * info1 (SVM EXITINFO1, VMX exit qualification) if has_value */
+	VPMC_EV_NINJECT,     /* kvm_nested_vmexit_inject: emulated VM-exit to L1; reason */
+	VPMC_EV_NENTER,      /* kvm_nested_vmenter / kvm_nested_vmrun: emulated VM-entry into L2;
+			      * value = VMCB12 / vmcs12 GPA if has_value; index = the ISA its
+			      * label names (enum vpmc_nested_isa: 2 "vmcb:", 1 "vmcs:", 0 none) */
+	VPMC_EV_NINTERCEPTS, /* kvm_nested_intercepts (SVM): index = VMCB intercept word 3,
+			      * value = word 4 << 32 | word 5 */
+	VPMC_EV_NFAIL,       /* kvm_nested_vmenter_failed */
+	VPMC_EV_NINVAL,      /* synthetic: an MMU-notifier invalidation of this vCPU's caches */
+	/* (every nested event from kvm tracepoint text: insn = the record's input line) */
+	VPMC_EV_NESTED_END   /* not a type: one past the last nested one */
 };
 
 #define VPMC_CPL_KEEP 0xff  /* cpl: keep the vCPU's current CPL */

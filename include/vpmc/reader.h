@@ -39,6 +39,7 @@ struct vpmc_reader_opts {
 	unsigned int guest_branch_permille; /* branches per 1000 synthesized guest instructions */
 	bool has_pmu;          /* pmu overrides what the trace says (or the defaults) */
 	struct vpmc_pmu_config pmu;
+	bool nested;           /* also return the nested events (VPMC_EV_NEXIT...; vpmc/nested.h) */
 };
 
 /* Defaults: AUTO, strict, guest_ips and permille as documented in vpmcsim(1), no override. */

@@ -15,8 +15,15 @@ static const char *const event_names[VPMC_EV_NR] = {
 	[VPMC_EV_SCHED_IN] = "sched_in",
 };
 
+/* The nested events (trace-format.md, "Nested events"), from VPMC_EV_NEXIT on. */
+static const char *const nested_names[VPMC_EV_NESTED_END - VPMC_EV_NEXIT] = {
+	"nexit", "ninject", "nenter", "nintercepts", "nfail", "ninval",
+};
+
 const char *vpmc_event_type_name(enum vpmc_event_type type)
 {
+	if ((unsigned int)type >= VPMC_EV_NEXIT && (unsigned int)type < VPMC_EV_NESTED_END)
+		return nested_names[type - VPMC_EV_NEXIT];
 	if ((unsigned int)type >= VPMC_EV_NR)
 		return NULL;
 	return event_names[type];

@@ -17,9 +17,11 @@
 #include "import.h"
 #include "internal.h"
 #include "insn.h"
+#include "nested_import.h"
 
 #define IMPORT_MAX_THREADS (2 * VPMC_MAX_VCPUS) /* vCPU threads remembered (tid -> vcpu) */
 #define IMPORT_QUEUE 8 /* events one record can produce: retire, entry, guest, exit */
+#define IMPORT_HOLD_MAX 64 /* opts.nested: records held for threads whose vCPU is unknown */
 #define APIC_LVTPC 0x340
 #define APIC_DM_FIXED 0
 #define APIC_DM_LOWPRIO 1
@@ -66,6 +68,10 @@ struct kvm_import {
 	bool went_back;             /* the last push's time stamp was before its vCPU's latest */
 	struct kvm_import_back back;
 	struct vpmc__errbuf err;
+	/* opts.nested: records of threads not yet seen with a vCPU; those released, for pop */
+	struct kvm_record *held;    /* IMPORT_HOLD_MAX, allocated at first use */
+	struct kvm_record *ready;   /* IMPORT_HOLD_MAX + 1 */
+	size_t nr_held, nr_ready, ready_pos;
 };
 
 /*
@@ -185,6 +191,8 @@ void kvm_import_free(struct kvm_import *im)
 		free(im->vcpus[i]);
 	free(im->vcpus);
 	free(im->threads);
+	free(im->held);
+	free(im->ready);
 	free(im);
 }
 
@@ -475,7 +483,8 @@ static int import_emulate(struct kvm_import *im, uint32_t id, struct import_vcpu
 	ret = settle(im, id, v);
 	if (ret)
 		return ret;
-	if (!im->hw_entries && v->need_entry) {
+	/* opts.nested: "vpmcsim nested" closes exits at real kvm_entry records only */
+	if (!im->hw_entries && v->need_entry && !im->opts.nested) {
 		ret = import_entry(im, id, v, t);
 		if (ret)
 			return ret;
@@ -551,6 +560,23 @@ static int import_simple(struct kvm_import *im, uint32_t id, enum vpmc_event_typ
 	return 0;
 }
 
+/* opts.nested: the nested event of a kvm_nested_* record (nested_import.c), if it makes one. */
+static int import_nested(struct kvm_import *im, uint32_t id, const struct kvm_record *rec,
+			 uint64_t t)
+{
+	struct vpmc_event nev, *ev;
+
+	if (!nested_record_event(rec, &nev))
+		return 0;
+	ev = emit(im, id, nev.type, t);
+	if (!ev)
+		return queue_full(im);
+	nev.time_ns = ev->time_ns;
+	nev.vcpu = ev->vcpu;
+	*ev = nev;
+	return 0;
+}
+
 static int dispatch(struct kvm_import *im, uint32_t id, struct import_vcpu *v,
 		    const struct kvm_record *rec, uint64_t t)
 {
@@ -590,20 +616,20 @@ static int dispatch(struct kvm_import *im, uint32_t id, struct import_vcpu *v,
 	default:
 		break;
 	}
+	if (im->opts.nested && rec->kind >= KVM_REC_NESTED_VMEXIT && rec->kind <= KVM_REC_NESTED_OTHER)
+		return import_nested(im, id, rec, t);
 	im->stats.ignored_records++;
 	return 0;
 }
 
-int kvm_import_push(struct kvm_import *im, const struct kvm_record *rec)
+/* A vCPU-context record: its vCPU, then its events. */
+static int import_record(struct kvm_import *im, const struct kvm_record *rec)
 {
 	struct import_vcpu *v = NULL;
 	int32_t id = 0;
 	uint64_t t;
 	int ret;
 
-	im->went_back = false;
-	if (!is_vcpu_context(rec->kind) || (rec->kind == KVM_REC_APIC_ACCEPT_IRQ && rec->vcpu < 0))
-		return 0;
 	ret = vcpu_of(im, rec, &id);
 	if (!ret)
 		ret = vcpu_get(im, id, &v);
@@ -623,14 +649,100 @@ int kvm_import_push(struct kvm_import *im, const struct kvm_record *rec)
 	return ret;
 }
 
+/* ---- opts.nested: a record waits for its thread's vCPU --------------------------------- */
+
+/* Move @tid's held records, in order, to the ready list (drained by kvm_import_pop()). */
+static void release(struct kvm_import *im, int64_t tid)
+{
+	size_t i, j = 0;
+
+	for (i = 0; i < im->nr_held; i++) {
+		if (im->held[i].tid == tid)
+			im->ready[im->nr_ready++] = im->held[i];
+		else
+			im->held[j++] = im->held[i];
+	}
+	im->nr_held = j;
+}
+
+/*
+ * A record without a vcpu field from a thread not yet seen with one is held until the thread
+ * shows its vCPU (a vcpu field; traces/public/50 starts with such a record), or the hold is full
+ * (the oldest thread's records go, to the lowest free vCPU as without the hold), or the end.
+ * Return: 1 (held, or queued behind the records it releases), 0 (process it now), or
+ * VPMC_ERR_NOMEM.
+ */
+static int import_hold(struct kvm_import *im, const struct kvm_record *rec)
+{
+	bool has_vcpu = rec->vcpu >= 0 && rec->kind != KVM_REC_APIC_ACCEPT_IRQ;
+
+	if (rec->kind == KVM_REC_APIC_ACCEPT_IRQ || (!has_vcpu && ((im->last.used &&
+	    im->last.tid == rec->tid) || thread_find(im, rec->tid))))
+		return 0;
+	if (!im->held) {
+		im->held = calloc(IMPORT_HOLD_MAX, sizeof(*im->held));
+		im->ready = calloc(IMPORT_HOLD_MAX + 1, sizeof(*im->ready));
+		if (!im->held || !im->ready)
+			return VPMC_ERR_NOMEM;
+	}
+	if (has_vcpu) {
+		release(im, rec->tid);
+		if (!im->nr_ready)
+			return 0;
+		im->ready[im->nr_ready++] = *rec;
+		/* the released records are this vCPU's (an index out of range fails with rec) */
+		return rec->vcpu < VPMC_MAX_VCPUS ? (thread_bind(im, rec->tid, rec->vcpu) ?: 1) : 1;
+	}
+	if (im->nr_held == IMPORT_HOLD_MAX) {
+		int64_t tid = im->held[0].tid;
+
+		release(im, tid);
+		if (tid == rec->tid) {
+			im->ready[im->nr_ready++] = *rec;
+			return 1;
+		}
+	}
+	im->held[im->nr_held++] = *rec;
+	return 1;
+}
+
+int kvm_import_push(struct kvm_import *im, const struct kvm_record *rec)
+{
+	int ret;
+
+	im->went_back = false;
+	if (!is_vcpu_context(rec->kind) || (rec->kind == KVM_REC_APIC_ACCEPT_IRQ && rec->vcpu < 0))
+		return 0;
+	if (im->opts.nested) {
+		ret = import_hold(im, rec);
+		if (ret)
+			return ret < 0 ? ret : 0;
+	}
+	return import_record(im, rec);
+}
+
 int kvm_import_finish(struct kvm_import *im)
 {
+	size_t i;
+
+	for (i = 0; i < im->nr_held; i++)
+		im->ready[im->nr_ready++] = im->held[i];
+	im->nr_held = 0;
 	im->finishing = true;
 	return 0;
 }
 
 int kvm_import_pop(struct kvm_import *im, struct vpmc_event *ev)
 {
+	int ret;
+
+	while (!im->count && im->ready_pos < im->nr_ready) {
+		ret = import_record(im, &im->ready[im->ready_pos++]);
+		if (ret)
+			return ret;
+	}
+	if (im->ready_pos == im->nr_ready)
+		im->nr_ready = im->ready_pos = 0;
 	/* At the end, each vCPU's pending instruction retires, one vCPU per call. */
 	while (!im->count && im->finishing && im->finish_cursor < VPMC_MAX_VCPUS) {
 		struct import_vcpu *v = im->vcpus[im->finish_cursor];

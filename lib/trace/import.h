@@ -24,6 +24,9 @@ struct kvm_import_opts {
 	uint64_t guest_ips;                 /* guest instructions per second of guest time; 0 off */
 	unsigned int guest_branch_permille; /* branches per 1000 synthesized instructions */
 	unsigned int host_kernel;           /* VPMC_KERNEL(): ENTER/LEAVE are branches before 6.18 */
+	bool nested;                        /* vpmc_reader_opts.nested: kvm_nested_* records become
+					     * nested events, and a thread's records wait for its
+					     * vCPU (see kvm_import_push()) */
 };
 
 struct kvm_import_stats {
@@ -61,6 +64,11 @@ void kvm_import_free(struct kvm_import *im);
  * come in time order; a time stamp that goes back is taken as the vCPU's latest, counted, and
  * shown by kvm_import_went_back() (the caller decides whether that is acceptable).
  *
+ * With opts->nested, a record without a vcpu field from a thread not yet seen with one is held
+ * (up to IMPORT_HOLD_MAX records) until that thread shows its vCPU, so that it never goes to a
+ * made-up vCPU (nested-gpc.md §10, item 12); held records are processed by kvm_import_pop(),
+ * and at kvm_import_finish() those never claimed go to the lowest free vCPUs as before.
+ *
  * Return: 0; VPMC_ERR_LIMIT (a vcpu field >= VPMC_MAX_VCPUS, more than VPMC_MAX_VCPUS vCPU
  * threads, more than 2 * VPMC_MAX_VCPUS threads, or a queue not drained) with
  * kvm_import_error() set; or VPMC_ERR_NOMEM.
@@ -83,7 +91,8 @@ int kvm_import_finish(struct kvm_import *im);
  * @im: importer
  * @ev: set when 1 is returned
  *
- * Return: 1 (*@ev set) or 0 (nothing queued; after kvm_import_finish(): the end).
+ * Return: 1 (*@ev set) or 0 (nothing queued; after kvm_import_finish(): the end); with
+ * opts->nested also an error of a held record's processing (as kvm_import_push()).
  */
 int kvm_import_pop(struct kvm_import *im, struct vpmc_event *ev);
 

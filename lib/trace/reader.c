@@ -18,6 +18,7 @@
 
 #include "import.h"
 #include "dat.h"
+#include "nested_import.h"
 #include "text.h"
 #include "vtr.h"
 #include "internal.h"
@@ -91,6 +92,7 @@ struct vpmc_reader {
 	unsigned int nr_warn_kind[WARN_NR];
 	struct vpmc_reader_stats st;
 	struct vpmc__errbuf err;
+	uint64_t nested_partial;      /* opts.nested: lines taken after "CAN'T FIND FIELD" */
 };
 
 void vpmc_reader_opts_default(struct vpmc_reader_opts *o)
@@ -462,6 +464,7 @@ static int open_importer(struct vpmc_reader *r)
 		.guest_ips = r->opts.guest_ips,
 		.guest_branch_permille = r->opts.guest_branch_permille,
 		.host_kernel = r->opts.has_pmu ? r->opts.pmu.host_kernel : VPMC_KERNEL_LATEST,
+		.nested = r->opts.nested,
 	};
 
 	if (kvm_import_new(&r->im, &io))
@@ -625,6 +628,8 @@ static int next_vtr(struct vpmc_reader *r, struct vpmc_event *ev)
 		ret = vtr_parse_line(r->vtr, l.p, l.len, ev, &te);
 		if (ret == 1) {
 			r->st.records++;
+			if (vpmc__is_nested_event(ev->type) && !r->opts.nested)
+				continue; /* only "vpmcsim nested" uses them */
 			return 1;
 		}
 		if (!ret)
@@ -684,6 +689,23 @@ static int push_record(struct vpmc_reader *r, const struct kvm_record *rec)
 	return 0;
 }
 
+/* opts.nested: a kvm_nested_vmexit line libtraceevent could not decode, read from the fields
+ * that follow its markers (nested_text_recover()). Return: 1, or -1 (not such a line). */
+static int next_text_nested_recover(struct vpmc_reader *r, const struct line *l,
+				    struct kvm_record *rec)
+{
+	char buf[READER_LINE_MAX];
+	struct text_error te;
+	size_t n = nested_text_recover(l->p, l->len, buf, sizeof(buf));
+
+	if (!n || trace_text_parse_line(r->tp, buf, n, rec, NULL, &te) != 1)
+		return -1;
+	nested_text_fields(rec, buf, n);
+	rec->nested.line = r->line;
+	r->nested_partial++;
+	return 1;
+}
+
 /* The next text record into *@rec. Return: 1, 0 (end), or an error. */
 static int next_text_record(struct vpmc_reader *r, struct kvm_record *rec)
 {
@@ -702,6 +724,12 @@ static int next_text_record(struct vpmc_reader *r, struct kvm_record *rec)
 			continue;
 		}
 		ret = trace_text_parse_line(r->tp, l.p, l.len, rec, NULL, &te);
+		if (r->opts.nested && ret < 0)
+			ret = next_text_nested_recover(r, &l, rec);
+		else if (r->opts.nested && ret == 1) {
+			nested_text_fields(rec, l.p, l.len);
+			rec->nested.line = r->line;
+		}
 		if (ret == 1)
 			return 1;
 		if (!ret)
@@ -734,6 +762,8 @@ static int next_dat_record(struct vpmc_reader *r, struct kvm_record *rec)
 	}
 	if (ret < 0)
 		r->failed = ret;
+	else if (ret == 1 && r->opts.nested)
+		memset(&rec->nested, 0, sizeof(rec->nested)); /* not read from trace.dat yet */
 	return ret;
 }
 
@@ -744,7 +774,10 @@ static int next_imported(struct vpmc_reader *r, struct vpmc_event *ev)
 	int ret;
 
 	for (;;) {
-		if (kvm_import_pop(r->im, ev))
+		ret = kvm_import_pop(r->im, ev);
+		if (ret < 0) /* opts.nested: a held record */
+			return fail(r, ret, "%s: %s", r->name, kvm_import_error(r->im));
+		if (ret)
 			return 1;
 		if (r->finished)
 			return 0;
@@ -837,6 +870,16 @@ const char *vpmc_reader_error(const struct vpmc_reader *r)
 enum vpmc_format vpmc_reader_format(const struct vpmc_reader *r)
 {
 	return r->format;
+}
+
+const struct vpmc_nested_assume *vpmc_reader_nested(const struct vpmc_reader *r)
+{
+	return r->vtr && r->vtr->nested_seen ? &r->vtr->nested : NULL;
+}
+
+uint64_t vpmc_reader_nested_partial(const struct vpmc_reader *r)
+{
+	return r->nested_partial;
 }
 
 const struct vpmc_pmu_config *vpmc_reader_pmu(const struct vpmc_reader *r)

@@ -92,6 +92,16 @@ struct kvm_record {
 
 	/* LOST */
 	uint64_t lost;
+
+	/* kvm_nested_*, read only for vpmc_reader_opts.nested (nested_import.c) */
+	struct kvm_nested_fields {
+		uint64_t info1;        /* NESTED_VMEXIT: info1 / ext_inf1, if has_info1 */
+		uint64_t gpa;          /* NESTED_VMENTER: the vmcb: / vmcs: field, if has_gpa */
+		uint32_t words[3];     /* kvm_nested_intercepts: VMCB intercept words 3, 4, 5 */
+		uint64_t line;         /* the record's line in a text input (0: unknown) */
+		uint8_t isa;           /* NESTED_VMENTER: 2 "vmcb:" (or kvm_nested_vmrun), 1 "vmcs:" */
+		bool has_info1, has_gpa;
+	} nested;
 };
 
 /* The kind of a kvm event name ("kvm_exit" -> KVM_REC_EXIT); KVM_REC_OTHER if not used.

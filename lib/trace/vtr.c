@@ -9,6 +9,7 @@
 
 #include "vtr.h"
 #include "internal.h"
+#include "nested_import.h"
 
 struct vcur {
 	const char *line, *p, *end;
@@ -276,6 +277,17 @@ static int parse_source(struct vtr_parser *p, struct vcur *c)
 	return 0;
 }
 
+/* !nested KEY=VALUE...: nested_vtr.c */
+static int parse_nested(struct vtr_parser *p, struct vcur *c)
+{
+	char msg[VTR_NESTED_MSG_MAX];
+	const char *at = c->p;
+
+	if (vtr_nested_directive(&p->nested, c->p, c->end, &at, msg))
+		return vfail(c, at, "%s", msg);
+	return 0;
+}
+
 static int parse_directive(struct vtr_parser *p, struct vcur *c, struct tok t)
 {
 	bool *seen;
@@ -308,6 +320,9 @@ static int parse_directive(struct vtr_parser *p, struct vcur *c, struct tok t)
 	} else if (tok_is(t, "!source")) {
 		seen = &p->source_seen;
 		fn = parse_source;
+	} else if (tok_is(t, "!nested")) {
+		seen = &p->nested_seen;
+		fn = parse_nested;
 	} else {
 		return vfail(c, t.p, "unknown directive (expected !pmu, !host or !source)");
 	}
@@ -489,8 +504,14 @@ static int parse_event_args(struct vcur *c, struct vpmc_event *ev)
 		ret = one_num(c, 0xff, &v, "the vector (0..255)", vpmc_event_type_name(ev->type));
 		ev->index = (uint32_t)v;
 		return ret;
-	default:
+	default: {
+		char msg[VTR_NESTED_MSG_MAX];
+		const char *at = c->p;
+
+		if (vtr_nested_args(ev, c->p, c->end, &at, msg))
+			return vfail(c, at, "%s", msg);
 		return 0;
+	}
 	}
 }
 
@@ -513,6 +534,8 @@ static int parse_event(struct vtr_parser *p, struct vcur *c, struct tok t, struc
 		if (tok_is(te, vpmc_event_type_name((enum vpmc_event_type)type)))
 			break;
 	}
+	if (type == VPMC_EV_NR)
+		type = vtr_nested_type(te.p, te.n);
 	if (type == VPMC_EV_NR)
 		return vfail(c, te.p, "unknown event (expected entry, exit, guest, retire, wrmsr, "
 			     "rdmsr, rdpmc, cpl, lvtpc, irq, eoi, sched_out or sched_in)");
@@ -695,6 +718,12 @@ int vpmc_vtr_write_event(FILE *out, const struct vpmc_event *ev)
 	if (!out || !ev)
 		return VPMC_ERR_INVAL;
 	name = vpmc_event_type_name(ev->type);
+	if (vpmc__is_nested_event(ev->type)) {
+		if (ev->vcpu >= VPMC_MAX_VCPUS)
+			return VPMC_ERR_INVAL;
+		fprintf(out, "%llu %u %s", (unsigned long long)ev->time_ns, ev->vcpu, name);
+		return vtr_nested_write_args(out, ev);
+	}
 	if (!name || ev->vcpu >= VPMC_MAX_VCPUS || (ev->cpl > 3 && ev->cpl != VPMC_CPL_KEEP) ||
 	    (ev->type == VPMC_EV_CPL && ev->cpl > 3) ||
 	    (ev->type == VPMC_EV_EXIT && !reason_ok(ev->reason)) ||

@@ -20,6 +20,8 @@ struct vtr_parser {
 	char source_kind[VTR_SOURCE_MAX]; /* "" if !source has no kind= */
 	char source_file[VTR_SOURCE_MAX];
 	uint64_t last_time[VPMC_MAX_VCPUS]; /* per vCPU: time must not decrease */
+	bool nested_seen;               /* "!nested" (nested_vtr.c) */
+	struct vpmc_nested_assume nested;
 };
 
 /* A parser before the first line: Intel defaults, nothing seen. */
