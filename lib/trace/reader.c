@@ -603,7 +603,7 @@ int vpmc_reader_open_mem(struct vpmc_reader *r, const char *name, const void *da
 /* The next .vtr event. Return: 1, 0 (end), or an error. */
 static int next_vtr(struct vpmc_reader *r, struct vpmc_event *ev)
 {
-	struct text_error te;
+	struct vpmc__lineerr te;
 	struct line l;
 	int ret;
 
@@ -687,7 +687,7 @@ static int push_record(struct vpmc_reader *r, const struct kvm_record *rec)
 /* The next text record into *@rec. Return: 1, 0 (end), or an error. */
 static int next_text_record(struct vpmc_reader *r, struct kvm_record *rec)
 {
-	struct text_error te;
+	struct vpmc__lineerr te;
 	struct line l;
 	int ret;
 

@@ -16,10 +16,8 @@
  */
 #include "config.h"
 
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "text.h"
@@ -165,7 +163,7 @@ struct cur {
 	const char *line; /* start of the line, for columns */
 	const char *p;
 	const char *end;
-	struct text_error *err;
+	struct vpmc__lineerr *err;
 	struct text_parser *tp; /* or NULL */
 };
 
@@ -213,57 +211,8 @@ static const char *rtrim(const char *p, const char *end)
 	return end;
 }
 
-/* Quote the token at @at for a message: at most 32 bytes, non-printable bytes as '?'. */
-static void quote_token(char *buf, size_t size, const char *at, const char *end)
-{
-	const char *te = tok_end(at, end);
-	size_t n = 0;
-
-	if (at >= end) {
-		snprintf(buf, size, "end of line");
-		return;
-	}
-	buf[n++] = '\'';
-	while (at < te && n < 33 && n + 5 < size) {
-		unsigned char ch = (unsigned char)*at++;
-
-		buf[n++] = (ch >= 0x20 && ch < 0x7f) ? (char)ch : '?';
-	}
-	if (at < te) {
-		memcpy(buf + n, "...", 3);
-		n += 3;
-	}
-	buf[n++] = '\'';
-	buf[n] = '\0';
-}
-
-int text_error_vset(struct text_error *err, const char *line, const char *at, const char *end,
-		    const char *fmt, va_list ap)
-{
-	char found[48];
-	int n;
-
-	err->col = (unsigned int)(at - line) + 1;
-	n = vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
-	if (n < 0 || (size_t)n >= sizeof(err->msg))
-		return VPMC_ERR_PARSE;
-	quote_token(found, sizeof(found), at, end);
-	snprintf(err->msg + n, sizeof(err->msg) - n, ", found %s", found);
-	return VPMC_ERR_PARSE;
-}
-
 /* Fail at @at with "MESSAGE, found 'TOKEN'". Return: VPMC_ERR_PARSE. */
-static int __attribute__((format(printf, 3, 4))) fail_at(struct cur *c, const char *at,
-							  const char *fmt, ...)
-{
-	va_list ap;
-	int ret;
-
-	va_start(ap, fmt);
-	ret = text_error_vset(c->err, c->line, at, c->end, fmt, ap);
-	va_end(ap);
-	return ret;
-}
+#define fail_at(c, at, ...) vpmc__lineerr_set((c)->err, (c)->line, (at), (c)->end, __VA_ARGS__)
 
 /* The token at the cursor is @word (followed by white space or the end). */
 static inline bool at_word_n(const struct cur *c, const char *word, size_t n)
@@ -2037,7 +1986,7 @@ static bool fast_line(struct text_parser *tp, const char *line, const char *end,
 }
 
 int trace_text_parse_line(struct text_parser *tp, const char *line, size_t len,
-			  struct kvm_record *rec, enum text_skip *skip, struct text_error *err)
+			  struct kvm_record *rec, enum text_skip *skip, struct vpmc__lineerr *err)
 {
 	struct cur c = { .line = line, .p = line, .end = line + len, .err = err, .tp = tp };
 	enum text_skip dummy;

@@ -3,24 +3,10 @@
 #ifndef VPMC_TRACE_TEXT_H
 #define VPMC_TRACE_TEXT_H
 
-#include <stdarg.h>
 #include <stddef.h>
 
+#include "lineerr.h"
 #include "record.h"
-
-#define TEXT_MSG_MAX 192
-
-/* Why a line was rejected: the column (1-based byte offset, 0 = the whole line) and what was
- * expected there, without the "FILE:LINE:" the reader adds. */
-struct text_error {
-	unsigned int col;
-	char msg[TEXT_MSG_MAX];
-};
-
-/* Set @err: the column of @at in @line, and "MESSAGE, found 'TOKEN'" (the token at @at, quoted,
- * or "end of line" when @at is @end). Return: VPMC_ERR_PARSE. */
-int text_error_vset(struct text_error *err, const char *line, const char *at, const char *end,
-		    const char *fmt, va_list ap);
 
 /* What a line that is not an event is (trace_text_parse_line() returned 0). */
 enum text_skip {
@@ -80,6 +66,6 @@ void trace_text_init(struct text_parser *tp);
  * *@err set.
  */
 int trace_text_parse_line(struct text_parser *tp, const char *line, size_t len,
-			  struct kvm_record *rec, enum text_skip *skip, struct text_error *err);
+			  struct kvm_record *rec, enum text_skip *skip, struct vpmc__lineerr *err);
 
 #endif /* VPMC_TRACE_TEXT_H */

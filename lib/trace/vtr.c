@@ -3,7 +3,6 @@
  * files are read with it and a typo must not pass silently. */
 #include "config.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -12,7 +11,7 @@
 
 struct vcur {
 	const char *line, *p, *end;
-	struct text_error *err;
+	struct vpmc__lineerr *err;
 };
 
 struct tok {
@@ -20,17 +19,8 @@ struct tok {
 	size_t n;
 };
 
-static int __attribute__((format(printf, 3, 4))) vfail(struct vcur *c, const char *at,
-							const char *fmt, ...)
-{
-	va_list ap;
-	int ret;
-
-	va_start(ap, fmt);
-	ret = text_error_vset(c->err, c->line, at, c->end, fmt, ap);
-	va_end(ap);
-	return ret;
-}
+/* Fail at @at with "MESSAGE, found 'TOKEN'". Return: VPMC_ERR_PARSE. */
+#define vfail(c, at, ...) vpmc__lineerr_set((c)->err, (c)->line, (at), (c)->end, __VA_ARGS__)
 
 static bool is_blank(char ch)
 {
@@ -538,7 +528,7 @@ void vtr_parser_init(struct vtr_parser *p)
 }
 
 int vtr_parse_line(struct vtr_parser *p, const char *line, size_t len, struct vpmc_event *ev,
-		   struct text_error *err)
+		   struct vpmc__lineerr *err)
 {
 	struct vcur c = { .line = line, .p = line, .end = line + len, .err = err };
 	const char *hash = memchr(line, '#', len), *cr = memchr(line, '\r', len);
@@ -557,7 +547,7 @@ int vtr_parse_line(struct vtr_parser *p, const char *line, size_t len, struct vp
 	return parse_event(p, &c, t, ev);
 }
 
-int vtr_finish(const struct vtr_parser *p, struct text_error *err)
+int vtr_finish(const struct vtr_parser *p, struct vpmc__lineerr *err)
 {
 	if (p->header_seen)
 		return 0;

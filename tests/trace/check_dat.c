@@ -468,7 +468,7 @@ static void dat_stream(const char *file, struct stream *s)
 static void text_stream(const char *file, struct stream *s)
 {
 	struct text_parser tp;
-	struct text_error terr;
+	struct vpmc__lineerr terr;
 	struct kvm_import *im;
 	struct kvm_record r;
 	enum text_skip skip;

@@ -400,7 +400,7 @@ START_TEST(test_layout_table)
 	char *line = exact_copy(layouts[_i].line, len);
 	struct text_parser tp;
 	struct kvm_record rec;
-	struct text_error err;
+	struct vpmc__lineerr err;
 	int ret, pass;
 
 	/* without and with the prefix cache (twice: the second line hits it) */
@@ -436,7 +436,7 @@ static const struct {
 START_TEST(test_skip_lines)
 {
 	struct kvm_record rec;
-	struct text_error err;
+	struct vpmc__lineerr err;
 	enum text_skip skip = (enum text_skip)-1;
 	int ret;
 
@@ -514,7 +514,7 @@ START_TEST(test_malformed_lines)
 	size_t len = strlen(errors[_i].line);
 	char *line = exact_copy(errors[_i].line, len);
 	struct kvm_record rec;
-	struct text_error err;
+	struct vpmc__lineerr err;
 	int ret;
 
 	ret = trace_text_parse_line(NULL, line, len, &rec, NULL, &err);
@@ -728,7 +728,7 @@ static void tally_file(const char *dir, const char *file, struct tally *t)
 	while (fgets(line, sizeof(line), f)) {
 		size_t len = strlen(line);
 		struct kvm_record rec;
-		struct text_error err;
+		struct vpmc__lineerr err;
 		unsigned int i;
 		int ret;
 
@@ -812,7 +812,7 @@ static unsigned int parse_file(const char *dir, const char *file, bool cache,
 	trace_text_init(&tp);
 	while (fgets(line, sizeof(line), f)) {
 		size_t len = strlen(line);
-		struct text_error err;
+		struct vpmc__lineerr err;
 
 		if (len && line[len - 1] == '\n')
 			len--;
@@ -950,7 +950,7 @@ START_TEST(test_fast_path_changes_nothing)
 		size_t len = olen, at;
 		struct text_parser tp;
 		struct kvm_record a, b;
-		struct text_error ea, eb;
+		struct vpmc__lineerr ea, eb;
 		int ra, rb, k;
 
 		memcpy(line, orig, olen);
@@ -1001,7 +1001,7 @@ START_TEST(test_cached_prefix_error_as_without)
 	static const char bad[] = " kvm-guest-harne-17369 [000]   876.825161350283";
 	struct text_parser tp;
 	struct kvm_record rec;
-	struct text_error err;
+	struct vpmc__lineerr err;
 
 	trace_text_init(&tp);
 	ck_assert_int_eq(trace_text_parse_line(&tp, warm, sizeof(warm) - 1, &rec, NULL, &err), 1);
@@ -1028,7 +1028,7 @@ START_TEST(test_layout_of_first_line)
 	};
 	struct text_parser tp;
 	struct kvm_record rec;
-	struct text_error err;
+	struct vpmc__lineerr err;
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {

@@ -44,7 +44,7 @@ static unsigned int parse_all(struct vtr_parser *p, const char *text, struct vpm
 	while (*text) {
 		const char *nl = strchr(text, '\n');
 		size_t len = nl ? (size_t)(nl - text) : strlen(text);
-		struct text_error err;
+		struct vpmc__lineerr err;
 		int ret;
 
 		line++;
@@ -325,7 +325,7 @@ START_TEST(test_bad_lines)
 	struct vtr_parser *p = malloc(sizeof(*p));
 	const char *text = bad[_i].text;
 	struct vpmc_event ev;
-	struct text_error err;
+	struct vpmc__lineerr err;
 	int ret = 0;
 
 	ck_assert(p);
@@ -352,7 +352,7 @@ START_TEST(test_no_header_at_end)
 {
 	struct vtr_parser *p = malloc(sizeof(*p));
 	struct vpmc_event ev;
-	struct text_error err;
+	struct vpmc__lineerr err;
 
 	ck_assert(p);
 	vtr_parser_init(p);
