@@ -1,13 +1,12 @@
 /* policy.c - Accounting policy names: parse and format "tolerance=100" and friends. */
 #include "config.h"
 
-#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
+#include "numparse.h"
 
 static const struct {
 	const char *name;
@@ -20,22 +19,6 @@ static const struct {
 	[VPMC_POLICY_MEDIATED] = { "mediated", false },
 	[VPMC_POLICY_REFERENCE] = { "reference", false },
 };
-
-/* A whole u64, decimal or 0x-hex; no sign, no trailing text, no overflow. */
-static int policy_parse_u64(const char *s, uint64_t *out)
-{
-	char *end;
-	unsigned long long v;
-
-	if (*s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	v = strtoull(s, &end, (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) ? 16 : 10);
-	if (errno || *end || end == s)
-		return -1;
-	*out = v;
-	return 0;
-}
 
 int vpmc_policy_parse(struct vpmc_policy *out, const char *s, const char **why)
 {
@@ -62,7 +45,8 @@ int vpmc_policy_parse(struct vpmc_policy *out, const char *s, const char **why)
 						       : "this policy takes no =VALUE";
 		return VPMC_ERR_INVAL;
 	}
-	if (eq && policy_parse_u64(eq + 1, &arg)) {
+	if (eq && vpmc__parse_u64(eq + 1, strlen(eq + 1), VPMC__NUM_HEX | VPMC__NUM_HEX_X, 0,
+				   UINT64_MAX, &arg)) {
 		if (why)
 			*why = "VALUE must be a u64, decimal or 0x-hex";
 		return VPMC_ERR_INVAL;

@@ -1,0 +1,116 @@
+/* vpmc/event.h - PMU configuration and native trace events (docs/trace-format.md). */
+#ifndef VPMC_PUBLIC_EVENT_H
+#define VPMC_PUBLIC_EVENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <vpmc/common.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------------------------------------
+ * PMU configuration: what the guest's CPUID enumerates (the .vtr "!pmu" and "!host" directives).
+ */
+enum vpmc_vendor {
+	VPMC_VENDOR_INTEL,
+	VPMC_VENDOR_AMD,
+};
+
+/* Host kernel version as one comparable number: VPMC_KERNEL(6, 18). */
+#define VPMC_KERNEL(major, minor) (((unsigned int)(major) << 16) | (unsigned int)(minor))
+/* The newest behaviour the model implements (B-7.0 in kvm-vpmu-semantics.md). */
+#define VPMC_KERNEL_LATEST VPMC_KERNEL(7, 0)
+
+struct vpmc_pmu_config {
+	enum vpmc_vendor vendor;
+	unsigned int version;     /* architectural PMU version; 0 = no vPMU */
+	unsigned int nr_gp;       /* general-purpose counters */
+	unsigned int nr_fixed;    /* Intel fixed counters (0 on AMD and on v1) */
+	unsigned int gp_width;    /* GP counter width, bits */
+	unsigned int fixed_width; /* fixed counter width, bits */
+	bool fw_writes;           /* Intel PERF_CAPABILITIES.FW_WRITE: 0x4c1+ aliases exist */
+	unsigned int host_kernel; /* VPMC_KERNEL(): selects legacy behaviour of older hosts */
+	bool pebs;                /* Intel: PERF_CAPABILITIES.PEBS_FORMAT != 0 (no baseline) and
+				   * CPUID DS: PEBS_ENABLE and DS_AREA exist; default false */
+	bool tsx;                 /* Intel: guest and host have HLE/RTM: EVNTSEL IN_TX (bit 32),
+				   * IN_TXCP (bit 33, GP counter 2 only) are valid; default false */
+};
+
+/*
+ * Legacy behaviour selected by host_kernel (upstream-fix-scenarios.md gives the "before" values):
+ *   < 6.6   no LVTPC auto-mask after a PMI (a16eb25b09c0)
+ *   < 6.8   emulated overflow via prev_counter, counter += 1 at each increment (de0f619564f4;
+ *           fixed by fd89499a5151); FIXED_CTR_CTRL old value truncated to 8 bits (05519c86d699);
+ *           tolerance policies behave as exact there
+ *   < 6.9   GLOBAL_CTRL stays 0 at RESET (de120e1d692d); reprogram bits cleared per counter
+ *           after its reprogram, not snapshotted first (004a0aa56ede); Intel RDPMC ECX bit 30 =
+ *           fixed, bits 31:30 ignored (d652981db08f); AMD guests' LVTPC masked too (49ff3b4aec51)
+ *   < 6.18  AMD GLOBAL_STATUS_SET (0xc0000303) #GPs (68e61f6fd656)
+ * ENTER/LEAVE as branches before 6.18 is decided by the importer (the model receives "branch").
+ */
+
+/**
+ * vpmc_pmu_config_default() - The .vtr format's defaults for a vendor.
+ * @cfg: filled in
+ * @vendor: VPMC_VENDOR_INTEL (v2, 8 GP, 3 fixed, 48-bit, FW_WRITE) or VPMC_VENDOR_AMD
+ *          (v2 PerfMonV2, 6 GP, 48-bit)
+ *
+ * host_kernel is set to VPMC_KERNEL_LATEST.
+ */
+void vpmc_pmu_config_default(struct vpmc_pmu_config *cfg, enum vpmc_vendor vendor);
+
+/* ---------------------------------------------------------------------------------------------
+ * Native trace events (docs: trace-format.md). One struct for every event type; the fields that
+ * an event type does not use are zero.
+ */
+enum vpmc_event_type {
+	VPMC_EV_ENTRY,     /* VM-entry: drain KVM_REQ_PMU, then deliver KVM_REQ_PMI */
+	VPMC_EV_EXIT,      /* VM-exit; reason */
+	VPMC_EV_GUEST,     /* guest ran insn instructions (br branches) natively, counted by perf */
+	VPMC_EV_RETIRE,    /* KVM retired one instruction for the guest; branch */
+	VPMC_EV_WRMSR,     /* guest WRMSR index <- value (its retirement is a separate RETIRE) */
+	VPMC_EV_RDMSR,     /* guest RDMSR index; value = observed on the real host if has_value */
+	VPMC_EV_RDPMC,     /* guest RDPMC, index = ECX; value as for RDMSR */
+	VPMC_EV_CPL,       /* guest CPL changes to cpl */
+	VPMC_EV_LVTPC,     /* guest writes its local APIC LVTPC = value */
+	VPMC_EV_IRQ,       /* interrupt vector index injected */
+	VPMC_EV_EOI,       /* guest ends interrupt vector index */
+	VPMC_EV_SCHED_OUT, /* the vCPU thread leaves its host CPU */
+	VPMC_EV_SCHED_IN,  /* the vCPU thread returns to a host CPU */
+	VPMC_EV_NR
+};
+
+#define VPMC_CPL_KEEP 0xff  /* cpl: keep the vCPU's current CPL */
+#define VPMC_MAX_VCPUS 4096 /* vcpu ids are 0 .. VPMC_MAX_VCPUS - 1 */
+#define VPMC_REASON_MAX 48  /* exit reason, including the terminating NUL */
+
+struct vpmc_event {
+	uint64_t time_ns;          /* trace time, ns; non-decreasing per vCPU */
+	uint32_t vcpu;             /* vCPU index */
+	enum vpmc_event_type type;
+	uint8_t cpl;               /* GUEST, RETIRE, CPL: 0..3, or VPMC_CPL_KEEP */
+	bool branch;               /* RETIRE: the instruction is also a branch */
+	bool has_value;            /* RDMSR, RDPMC: value holds what the real guest read */
+	uint32_t index;            /* WRMSR/RDMSR: MSR; RDPMC: ECX; IRQ/EOI: vector */
+	uint64_t value;            /* WRMSR: data; RDMSR/RDPMC: observed; LVTPC: register */
+	uint64_t insn;             /* GUEST: instructions */
+	uint64_t br;               /* GUEST: branches (of those instructions) */
+	char reason[VPMC_REASON_MAX]; /* EXIT: reason as KVM's tracepoint prints it */
+};
+
+/**
+ * vpmc_event_type_name() - The .vtr keyword of an event type ("entry", "wrmsr", ...).
+ * @type: event type
+ *
+ * Return: a static string, or NULL for a value outside enum vpmc_event_type.
+ */
+const char *vpmc_event_type_name(enum vpmc_event_type type);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* VPMC_PUBLIC_EVENT_H */

@@ -1,0 +1,151 @@
+/* vpmc/reader.h - Trace readers over .vtr, kvm tracepoint text and trace.dat; the .vtr writer. */
+#ifndef VPMC_PUBLIC_READER_H
+#define VPMC_PUBLIC_READER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <vpmc/event.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------------------------------------
+ * Trace readers: one pull interface over .vtr, kvm tracepoint text and trace.dat.
+ */
+enum vpmc_format {
+	VPMC_FORMAT_AUTO, /* by content: trace.dat magic, "!vpmcsim-trace", else text */
+	VPMC_FORMAT_VTR,  /* native .vtr */
+	VPMC_FORMAT_TEXT, /* kvm tracepoint text: trace-cmd report, raw ftrace, perf script */
+	VPMC_FORMAT_DAT,  /* trace.dat through libtracecmd */
+};
+
+struct vpmc_reader_opts {
+	enum vpmc_format format;
+	bool lenient;          /* malformed lines (and trace.dat pages libtracecmd cannot read)
+				* become counted skips with a warning instead of errors */
+	uint64_t guest_ips;    /* guest instructions per second of guest-mode time; 0 = none */
+	unsigned int guest_branch_permille; /* branches per 1000 synthesized guest instructions */
+	bool has_pmu;          /* pmu overrides what the trace says (or the defaults) */
+	struct vpmc_pmu_config pmu;
+};
+
+/* Defaults: AUTO, strict, guest_ips and permille as documented in vpmcsim(1), no override. */
+void vpmc_reader_opts_default(struct vpmc_reader_opts *o);
+
+struct vpmc_reader;
+
+/* A reader with @opts (copied); NULL = defaults. Return: 0 or VPMC_ERR_NOMEM. */
+int vpmc_reader_new(struct vpmc_reader **out, const struct vpmc_reader_opts *opts);
+
+/* Open @path ("-" = standard input, text formats only). A .vtr is read up to its first event,
+ * so that vpmc_reader_pmu() and vpmc_reader_source() give its directives (!pmu, !host,
+ * !source) right after open; an error in those lines is returned by the first
+ * vpmc_reader_next(). Return: 0, VPMC_ERR_IO, VPMC_ERR_PARSE (header; a corrupt trace.dat; a
+ * trace.dat on standard input), VPMC_ERR_NOSUPPORT (trace.dat without libtracecmd);
+ * vpmc_reader_error() says why. */
+int vpmc_reader_open(struct vpmc_reader *r, const char *path);
+
+/* Open an in-memory buffer (copied) named @name in messages; not for trace.dat. */
+int vpmc_reader_open_mem(struct vpmc_reader *r, const char *name, const void *data, size_t len);
+
+/* Next event. Return: 1 (event in *ev), 0 (end of trace), or a negative error with
+ * vpmc_reader_error() set to "FILE:LINE[:COL]: what was expected". An input that ends without
+ * a single record is VPMC_ERR_PARSE ("FILE: no trace records ..."). A line longer than 4096
+ * bytes is an error as soon as that is known; in lenient mode it is skipped, up to 1 MiB. */
+int vpmc_reader_next(struct vpmc_reader *r, struct vpmc_event *ev);
+
+/* The last error's message, "" if none. */
+const char *vpmc_reader_error(const struct vpmc_reader *r);
+
+/* Where the last event came from, into @buf: "FILE:LINE" (text, .vtr: the line of the record
+ * that completed it), "FILE: record N" (trace.dat). */
+void vpmc_reader_where(const struct vpmc_reader *r, char *buf, size_t len);
+
+/* Format actually read (after auto-detection); PMU configuration in effect (after open). */
+enum vpmc_format vpmc_reader_format(const struct vpmc_reader *r);
+const struct vpmc_pmu_config *vpmc_reader_pmu(const struct vpmc_reader *r);
+
+struct vpmc_reader_stats {
+	uint64_t lines;             /* input lines (text formats) */
+	uint64_t records;           /* tracepoint records or .vtr event lines read */
+	uint64_t events;            /* native events returned */
+	uint64_t skipped_lines;     /* malformed lines (trace.dat: records) skipped (lenient) */
+	uint64_t unknown_records;   /* records of events the importer does not use */
+	uint64_t lost_events;       /* events the tracer reported lost (LOST EVENTS markers) */
+	uint64_t lost_markers;      /* number of such markers */
+	uint64_t synthesized_entries; /* entries added because the trace has no kvm_entry */
+	bool truncated_tail;        /* the last line was cut (warning, not error) */
+	uint64_t comment_lines;     /* lines that are no events: comments, headers ("cpus=2"),
+				     * directives, blank and "..." elision lines */
+	uint64_t unread_pages;      /* trace.dat: ring-buffer pages with data that libtracecmd
+				     * could not read (corrupt; lenient: skipped with a warning) */
+	uint64_t time_backwards;    /* kvm records whose time stamp was before their vCPU's
+				     * previous one (taken as that one; more than 1 s back is an
+				     * error unless lenient) */
+};
+void vpmc_reader_stats(const struct vpmc_reader *r, struct vpmc_reader_stats *st);
+
+/* Unknown (unused) event names with their counts, in first-seen order. */
+size_t vpmc_reader_nr_unknown(const struct vpmc_reader *r);
+int vpmc_reader_unknown(const struct vpmc_reader *r, size_t i, const char **name,
+			uint64_t *count);
+
+/* The first few warnings ("FILE:LINE: ..."), in the order they happened: the first 10 lines
+ * skipped in lenient mode, the first 5 time stamps that went back, a cut last line. */
+size_t vpmc_reader_nr_warnings(const struct vpmc_reader *r);
+const char *vpmc_reader_warning(const struct vpmc_reader *r, size_t i);
+
+/**
+ * vpmc_reader_source() - Where the events come from, for a converter's "!source" line.
+ * @r: an open reader
+ * @kind: set to a .vtr's "!source kind=" (NULL if it has none), or the input's layout:
+ *        "trace.dat", "ftrace" (irq-flags column), "trace-cmd" (report), "perf" (perf script),
+ *        "text" (any other text)
+ * @file: set to a .vtr's "!source file=" (NULL if none), else the path given to open ("-")
+ *
+ * Return: 0, or VPMC_ERR_INVAL if @r is not open.
+ */
+int vpmc_reader_source(const struct vpmc_reader *r, const char **kind, const char **file);
+
+/* Close and free. */
+void vpmc_reader_free(struct vpmc_reader *r);
+
+/* ---------------------------------------------------------------------------------------------
+ * Writing .vtr (trace-format.md): the canonical form, one line per event, which the reader
+ * reads back to the same events (and a canonical file is written back byte for byte).
+ */
+
+/**
+ * vpmc_vtr_write_header() - Write "!vpmcsim-trace 1", "!pmu" with every key of the vendor,
+ * "!host kernel=MAJOR.MINOR" and, if @source_kind is not NULL, "!source kind=K [file=F]".
+ * @out: output stream
+ * @pmu: the configuration (host_kernel gives !host)
+ * @source_kind: or NULL; white space, '#' and control bytes are written as '_'
+ * @source_file: or NULL; the same
+ *
+ * Return: 0, VPMC_ERR_INVAL (NULL @out or @pmu), or VPMC_ERR_IO (the stream has an error).
+ */
+int vpmc_vtr_write_header(FILE *out, const struct vpmc_pmu_config *pmu, const char *source_kind,
+			  const char *source_file);
+
+/**
+ * vpmc_vtr_write_event() - Write one event line: "TIME VCPU EVENT ARGS" with MSR indices,
+ * values, ECX and vectors in 0x-hex, counts in decimal, optional arguments only when set
+ * ("br=" when non-zero, "cpl=" unless VPMC_CPL_KEEP, rdmsr/rdpmc VALUE when has_value).
+ * @out: output stream
+ * @ev: the event
+ *
+ * Return: 0, VPMC_ERR_INVAL (an event the format cannot hold: type, vcpu >= 4096, CPL, an exit
+ * reason that is empty, too long or not printable, br > insn, vector > 255, LVTPC > 32 bits),
+ * or VPMC_ERR_IO.
+ */
+int vpmc_vtr_write_event(FILE *out, const struct vpmc_event *ev);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* VPMC_PUBLIC_READER_H */

@@ -1,0 +1,327 @@
+/* vpmc/replay.h - Host cost model, the replay engine and its metrics. */
+#ifndef VPMC_PUBLIC_REPLAY_H
+#define VPMC_PUBLIC_REPLAY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <vpmc/model.h>
+#include <vpmc/reader.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------------------------------------
+ * Replay (issue 5): host cost model, replay engine and metrics, exit statistics.
+ */
+
+/* Host cost model: what the perf-backed vPMU work at a VM-entry costs the host. */
+struct vpmc_cost {
+	double resume_us;      /* one perf event reused by reprogram_counter() (pause, period, enable) */
+	double create_us;      /* one perf event released and re-created by reprogram_counter() */
+	double trigger_cycles; /* one kvm_pmu_trigger_event() that found candidate counters */
+	double cpu_ghz;        /* host clock, converts trigger_cycles to time */
+};
+
+/**
+ * vpmc_cost_default() - The default cost parameters (sources in vpmcsim(1), COST MODEL).
+ * @c: filled in
+ */
+void vpmc_cost_default(struct vpmc_cost *c);
+
+/**
+ * vpmc_cost_parse() - Override cost parameters: "resume_us=1.5,cpu_ghz=3".
+ * @c: parameters to change; changed only on success
+ * @spec: comma-separated NAME=VALUE, NAME one of resume_us, create_us (0 to 1e6 us),
+ *        trigger_cycles (0 to 1e8), cpu_ghz (0.01 to 100), with trigger_cycles / cpu_ghz
+ *        (ns per trigger, taking @c's values for NAMEs not in @spec) at most 1e6: bounds that
+ *        keep every exit's cost a finite number; each NAME at most once
+ * @why: if not NULL, set on failure to a static string naming what was expected (for a bad
+ *       VALUE: the parameter and its range; for a NAME given twice: "NAME given twice"; for
+ *       a trigger above 1e6 ns: both parameters and the bound)
+ *
+ * Return: 0, or VPMC_ERR_INVAL.
+ */
+int vpmc_cost_parse(struct vpmc_cost *c, const char *spec, const char **why);
+
+/**
+ * vpmc_cost_us() - Modeled host time of some vPMU work, in microseconds.
+ * @c: parameters
+ * @resumes: perf events resumed by reprogram_counter() (pmc_resume_counter() succeeded)
+ * @creates: perf events created by reprogram_counter() (pmc_reprogram_counter())
+ * @triggers: kvm_pmu_trigger_event() calls that found candidates
+ *
+ * Return: resumes * resume_us + creates * create_us + triggers * trigger_cycles / cpu_ghz / 1000.
+ */
+double vpmc_cost_us(const struct vpmc_cost *c, uint64_t resumes, uint64_t creates,
+		    uint64_t triggers);
+
+/* Report formats. */
+
+/*
+ * Replay: one pass over a trace, every event applied to one model per selected policy and
+ * vCPU and to the reference model; metrics of each policy against the reference (vpmcsim(1),
+ * METRICS). Memory is per vCPU and does not grow with the length of the trace.
+ */
+struct vpmc_replay;
+
+#define VPMC_REPLAY_MAX_POLICIES 64
+
+/* A guest read whose trace event recorded what the real guest read there (rdmsr / rdpmc VALUE,
+ * kvm_msr msr_read): ground truth from the recording host, checked against the model. */
+struct vpmc_host_read {
+	uint64_t time_ns;
+	uint32_t vcpu;
+	bool rdpmc;     /* RDPMC (index = ECX), else RDMSR (index = MSR) */
+	uint32_t index;
+	bool gp;        /* the model's guest took #GP there */
+	uint64_t value; /* what the model's guest read (0 after #GP) */
+	uint64_t host;  /* what the real guest read */
+};
+
+/* What one policy did, summed over vCPUs and counters as asked (vpmc_replay_metrics()).
+ * Times in ns, host cost in us; lateness and per-exit figures are valid only when their count
+ * (overflows_matched, exits) is non-zero. */
+struct vpmc_metrics {
+	/* guest reads of a counter (RDPMC, RDMSR): policy value - reference value, in events */
+	uint64_t reads, reads_with_error, error_events_max_abs;
+	double error_events_mean_abs, error_events_mean;
+	uint64_t status_reads, status_reads_differ; /* GLOBAL_STATUS reads */
+	/* reads of PMU registers whose trace event carries the value the real guest read, and
+	 * those where the policy's guest read something else (or took #GP); for exact, how well
+	 * the trace fits the modeled PMU (the recording host ran upstream KVM) */
+	uint64_t host_reads, host_differ;
+	struct vpmc_host_read host_first_differ; /* the earliest such read; host_differ != 0 */
+	/* PMIs */
+	uint64_t ref_overflows;     /* reference overflows that raised a reference PMI */
+	uint64_t overflows_matched, overflows_missed;
+	uint64_t pmis_delivered, pmis_dropped, pmis_spurious;
+	uint64_t lateness_events_p50, lateness_events_p99, lateness_events_max;
+	uint64_t lateness_ns_p50, lateness_ns_p99, lateness_ns_max;
+	/* host cost */
+	uint64_t exits, exits_implicit, exits_with_drain;
+	uint64_t drains, reprograms, perf_resumes, perf_creates, triggers;
+	double host_us_total, host_us_per_exit_mean, host_us_per_exit_max;
+	double host_us_per_exit_p50, host_us_per_exit_p99;
+};
+
+/**
+ * vpmc_replay_new() - A replay engine with no policy, the default cost model, no overlay.
+ * @out: set on success only
+ *
+ * Return: 0, or VPMC_ERR_NOMEM.
+ */
+int vpmc_replay_new(struct vpmc_replay **out);
+
+/**
+ * vpmc_replay_add_policy() - Replay one more policy (one row of the report), before
+ * vpmc_replay_begin().
+ * @r: engine
+ * @p: the policy (copied); "reference" is allowed (it then matches the reference exactly)
+ *
+ * Return: 0, VPMC_ERR_INVAL (bad policy, or already begun), VPMC_ERR_LIMIT (more than
+ * VPMC_REPLAY_MAX_POLICIES).
+ */
+int vpmc_replay_add_policy(struct vpmc_replay *r, const struct vpmc_policy *p);
+
+/**
+ * vpmc_replay_assume() - Lay an assumed guest profiler's counter over the trace (--assume).
+ * @r: engine, before vpmc_replay_begin()
+ * @spec: "gpN=EVENT[,period=P]" or "fixedN[,period=P]" (vpmcsim(1), OVERLAY)
+ *
+ * Return: 0, or VPMC_ERR_INVAL / VPMC_ERR_LIMIT with vpmc_replay_error() saying why.
+ */
+int vpmc_replay_assume(struct vpmc_replay *r, const char *spec);
+
+/**
+ * vpmc_replay_set_cost() - Price exits with these parameters.
+ * @r: engine
+ * @c: parameters (copied)
+ */
+void vpmc_replay_set_cost(struct vpmc_replay *r, const struct vpmc_cost *c);
+
+/**
+ * vpmc_replay_set_log() - Write the replay log (trace-format.md, "The replay log").
+ * @r: engine, before vpmc_replay_begin()
+ * @fn: gets one JSON object per line (no newline) for every read (with the reference's value),
+ *      write, overflow, PMI, drain and reprogram, and each match, miss and spurious PMI
+ * @data: passed to @fn
+ */
+void vpmc_replay_set_log(struct vpmc_replay *r, void (*fn)(void *data, const char *line),
+			 void *data);
+
+/**
+ * vpmc_replay_set_progress() - Report progress.
+ * @r: engine
+ * @fn: called with the number of trace events applied so far, every 2^20 events
+ * @data: passed to @fn
+ */
+void vpmc_replay_set_progress(struct vpmc_replay *r, void (*fn)(void *data, uint64_t events),
+			      void *data);
+
+/**
+ * vpmc_replay_begin() - Start a replay for a PMU.
+ * @r: engine with at least one policy
+ * @cfg: the guest's PMU (e.g. vpmc_reader_pmu())
+ *
+ * Return: 0, or VPMC_ERR_INVAL (no policy; --assume counters the PMU does not have) with
+ * vpmc_replay_error() set.
+ */
+int vpmc_replay_begin(struct vpmc_replay *r, const struct vpmc_pmu_config *cfg);
+
+/**
+ * vpmc_replay_event() - Apply one trace event to the reference and every policy's model of its
+ * vCPU (the first event of a vCPU creates them, and with an overlay programs its counters).
+ * @r: engine after vpmc_replay_begin()
+ * @ev: the event; times non-decreasing per vCPU
+ *
+ * Return: 0, VPMC_ERR_INVAL (bad vCPU, type or CPL; not begun), VPMC_ERR_NOMEM, VPMC_ERR_LIMIT;
+ * vpmc_replay_error() says why.
+ */
+int vpmc_replay_event(struct vpmc_replay *r, const struct vpmc_event *ev);
+
+/**
+ * vpmc_replay_finish() - End of the trace: pending reference overflows become missed, an exit
+ * still open is priced.
+ * @r: engine
+ *
+ * Return: 0, VPMC_ERR_INVAL (not begun, or finished), VPMC_ERR_NOMEM.
+ */
+int vpmc_replay_finish(struct vpmc_replay *r);
+
+/**
+ * vpmc_replay_run() - begin (unless done), every event of @rd, finish.
+ * @r: engine
+ * @rd: an open reader
+ *
+ * Return: 0, the reader's error (message in vpmc_replay_error()), or an engine error (its
+ * message prefixed with the event's place in the trace, vpmc_reader_where()).
+ */
+int vpmc_replay_run(struct vpmc_replay *r, struct vpmc_reader *rd);
+
+/**
+ * vpmc_replay_warning() - What vpmc_replay_run() found worth a warning: the first WRMSR of the
+ * trace itself that undoes an --assume counter's programming (its counter or event select MSR,
+ * its FIXED_CTR_CTRL field, or its GLOBAL_CTRL bit cleared), with the MSR's name, where it is
+ * in the trace (vpmc_reader_where()) and the --assume it overwrites.
+ * @r: engine
+ *
+ * Return: the message, "" if none; owned by @r.
+ */
+const char *vpmc_replay_warning(const struct vpmc_replay *r);
+
+/**
+ * vpmc_replay_nr_policies() - How many policies the engine replays.
+ * @r: engine
+ *
+ * Return: the number added with vpmc_replay_add_policy().
+ */
+size_t vpmc_replay_nr_policies(const struct vpmc_replay *r);
+
+/**
+ * vpmc_replay_policy() - Policy @i, in the order added.
+ * @r: engine
+ * @i: index
+ *
+ * Return: the policy (owned by @r), or NULL if @i is out of range.
+ */
+const struct vpmc_policy *vpmc_replay_policy(const struct vpmc_replay *r, size_t i);
+
+/**
+ * vpmc_replay_handler_capped() - With an overlay: how often policy @i's guest PMI handler was
+ * cut off because PMIs kept arriving while it ran. The handler runs again for a PMI delivered
+ * during it, at most 8 times in a row; a PMI delivered in the 8th run gets no handler; for an
+ * Intel guest, whose handler's last WRMSR unmasks LVTPC, LVTPC then stays masked (KVM masked it
+ * when it delivered the PMI, kvm_apic_local_deliver()): that vCPU's guest gets no more PMIs. It happens when the period (events) is not larger than what the handler's own
+ * exits count once it re-enables the counters (Linux would throttle the event instead,
+ * __perf_event_account_interrupt(), which the overlay does not model).
+ * @r: engine after vpmc_replay_run() or vpmc_replay_finish()
+ * @i: policy index, in the order added
+ * @first_ns: if not NULL and the count is not 0, the first cut's trace time, ns
+ * @first_vcpu: if not NULL and the count is not 0, the first cut's vCPU
+ *
+ * Return: the number of cut-off handler runs (0 also for an @i out of range).
+ */
+uint64_t vpmc_replay_handler_capped(const struct vpmc_replay *r, size_t i, uint64_t *first_ns,
+				    uint32_t *first_vcpu);
+
+/**
+ * vpmc_replay_metrics() - Results of policy @i.
+ * @r: engine after vpmc_replay_finish()
+ * @i: policy index, in the order added
+ * @vcpu: a vCPU index, or -1 for all
+ * @counter: a KVM global counter index, or -1 for all; for one counter only the read, overflow
+ *           and lateness fields are filled (PMIs and exits belong to the vCPU)
+ * @m: filled in
+ *
+ * Return: 0, VPMC_ERR_INVAL (no such policy), VPMC_ERR_NOMEM.
+ */
+int vpmc_replay_metrics(const struct vpmc_replay *r, size_t i, int vcpu, int counter,
+			struct vpmc_metrics *m);
+
+enum vpmc_replay_view {
+	VPMC_VIEW_COMPARE, /* one row per policy */
+	VPMC_VIEW_DETAIL,  /* per policy, per vCPU and per counter */
+	VPMC_VIEW_SWEEP,   /* one row per policy with its tolerance, for plotting */
+};
+
+/**
+ * vpmc_replay_report() - The results as text, CSV or JSON.
+ * @r: engine after vpmc_replay_finish()
+ * @view: which table
+ * @fmt: output format
+ * @out: set to the text, owned by @r until the next call or vpmc_replay_free()
+ *
+ * Return: 0, VPMC_ERR_NOMEM, or VPMC_ERR_LIMIT (JSON only: a figure that is not a finite
+ * number, which JSON cannot hold; only cost parameters beyond vpmc_cost_parse()'s bounds give
+ * one); vpmc_replay_error() says which.
+ */
+int vpmc_replay_report(struct vpmc_replay *r, enum vpmc_replay_view view, enum vpmc_output fmt,
+		       const char **out);
+
+/**
+ * vpmc_replay_plot() - A gnuplot script that draws the sweep (x: tolerance T > 0, log scale,
+ * from T/10 to 10T when there is one T; y: modeled host us per exit, and p99 PMI lateness when
+ * some T matched a PMI) into an SVG file, or a PNG file when @path ends in ".png"; the data is
+ * inline. The title names the trace
+ * and the overlay, and says what is missing (no lateness curve, T = 0 left out); a T whose PMIs
+ * were all missed is labeled so.
+ * @r: engine after vpmc_replay_finish()
+ * @path: output file name written into the script
+ * @out: set to the script, owned by @r until the next call or vpmc_replay_free()
+ *
+ * Return: 0, VPMC_ERR_INVAL (no policy with T > 0, or no exit and no matched PMI at all: nothing
+ * to draw) or VPMC_ERR_NOMEM; vpmc_replay_error() says which.
+ */
+int vpmc_replay_plot(struct vpmc_replay *r, const char *path, const char **out);
+
+/**
+ * vpmc_replay_set_source() - Describe the trace in the report header.
+ * @r: engine
+ * @path: the trace's path as given (copied), or NULL
+ * @st: the reader's counts (copied), or NULL; vpmc_replay_run() fills them itself
+ */
+void vpmc_replay_set_source(struct vpmc_replay *r, const char *path,
+			    const struct vpmc_reader_stats *st);
+
+/**
+ * vpmc_replay_error() - The last error's message.
+ * @r: engine
+ *
+ * Return: the message, "" if none; owned by @r.
+ */
+const char *vpmc_replay_error(const struct vpmc_replay *r);
+
+/**
+ * vpmc_replay_free() - Free the engine, its models and results.
+ * @r: engine, or NULL
+ */
+void vpmc_replay_free(struct vpmc_replay *r);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* VPMC_PUBLIC_REPLAY_H */

@@ -1,0 +1,104 @@
+/* vpmc/stat.h - Exit statistics (vpmcsim stat), in the columns of perf kvm stat report. */
+#ifndef VPMC_PUBLIC_STAT_H
+#define VPMC_PUBLIC_STAT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <vpmc/reader.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * Exit statistics (vpmcsim stat): per exit reason, the time from each VM-exit to the next
+ * VM-entry of the same vCPU, in the columns of perf kvm stat report.
+ */
+struct vpmc_stat;
+
+/**
+ * vpmc_stat_new() - Exit statistics counting every vCPU over the whole trace.
+ * @out: set on success only
+ *
+ * Return: 0, or VPMC_ERR_NOMEM.
+ */
+int vpmc_stat_new(struct vpmc_stat **out);
+
+/**
+ * vpmc_stat_set_vcpus() - Count only the exits of these vCPUs (and of those of earlier calls).
+ * @s: statistics
+ * @list: comma-separated vCPU indices and ranges, "0,2-3"
+ *
+ * Return: 0, or VPMC_ERR_INVAL with vpmc_stat_error() saying what was expected.
+ */
+int vpmc_stat_set_vcpus(struct vpmc_stat *s, const char *list);
+
+/**
+ * vpmc_stat_set_time() - Count only exits whose time is in [START, STOP].
+ * @s: statistics
+ * @range: "START,STOP" in seconds of trace time with up to 9 decimals; either may be empty
+ *
+ * Return: 0, or VPMC_ERR_INVAL with vpmc_stat_error() set.
+ */
+int vpmc_stat_set_time(struct vpmc_stat *s, const char *range);
+
+/**
+ * vpmc_stat_event() - Count one event: an EXIT opens a sample, the next ENTRY of the same vCPU
+ * closes it (its time minus the exit's, ns); other event types are ignored.
+ * @s: statistics
+ * @ev: the event
+ *
+ * Return: 0, or VPMC_ERR_NOMEM.
+ */
+int vpmc_stat_event(struct vpmc_stat *s, const struct vpmc_event *ev);
+
+/**
+ * vpmc_stat_run() - Count every event of a reader.
+ * @s: statistics
+ * @r: an open reader
+ *
+ * Return: 0, or the reader's error (vpmc_stat_error() has its message), or VPMC_ERR_NOMEM.
+ */
+int vpmc_stat_run(struct vpmc_stat *s, struct vpmc_reader *r);
+
+/**
+ * vpmc_stat_report() - The statistics, rows sorted by samples (most first), then by name.
+ * @s: statistics
+ * @fmt: output format
+ * @out: set to the text, owned by @s until the next call or vpmc_stat_free()
+ *
+ * Return: 0, or VPMC_ERR_NOMEM.
+ */
+int vpmc_stat_report(struct vpmc_stat *s, enum vpmc_output fmt, const char **out);
+
+/**
+ * vpmc_stat_warning() - What is worth a warning once every event is counted: no exit matched
+ * the vpmc_stat_set_vcpus() / vpmc_stat_set_time() selection (with the vCPUs and the time range
+ * of the trace's exits), or there was no VM-exit at all. An empty table is then no surprise.
+ * @s: statistics
+ *
+ * Return: the message, "" if none; owned by @s until the next call or vpmc_stat_free().
+ */
+const char *vpmc_stat_warning(struct vpmc_stat *s);
+
+/**
+ * vpmc_stat_error() - The last error's message.
+ * @s: statistics
+ *
+ * Return: the message, "" if none; owned by @s.
+ */
+const char *vpmc_stat_error(const struct vpmc_stat *s);
+
+/**
+ * vpmc_stat_free() - Free exit statistics.
+ * @s: statistics, or NULL
+ */
+void vpmc_stat_free(struct vpmc_stat *s);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* VPMC_PUBLIC_STAT_H */
