@@ -8,6 +8,7 @@
 
 #include "vtr.h"
 #include "internal.h"
+#include "numparse.h"
 
 struct vcur {
 	const char *line, *p, *end;
@@ -46,33 +47,42 @@ static bool tok_is(struct tok t, const char *s)
 	return t.n == strlen(s) && !memcmp(t.p, s, t.n);
 }
 
-/* A number: decimal, or hex with "0x" (unless @dec_only), at most @max. */
+/* Bytes at the start of [@s, @s + @n) that are digits of a number in @flags' spellings. */
+static size_t digits_run(const char *s, size_t n, unsigned int flags)
+{
+	bool hex = (flags & VPMC__NUM_HEX) && n > 2 && s[0] == '0' && s[1] == 'x';
+	size_t i;
+
+	for (i = hex ? 2 : 0; i < n; i++) {
+		char ch = s[i];
+
+		if (!((ch >= '0' && ch <= '9') ||
+		      (hex && ((ch >= 'a' && ch <= 'f') || (ch >= 'A' && ch <= 'F')))))
+			break;
+	}
+	return i;
+}
+
+/* A number: decimal, or hex with a lower-case "0x" (unless @dec_only), at most @max. */
 static int tok_num(struct vcur *c, struct tok t, bool dec_only, uint64_t max, uint64_t *out,
 		   const char *what)
 {
-	bool hex = !dec_only && t.n > 2 && t.p[0] == '0' && t.p[1] == 'x';
-	uint64_t v = 0;
-	size_t i;
+	unsigned int flags = dec_only ? 0 : VPMC__NUM_HEX;
+	uint64_t v;
+	int ret;
 
 	if (!t.n)
 		return vfail(c, t.p, "expected %s", what);
-	for (i = hex ? 2 : 0; i < t.n; i++) {
-		unsigned int d;
-		char ch = t.p[i];
-
-		if (ch >= '0' && ch <= '9')
-			d = (unsigned int)(ch - '0');
-		else if (hex && ch >= 'a' && ch <= 'f')
-			d = (unsigned int)(ch - 'a' + 10);
-		else if (hex && ch >= 'A' && ch <= 'F')
-			d = (unsigned int)(ch - 'A' + 10);
-		else
-			return vfail(c, t.p, dec_only ? "expected %s (a decimal number)" :
-					 "expected %s (decimal, or hex with 0x)", what);
-		if (v > (UINT64_MAX - d) / (hex ? 16 : 10))
-			return vfail(c, t.p, "%s: number larger than 64 bits", what);
-		v = v * (hex ? 16 : 10) + d;
-	}
+	ret = vpmc__parse_u64(t.p, t.n, flags, 0, UINT64_MAX, &v);
+	/* digits too many for 64 bits before the first stray byte: that is what is reported */
+	if (ret == -1 && vpmc__parse_u64(t.p, digits_run(t.p, t.n, flags), flags, 0, UINT64_MAX,
+					 &v) == -2)
+		ret = -2;
+	if (ret == -1)
+		return vfail(c, t.p, dec_only ? "expected %s (a decimal number)" :
+				 "expected %s (decimal, or hex with 0x)", what);
+	if (ret)
+		return vfail(c, t.p, "%s: number larger than 64 bits", what);
 	if (v > max)
 		return vfail(c, t.p, "%s out of range (0..%llu)", what, (unsigned long long)max);
 	*out = v;
