@@ -17,6 +17,7 @@ void replay_cli_init(struct replay_cli *c, const char *cmd, enum vpmc_output fmt
 	c->cmd = cmd;
 	c->fmt = fmt;
 	vpmc_reader_opts_default(&c->ropts);
+	c->ropts.isolate_dat = true; /* a libtracecmd crash on a corrupt file is an error */
 	vpmc_cost_default(&c->cost);
 }
 

@@ -487,7 +487,7 @@ static int open_dat(struct vpmc_reader *r)
 		close(r->fd);
 		r->fd = -1;
 	}
-	ret = trace_dat_open(&r->dat, r->path, &r->err);
+	ret = trace_dat_open(&r->dat, r->path, r->opts.isolate_dat, &r->err);
 	if (ret)
 		r->failed = ret;
 	return ret;
