@@ -356,7 +356,7 @@ static int time_went_back(struct vpmc_reader *r, const struct kvm_import_back *b
 }
 
 /* Account for one record and feed it to the importer. Return: 0 or an error. */
-static int push_record(struct vpmc_reader *r, const struct kvm_record *rec)
+static inline int push_record(struct vpmc_reader *r, const struct kvm_record *rec)
 {
 	struct kvm_import_back back;
 
@@ -380,8 +380,9 @@ static int push_record(struct vpmc_reader *r, const struct kvm_record *rec)
 	return 0;
 }
 
-/* The next event from the importer, fed from @next_record's records as needed. */
-static int next_imported(struct vpmc_reader *r, struct vpmc_event *ev,
+/* The next event from the importer, fed from @next_record's records as needed. Inlined into
+ * each source's next op, so that the record function is a direct call, inlined too. */
+static inline __attribute__((always_inline)) int next_imported(struct vpmc_reader *r, struct vpmc_event *ev,
 			 int (*next_record)(struct vpmc_reader *r, struct kvm_record *rec))
 {
 	struct kvm_record rec;
