@@ -1,4 +1,4 @@
-/* trace_text.c - kvm tracepoint text, one line at a time, in every layout real tools print.
+/* text.c - kvm tracepoint text, one line at a time, in every layout real tools print.
  *
  * A line is PREFIX EVENT: PAYLOAD. The prefix is whatever the tool put before the event name:
  * "comm-pid [cpu] flags ts:" (raw ftrace), "comm-pid [cpu] ts:" (trace-cmd report), "comm tid
@@ -12,8 +12,11 @@
  * Hand-written scanning with byte-class tables, no allocation: this runs once per line of
  * multi-GB reports. Lines of one trace repeat their prefix and event names, so struct
  * text_parser remembers the last few and compares bytes (8 at a time) instead of parsing them;
- * the frequent plain payloads then take a fast path (text_fast.c). Neither changes a result.
- * The scanners both use are in text_scan.h.
+ * the frequent payloads then take a fast path (text_fast.c). Neither changes a result. One
+ * grammar per layout: the plain layouts of the frequent kinds are step tables
+ * (text_layouts.h) and the -R form field tables (text_raw_kinds[]), read here by
+ * parse_layout() and parse_raw() and there in the printed spacing. The scanners both use are
+ * in text_scan.h.
  */
 #include "config.h"
 
@@ -23,13 +26,12 @@
 
 #include "text.h"
 #include "text_scan.h"
+#include "text_layouts.h"
 #include "internal.h"
 
 /* ---------------------------------------------------------------------------------------------
  * The "name=value" field form: trace-cmd report -R, and "[FAILED TO PARSE] name=value ...".
  */
-#define RAW_FIELDS_MAX 16
-
 struct raw_field {
 	const char *key, *val;
 	unsigned int klen, vlen;
@@ -39,18 +41,6 @@ struct raw {
 	struct raw_field f[RAW_FIELDS_MAX];
 	unsigned int n;
 };
-
-/* The payload starts with "name=". */
-static inline bool is_raw_form(const char *p, const char *end)
-{
-	const char *q = p;
-
-	if (p == end || !is_ident_char(*p) || is_digit(*p))
-		return false;
-	while (q < end && is_ident_char(*q))
-		q++;
-	return q < end && *q == '=';
-}
 
 /* Split "a=1 b=0x2 insn=ARRAY[66, 01]" into fields; the rest of the line must be fields. */
 static int raw_split(struct cur *c, struct raw *r, const char *what)
@@ -96,8 +86,6 @@ static const struct raw_field *raw_get(const struct raw *r, const char *key)
 	return NULL;
 }
 
-enum { DEC, HEX };
-
 /*
  * The value of field @key. trace-cmd -R prints a field in the conversion its print format uses:
  * "%x" fields in hex without "0x" (ecx=174, rip=3000), "0x%x" fields with it, the rest in
@@ -122,8 +110,6 @@ static int raw_num(struct cur *c, const struct raw *r, const char *key, int base
 /* ---------------------------------------------------------------------------------------------
  * Payloads, one parser per kind.
  */
-#define U32_MAX_ 0xffffffffull
-#define VCPU_MAX_ 0x7fffffffull /* vcpu ids fit int32; the importer bounds them further */
 
 /* Optional "rip 0x<h>" / "rip: 0x<h>" at the cursor. */
 static int opt_rip(struct cur *c, struct kvm_record *rec, const char *what)
@@ -136,31 +122,6 @@ static int opt_rip(struct cur *c, struct kvm_record *rec, const char *what)
 	else
 		return 0;
 	return field_hex(c, &rec->rip, UINT64_MAX, what);
-}
-
-/* kvm_entry: "vcpu %u", "vcpu %u, rip 0x%lx", "vcpu %u rip 0x%lx", "...[immediate exit]". */
-static int parse_entry(struct cur *c, struct kvm_record *rec)
-{
-	static const char what[] = "kvm_entry";
-	uint64_t v = 0;
-	int ret;
-
-	ret = expect_word(c, "vcpu", what);
-	if (!ret)
-		ret = field_num(c, false, &v, VCPU_MAX_, ',', what);
-	if (ret)
-		return ret;
-	rec->vcpu = (int32_t)v;
-	if (c->p < c->end && *c->p == ',')
-		c->p++;
-	skip_sp(c);
-	if (at_word(c, "rip")) {
-		c->p += 3;
-		skip_sp(c);
-		/* "[immediate exit]" follows the number without a space (6.9+). */
-		return parse_hex(c, &rec->rip, what);
-	}
-	return 0;
 }
 
 /* Words of an exit reason end at the next field name. */
@@ -297,34 +258,6 @@ static int parse_vmenter(struct cur *c, struct kvm_record *rec)
 	return opt_rip(c, rec, what);
 }
 
-/* kvm_msr: "msr_%s %x = 0x%llx%s" with " (#GP)"; authors sometimes append a note. */
-static int parse_msr(struct cur *c, struct kvm_record *rec)
-{
-	static const char what[] = "kvm_msr";
-	uint64_t v = 0;
-	int ret;
-
-	if (at_word(c, "msr_write"))
-		rec->write = true;
-	else if (!at_word(c, "msr_read"))
-		return fail_at(c, c->p, "%s: expected 'msr_read' or 'msr_write'", what);
-	c->p += rec->write ? 9 : 8;
-	skip_sp(c);
-	if (field_hex(c, &v, U32_MAX_, what))
-		return fail_at(c, c->p, "%s: expected the MSR index in hex after 'msr_%s'", what,
-			       rec->write ? "write" : "read");
-	rec->msr = (uint32_t)v;
-	ret = expect_word(c, "=", what);
-	if (!ret)
-		ret = field_hex(c, &rec->data, UINT64_MAX, what);
-	if (ret)
-		return ret;
-	skip_sp(c);
-	if (at_word(c, "(#GP)"))
-		rec->gp = true;
-	return 0;
-}
-
 /* Instruction bytes: two hex digits each, up to "(mode)", "FAIL"/"failed" or the end. */
 static int parse_insn_bytes(struct cur *c, struct kvm_record *rec, const char *what)
 {
@@ -403,50 +336,121 @@ const char *const text_insn_modes[KVM_MODE_PROT64 + 1] = {
 	[KVM_MODE_PROT64] = "(prot64)",
 };
 
-/*
- * kvm_emulate_insn: native "%x:%llx:%s (%s)%s" (bytes, mode, " failed"), and libtraceevent's
- * plugin "%llx:%llx: %s%s" (bytes, " FAIL", no mode).
- */
-static int parse_emulate_insn(struct cur *c, struct kvm_record *rec)
+/* "(real)" ... "(prot64)" at the cursor, or "(0x..)" for flags kvm_trace_symbol_emul_flags does
+ * not name; nothing if no '('. */
+static int parse_insn_mode(struct cur *c, struct kvm_record *rec, const char *what)
 {
-	static const char what[] = "kvm_emulate_insn";
-	uint64_t csbase;
+	const char *te;
 	size_t i;
+
+	if (c->p == c->end || *c->p != '(')
+		return 0;
+	te = tok_end(c->p, c->end);
+	for (i = KVM_MODE_REAL; i < ARRAY_SIZE(text_insn_modes); i++) {
+		if (strlen(text_insn_modes[i]) == (size_t)(te - c->p) &&
+		    !memcmp(text_insn_modes[i], c->p, (size_t)(te - c->p)))
+			rec->mode = (enum kvm_insn_mode)i;
+	}
+	/* __print_symbolic() prints a flags value it does not know as "0x..". */
+	if (rec->mode == KVM_MODE_UNKNOWN &&
+	    !(te - c->p > 4 && c->p[1] == '0' && c->p[2] == 'x' && te[-1] == ')'))
+		return fail_at(c, c->p, "%s: expected the mode: (real), (vm16), (prot16), "
+				  "(prot32) or (prot64)", what);
+	c->p = te;
+	skip_sp(c);
+	return 0;
+}
+
+/* Read @lay at the cursor: any white space between steps, text after the last one ignored. */
+static int parse_layout(struct cur *c, struct kvm_record *rec, const struct tp_layout *lay)
+{
+	const char *what = lay->name, *chosen = "", *te;
+	bool errno_name = false;
+	unsigned int i;
+	uint64_t v = 0;
 	int ret;
 
-	ret = parse_hex(c, &csbase, what);
-	if (!ret && (c->p == c->end || *c->p != ':'))
-		ret = fail_at(c, c->p, "%s: expected ':' after the CS base", what);
-	if (ret)
-		return ret;
-	c->p++;
-	ret = parse_hex(c, &rec->rip, what);
-	if (!ret && (c->p == c->end || *c->p != ':'))
-		ret = fail_at(c, c->p, "%s: expected ':' after the rip", what);
-	if (ret)
-		return ret;
-	c->p++;
-	ret = parse_insn_bytes(c, rec, what);
-	if (ret)
-		return ret;
-	if (c->p < c->end && *c->p == '(') {
-		const char *te = tok_end(c->p, c->end);
+	for (i = 0; i < lay->n; i++) {
+		const struct tp_step *st = &lay->step[i];
+		/* the byte a number may end at: a glued byte after it */
+		const struct tp_step *next = i + 1 < lay->n ? st + 1 : NULL;
+		char also = next && next->glue && (next->op == TP_CHAR || next->op == TP_OPT_CHAR) ?
+			    next->lit[0][0] : 0;
 
-		for (i = KVM_MODE_REAL; i < ARRAY_SIZE(text_insn_modes); i++) {
-			if (strlen(text_insn_modes[i]) == (size_t)(te - c->p) &&
-			    !memcmp(text_insn_modes[i], c->p, (size_t)(te - c->p)))
-				rec->mode = (enum kvm_insn_mode)i;
+		if (!st->glue)
+			skip_sp(c);
+		switch (st->op) {
+		case TP_WORD:
+			if (!at_word_n(c, st->lit[0], st->len[0]))
+				return fail_at(c, c->p, "%s: expected '%s'", what, st->lit[0]);
+			c->p += st->len[0];
+			break;
+		case TP_CHOICE:
+			if (at_word_n(c, st->lit[0], st->len[0])) {
+				v = st->max;
+			} else if (at_word_n(c, st->lit[1], st->len[1])) {
+				v = !st->max;
+			} else {
+				return fail_at(c, c->p, "%s: expected '%s' or '%s'", what,
+					       st->lit[0], st->lit[1]);
+			}
+			chosen = st->lit[v != st->max];
+			c->p += st->len[v != st->max];
+			field_store(rec, st->off, st->type, v);
+			break;
+		case TP_HEX:
+		case TP_DEC:
+			ret = field_num(c, st->op == TP_HEX, &v, st->max, also, what);
+			if (ret && st->msg)
+				return fail_at(c, c->p, st->msg, what, chosen);
+			if (ret)
+				return ret;
+			field_store(rec, st->off, st->type, errno_name ? 0 : v);
+			break;
+		case TP_HEXP:
+			ret = parse_hex(c, &v, what);
+			if (ret)
+				return ret;
+			field_store(rec, st->off, st->type, v);
+			break;
+		case TP_CHAR:
+			if (c->p == c->end || *c->p != st->lit[0][0])
+				return fail_at(c, c->p, st->msg, what);
+			c->p++;
+			break;
+		case TP_OPT_CHAR:
+			if (c->p < c->end && *c->p == st->lit[0][0])
+				c->p++;
+			break;
+		case TP_OPT:
+			if (!at_word_n(c, st->lit[0], st->len[0]))
+				return 0;
+			c->p += st->len[0];
+			break;
+		case TP_FLAG:
+			if (at_word_n(c, st->lit[0], st->len[0]) ||
+			    (st->lit[1] && at_word_n(c, st->lit[1], st->len[1])))
+				field_store(rec, st->off, st->type, 1);
+			break;
+		case TP_EXIT_NAME:
+			te = tok_end(c->p, c->end);
+			if (te == c->p)
+				return fail_at(c, c->p, st->msg, what);
+			errno_name = is_errno_name(c->p, (size_t)(te - c->p));
+			c->p = te;
+			break;
+		case TP_INSN:
+			ret = parse_insn_bytes(c, rec, what);
+			if (ret)
+				return ret;
+			break;
+		case TP_MODE:
+			ret = parse_insn_mode(c, rec, what);
+			if (ret)
+				return ret;
+			break;
 		}
-		/* __print_symbolic() prints a flags value it does not know as "0x..". */
-		if (rec->mode == KVM_MODE_UNKNOWN &&
-		    !(te - c->p > 4 && c->p[1] == '0' && c->p[2] == 'x' && te[-1] == ')'))
-			return fail_at(c, c->p, "%s: expected the mode: (real), (vm16), (prot16), "
-					  "(prot32) or (prot64)", what);
-		c->p = te;
-		skip_sp(c);
 	}
-	if (at_word(c, "failed") || at_word(c, "FAIL"))
-		rec->failed = true;
 	return 0;
 }
 
@@ -619,105 +623,9 @@ static int parse_apic(struct cur *c, struct kvm_record *rec)
 	return ret ? ret : field_hex(c, &rec->data, UINT64_MAX, what);
 }
 
-/* kvm_pio: "pio_%s at 0x%x size %d count %d val 0x%x %s" (no val in 2.6.3x). */
-static int parse_pio(struct cur *c, struct kvm_record *rec)
-{
-	static const char what[] = "kvm_pio";
-	uint64_t v = 0;
-	int ret;
-
-	if (at_word(c, "pio_write"))
-		rec->write = true;
-	else if (!at_word(c, "pio_read"))
-		return fail_at(c, c->p, "%s: expected 'pio_read' or 'pio_write'", what);
-	c->p += rec->write ? 9 : 8;
-	ret = expect_word(c, "at", what);
-	if (!ret)
-		ret = field_hex(c, &v, 0xffff, what);
-	rec->port = (uint32_t)v;
-	if (!ret)
-		ret = expect_word(c, "size", what);
-	if (!ret)
-		ret = field_dec(c, &v, U32_MAX_, what);
-	rec->size = (uint32_t)v;
-	if (!ret)
-		ret = expect_word(c, "count", what);
-	if (!ret)
-		ret = field_dec(c, &v, U32_MAX_, what);
-	rec->count = (uint32_t)v;
-	if (ret)
-		return ret;
-	skip_sp(c);
-	if (at_word(c, "val")) {
-		c->p += 3;
-		ret = field_hex(c, &rec->data, U32_MAX_, what);
-	}
-	return ret;
-}
-
-/* kvm_userspace_exit: "reason %s (%d)", a KVM_EXIT_* name or "0x.." and the number; when
- * errno < 0 the name is "restart"/"error" and the number is the errno: reason unknown (0). */
-static int parse_userspace_exit(struct cur *c, struct kvm_record *rec)
-{
-	static const char what[] = "kvm_userspace_exit";
-	const char *name, *te;
-	uint64_t v = 0;
-	int ret;
-
-	ret = expect_word(c, "reason", what);
-	if (ret)
-		return ret;
-	skip_sp(c);
-	name = c->p;
-	te = tok_end(c->p, c->end);
-	if (te == c->p)
-		return fail_at(c, c->p, "%s: expected the exit reason", what);
-	c->p = te;
-	skip_sp(c);
-	if (c->p == c->end || *c->p != '(')
-		return fail_at(c, c->p, "%s: expected '(' and the reason number", what);
-	c->p++;
-	ret = field_num(c, false, &v, U32_MAX_, ')', what);
-	if (!ret && (c->p == c->end || *c->p != ')'))
-		ret = fail_at(c, c->p, "%s: expected ')'", what);
-	if (ret)
-		return ret;
-	if ((te - name == 7 && !memcmp(name, "restart", 7)) ||
-	    (te - name == 5 && !memcmp(name, "error", 5)))
-		v = 0;
-	rec->exit_reason = (uint32_t)v;
-	return 0;
-}
-
-/* kvm_fpu: "load" / "unload". */
-static int parse_fpu(struct cur *c, struct kvm_record *rec)
-{
-	static const char what[] = "kvm_fpu";
-
-	if (at_word(c, "load"))
-		rec->write = true;
-	else if (!at_word(c, "unload"))
-		return fail_at(c, c->p, "%s: expected 'load' or 'unload'", what);
-	return 0;
-}
-
 /* ---------------------------------------------------------------------------------------------
  * The -R field form of each kind: which fields, read how, into which record field.
  */
-enum raw_type { RT_BOOL, RT_U32, RT_I32, RT_U64 };
-
-struct raw_spec {
-	const char *key;
-	uint8_t base;  /* DEC or HEX: how a number without "0x" is read (raw_num()) */
-	uint8_t type;  /* enum raw_type of the record field */
-	bool optional; /* older kernels do not have it */
-	uint16_t off;  /* offsetof(struct kvm_record, field) */
-	uint64_t max;
-};
-
-#define RS(key, base, type, opt, field, max) \
-	{ key, base, type, opt, offsetof(struct kvm_record, field), max }
-
 /* Field names and print conversions of the TRACE_EVENTs in arch/x86/kvm/trace.h and
  * include/trace/events/kvm.h. */
 static const struct raw_spec raw_entry[] = {
@@ -770,10 +678,7 @@ static const struct raw_spec raw_vmenter[] = {
 	RS("rip", HEX, RT_U64, false, rip, UINT64_MAX),
 };
 
-static const struct {
-	const struct raw_spec *spec;
-	size_t n;
-} raw_kinds[KVM_REC_NR] = {
+const struct raw_kind text_raw_kinds[KVM_REC_NR] = {
 #define RK(kind, spec) [kind] = { spec, ARRAY_SIZE(spec) }
 	RK(KVM_REC_ENTRY, raw_entry),
 	RK(KVM_REC_MSR, raw_msr),
@@ -788,28 +693,6 @@ static const struct {
 	RK(KVM_REC_NESTED_VMENTER, raw_vmenter),
 #undef RK
 };
-
-static void raw_store(struct kvm_record *rec, const struct raw_spec *sp, uint64_t v)
-{
-	char *f = (char *)rec + sp->off;
-	uint32_t u32 = (uint32_t)v;
-	int32_t i32 = (int32_t)v;
-	bool b = v;
-
-	switch (sp->type) {
-	case RT_BOOL:
-		memcpy(f, &b, sizeof(b));
-		break;
-	case RT_U32:
-		memcpy(f, &u32, sizeof(u32));
-		break;
-	case RT_I32:
-		memcpy(f, &i32, sizeof(i32));
-		break;
-	default:
-		memcpy(f, &v, sizeof(v));
-	}
-}
 
 /* The "name=value" form of any kind (trace-cmd report -R, "[FAILED TO PARSE]"). */
 static int parse_raw(struct cur *c, struct kvm_record *rec)
@@ -830,29 +713,27 @@ static int parse_raw(struct cur *c, struct kvm_record *rec)
 		break;
 	}
 	ret = raw_split(c, &r, what);
-	for (i = 0; !ret && i < raw_kinds[rec->kind].n; i++) {
-		const struct raw_spec *sp = &raw_kinds[rec->kind].spec[i];
+	for (i = 0; !ret && i < text_raw_kinds[rec->kind].n; i++) {
+		const struct raw_spec *sp = &text_raw_kinds[rec->kind].spec[i];
 		uint64_t v;
 
 		if (sp->optional && !raw_get(&r, sp->key))
 			continue;
 		ret = raw_num(c, &r, sp->key, sp->base, sp->max, &v, what);
 		if (!ret)
-			raw_store(rec, sp, v);
+			field_store(rec, sp->off, sp->type, v);
 	}
 	if (ret)
 		return ret;
 	if (rec->kind == KVM_REC_INJ_VIRQ && !raw_get(&r, "irq") && !raw_get(&r, "vector"))
 		return fail_at(c, c->end, "%s: expected field 'vector='", what);
-	if (rec->kind == KVM_REC_APIC_ACCEPT_IRQ)
-		rec->dm = (rec->dm >> 8) & 7; /* as kvm_apic_accept_irq prints it */
+	raw_finish(rec);
 	return 0;
 }
 
 static int parse_payload(struct cur *c, struct kvm_record *rec)
 {
-	/* libtraceevent prints the raw fields after this when it cannot use the print format. */
-	static const char failed[] = "[FAILED TO PARSE]";
+	static const char failed[] = FAILED_TO_PARSE;
 
 	switch (rec->kind) {
 	case KVM_REC_OTHER:
@@ -873,9 +754,9 @@ static int parse_payload(struct cur *c, struct kvm_record *rec)
 	}
 	if (is_raw_form(c->p, c->end))
 		return parse_raw(c, rec);
+	if (text_layouts[rec->kind].n)
+		return parse_layout(c, rec, &text_layouts[rec->kind]);
 	switch (rec->kind) {
-	case KVM_REC_ENTRY:
-		return parse_entry(c, rec);
 	case KVM_REC_EXIT:
 	case KVM_REC_NESTED_VMEXIT:
 		return parse_exit(c, rec);
@@ -883,10 +764,6 @@ static int parse_payload(struct cur *c, struct kvm_record *rec)
 		return parse_vmexit_inject(c, rec);
 	case KVM_REC_NESTED_VMENTER:
 		return parse_vmenter(c, rec);
-	case KVM_REC_MSR:
-		return parse_msr(c, rec);
-	case KVM_REC_EMULATE_INSN:
-		return parse_emulate_insn(c, rec);
 	case KVM_REC_INJ_EXCEPTION:
 		return parse_inj_exception(c, rec);
 	case KVM_REC_INJ_VIRQ:
@@ -897,12 +774,6 @@ static int parse_payload(struct cur *c, struct kvm_record *rec)
 		return parse_apic_vector(c, rec, true);
 	case KVM_REC_APIC:
 		return parse_apic(c, rec);
-	case KVM_REC_PIO:
-		return parse_pio(c, rec);
-	case KVM_REC_USERSPACE_EXIT:
-		return parse_userspace_exit(c, rec);
-	case KVM_REC_FPU:
-		return parse_fpu(c, rec);
 	default:
 		return 0;
 	}
@@ -1130,8 +1001,8 @@ static inline bool cached_name(struct cur *c, struct kvm_record *rec)
 	size_t avail = (size_t)(c->end - c->p);
 	unsigned int k;
 
-	for (k = 0; k < TEXT_CACHE_WAYS; k++) {
-		unsigned int i = (tp->last_name + k) % TEXT_CACHE_WAYS;
+	for (k = 0; k < TEXT_NAME_WAYS; k++) {
+		unsigned int i = (tp->last_name + k) % TEXT_NAME_WAYS;
 		const struct text_name *e = &tp->name[i];
 		size_t n = e->len;
 
@@ -1150,7 +1021,7 @@ static inline bool cached_name(struct cur *c, struct kvm_record *rec)
 static void cache_name(struct cur *c, const char *tok, size_t n, const struct kvm_record *rec)
 {
 	struct text_parser *tp = c->tp;
-	struct text_name *e = &tp->name[tp->next_name++ % TEXT_CACHE_WAYS];
+	struct text_name *e = &tp->name[tp->next_name++ % TEXT_NAME_WAYS];
 
 	memcpy(e->tok, tok, n + 1); /* n < KVM_REC_NAME_MAX + 4: set_name() checked it */
 	e->len = (unsigned int)n + 1;

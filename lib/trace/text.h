@@ -1,4 +1,4 @@
-/* trace_text.h - One line of kvm tracepoint text (trace-cmd report, raw ftrace, perf script)
+/* text.h - One line of kvm tracepoint text (trace-cmd report, raw ftrace, perf script)
  * -> struct kvm_record. */
 #ifndef VPMC_TRACE_TEXT_H
 #define VPMC_TRACE_TEXT_H
@@ -18,6 +18,8 @@ enum text_skip {
 
 #define TEXT_HEAD_MAX 64
 #define TEXT_CACHE_WAYS 4 /* one per vCPU thread of a small guest */
+#define TEXT_NAME_WAYS 8  /* the events of a PMU trace (kvm_emulate_insn, kvm_msr, kvm_fpu,
+			   * kvm_inj_exception, kvm_userspace_exit, kvm_pio, kvm_cpuid...) */
 
 /*
  * State kept between lines: the prefixes (up to the time stamp) and event names of recent
@@ -36,7 +38,7 @@ struct text_parser {
 		unsigned int len;               /* of tok, with the ':'; 0: empty */
 		enum kvm_rec_kind kind;
 		char name[KVM_REC_NAME_MAX];    /* the record's name, NUL-padded */
-	} name[TEXT_CACHE_WAYS];
+	} name[TEXT_NAME_WAYS];
 	unsigned int next_head, next_name; /* round-robin replacement */
 	unsigned int last_head, last_name; /* the way that matched last: probed first */
 	const char *layout; /* of the first event line: "ftrace" (irq flags), "trace-cmd" ([cpu], no

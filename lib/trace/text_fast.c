@@ -9,259 +9,302 @@
 #include <string.h>
 
 #include "text_scan.h"
+#include "text_layouts.h"
 #include "internal.h"
 
-/* Hex digits up to @stop (a byte that must follow), at most 16. NULL if not that shape. */
-static inline const char *fast_hex(const char *p, const char *end, char stop, uint64_t *out)
+/* Hex digits at @p, after an optional "0x" (as parse_hex() takes it), at most 16. Return: where
+ * they end, or NULL if there are none or more. */
+static inline const char *fast_hex(const char *p, const char *end, uint64_t *out)
 {
-	const char *d = p;
+	const char *d;
 	uint64_t v = 0;
 	int x;
 
-	while (p < end && (x = hex_val(*p)) >= 0) {
-		v = v << 4 | (uint64_t)x;
-		p++;
+	if (end - p > 1 && p[0] == '0' && p[1] != 'x' && hex_val(p[1]) < 0) { /* a lone 0 */
+		*out = 0;
+		return p + 1;
 	}
-	if (p == d || p - d > 16 || (stop && (p == end || *p != stop)))
+	if (end - p > 2 && p[0] == '0' && p[1] == 'x' && hex_val(p[2]) >= 0)
+		p += 2;
+	for (d = p; p < end && (x = hex_val(*p)) >= 0; p++)
+		v = v << 4 | (uint64_t)x;
+	if (p == d || p - d > 16)
 		return NULL;
 	*out = v;
 	return p;
 }
 
-static inline bool fast_is(const char *p, const char *end, const char *lit, size_t n)
+/* Decimal digits at @p, at most 19 (no overflow). Return: where they end, or NULL. */
+static inline const char *fast_dec(const char *p, const char *end, uint64_t *out)
 {
-	return (size_t)(end - p) >= n && !memcmp(p, lit, n);
+	const char *d = p;
+	uint64_t v = 0;
+
+	for (; p < end && is_digit(*p); p++)
+		v = v * 10 + (uint64_t)(*p - '0');
+	if (p == d || p - d > 19)
+		return NULL;
+	*out = v;
+	return p;
 }
 
-#define FAST_IS(p, end, lit) fast_is((p), (end), (lit), sizeof(lit) - 1)
-
-/* "0:3000: 66 01 d8", "0:3000:66 01 d8 (real)", with "FAIL" / " failed". */
-static bool fast_emulate_insn(const char *p, const char *end, struct kvm_record *rec)
+/* The word @w (@n bytes) at @p, followed by a space or the end. */
+static inline bool fast_word(const char *p, const char *end, const char *w, size_t n)
 {
-	uint64_t csbase;
+	return (size_t)(end - p) >= n && !memcmp(p, w, n) && (p + n == end || p[n] == ' ');
+}
+
+static inline const char *skip_spaces(const char *p, const char *end)
+{
+	while (p < end && *p == ' ')
+		p++;
+	return p;
+}
+
+/* Instruction bytes as parse_insn_bytes() reads them, one space apart (after the plugin's ": "
+ * too): where the bytes end, or NULL for more than KVM_INSN_MAX. */
+static inline const char *fast_insn(const char *p, const char *end, struct kvm_record *rec)
+{
 	unsigned int n = 0;
-	size_t i;
+	int hi, lo;
 
-	if (end - p > 2 && p[0] == '0' && p[1] == ':') /* CS base 0, the usual */
+	if (p < end && *p == ' ')
 		p++;
-	else if (!(p = fast_hex(p, end, ':', &csbase)))
-		return false;
-	p = fast_hex(p + 1, end, ':', &rec->rip);
-	if (!p)
-		return false;
-	p++;
-	if (p < end && *p == ' ') /* the plugin's ": " */
-		p++;
-	/* bytes "XX" separated by one space; anything else goes to the general parser */
 	while (end - p >= 2) {
-		int hi = hex_val(p[0]), lo = hex_val(p[1]);
-
-		if ((hi | lo) < 0 || (end - p > 2 && p[2] != ' '))
+		if ((hi = hex_val(p[0])) < 0 || (lo = hex_val(p[1])) < 0 ||
+		    (end - p > 2 && p[2] != ' '))
 			break;
 		if (n == KVM_INSN_MAX)
-			return false;
+			return NULL;
 		rec->insn[n++] = (uint8_t)(hi << 4 | lo);
 		p += 2;
 		if (p < end)
 			p++;
 	}
 	rec->insn_len = (uint8_t)n;
-	if (p == end)
-		return true;
-	if (*p == '(') {
-		for (i = KVM_MODE_REAL; i < ARRAY_SIZE(text_insn_modes); i++) {
-			size_t m = strlen(text_insn_modes[i]);
-
-			if ((size_t)(end - p) >= m && !memcmp(p, text_insn_modes[i], m) &&
-			    (p + m == end || p[m] == ' ')) {
-				rec->mode = (enum kvm_insn_mode)i;
-				p += m;
-				break;
-			}
-		}
-		if (rec->mode == KVM_MODE_UNKNOWN)
-			return false;
-		if (p == end)
-			return true;
-		if (*p++ != ' ')
-			return false;
-	}
-	if ((end - p == 4 && !memcmp(p, "FAIL", 4)) || (end - p == 6 && !memcmp(p, "failed", 6))) {
-		rec->failed = true;
-		return true;
-	}
-	return false;
-}
-
-/* Decimal digits up to @stop (or the end if 0), at most 9 (no overflow). NULL if not that. */
-static inline const char *fast_dec(const char *p, const char *end, char stop, uint64_t *out)
-{
-	const char *d = p;
-	uint64_t v = 0;
-
-	while (p < end && is_digit(*p))
-		v = v * 10 + (uint64_t)(*p++ - '0');
-	if (p == d || p - d > 9 || (stop && (p == end || *p != stop)) || (!stop && p != end))
-		return NULL;
-	*out = v;
 	return p;
 }
 
-/* "pio_write at 0x3f8 size 1 count 1 val 0x34" (the trailing space trimmed) */
-static bool fast_pio(const char *p, const char *end, struct kvm_record *rec)
+/* "(real)" ... "(prot64)" at @p, if there is a '('; NULL for a mode without a name. */
+static inline const char *fast_mode(const char *p, const char *end, struct kvm_record *rec)
 {
-	uint64_t v;
+	size_t i;
 
-	if (FAST_IS(p, end, "pio_write at 0x")) {
-		rec->write = true;
-		p += 15;
-	} else if (FAST_IS(p, end, "pio_read at 0x")) {
-		p += 14;
-	} else {
-		return false;
+	if (p == end || *p != '(')
+		return p;
+	for (i = KVM_MODE_REAL; i < ARRAY_SIZE(text_insn_modes); i++) {
+		size_t m = strlen(text_insn_modes[i]);
+
+		if (fast_word(p, end, text_insn_modes[i], m)) {
+			rec->mode = (enum kvm_insn_mode)i;
+			return skip_spaces(p + m, end);
+		}
 	}
-	p = fast_hex(p, end, ' ', &v);
-	if (!p || v > 0xffff || !FAST_IS(p, end, " size "))
-		return false;
-	rec->port = (uint32_t)v;
-	p = fast_dec(p + 6, end, ' ', &v);
-	if (!p || !FAST_IS(p, end, " count "))
-		return false;
-	rec->size = (uint32_t)v;
-	p = fast_dec(p + 7, end, ' ', &v);
-	if (!p || !FAST_IS(p, end, " val 0x"))
-		return false;
-	rec->count = (uint32_t)v;
-	p = fast_hex(p + 7, end, 0, &rec->data);
-	return p == end && rec->data <= 0xffffffffull;
+	return NULL;
 }
 
-/* "reason KVM_EXIT_IO (2)"; "restart"/"error" carry an errno, not the reason. */
-static bool fast_userspace_exit(const char *p, const char *end, struct kvm_record *rec)
+/*
+ * @lay (text_scan.h) at @p, as the tools space it: steps apart by spaces, numbers whole, the
+ * line ending after the last step. Return: true with the fields stored as parse_layout() stores
+ * them, or false (the general parser decides).
+ */
+static inline __attribute__((always_inline)) bool fast_layout(const char *p, const char *end,
+								struct kvm_record *rec,
+								const struct tp_layout *lay)
 {
-	const char *name, *q;
-	uint64_t v;
-
-	if (!FAST_IS(p, end, "reason "))
-		return false;
-	name = p += 7;
-	while (p < end && !is_sp(*p))
-		p++;
-	if (p == name || !FAST_IS(p, end, " ("))
-		return false;
-	q = fast_dec(p + 2, end, ')', &v);
-	if (!q || q + 1 != end)
-		return false;
-	if ((p - name == 7 && !memcmp(name, "restart", 7)) ||
-	    (p - name == 5 && !memcmp(name, "error", 5)))
-		v = 0;
-	rec->exit_reason = (uint32_t)v;
-	return true;
-}
-
-/* "[FAILED TO PARSE] exception=13 has_error=0 error_code=0 reinjected=0" (trace-cmd report on
- * 6.x kernels) and the same fields from report -R. */
-static bool fast_inj_exception(const char *p, const char *end, struct kvm_record *rec)
-{
-	uint64_t v;
-
-	if (FAST_IS(p, end, "[FAILED TO PARSE] "))
-		p += 18;
-	if (!FAST_IS(p, end, "exception="))
-		return false;
-	p = fast_dec(p + 10, end, ' ', &v);
-	if (!p || v > 0xff || !FAST_IS(p, end, " has_error="))
-		return false;
-	rec->vector = (uint32_t)v;
-	p = fast_dec(p + 11, end, ' ', &v);
-	if (!p || !FAST_IS(p, end, " error_code="))
-		return false;
-	p = fast_dec(p + 12, end, ' ', &v);
-	if (!p || end - p != 13 || memcmp(p, " reinjected=", 12) || (p[12] != '0' && p[12] != '1'))
-		return false;
-	rec->reinjected = p[12] == '1';
-	return true;
-}
-
-/* "msr_write 174 = 0x14", "msr_read 1a6 = 0x0 (#GP)" */
-static bool fast_msr(const char *p, const char *end, struct kvm_record *rec)
-{
-	uint64_t v;
-
-	if (FAST_IS(p, end, "msr_write ")) {
-		rec->write = true;
-		p += 10;
-	} else if (FAST_IS(p, end, "msr_read ")) {
-		p += 9;
-	} else {
-		return false;
-	}
-	p = fast_hex(p, end, ' ', &v);
-	if (!p || v > 0xffffffffull || !FAST_IS(p, end, " = 0x"))
-		return false;
-	rec->msr = (uint32_t)v;
-	p = fast_hex(p + 5, end, 0, &rec->data);
-	if (!p)
-		return false;
-	if (p == end)
-		return true;
-	if (end - p == 6 && !memcmp(p, " (#GP)", 6)) {
-		rec->gp = true;
-		return true;
-	}
-	return false;
-}
-
-/* "vcpu 1" or "vcpu 1, rip 0x22da" */
-static bool fast_entry(const char *p, const char *end, struct kvm_record *rec)
-{
+	bool errno_name = false;
+	unsigned int i;
 	uint64_t v = 0;
-	const char *d;
 
-	if (!FAST_IS(p, end, "vcpu "))
-		return false;
-	for (d = p += 5; p < end && is_digit(*p); p++)
-		v = v * 10 + (uint64_t)(*p - '0');
-	if (p == d || p - d > 9)
-		return false;
-	rec->vcpu = (int32_t)v;
-	if (p == end)
-		return true;
-	if (!FAST_IS(p, end, ", rip 0x"))
-		return false;
-	p = fast_hex(p + 8, end, 0, &rec->rip);
+	/* with @lay a constant, each layout's steps become straight-line code */
+#pragma GCC unroll 16
+	for (i = 0; i < lay->n; i++) {
+		const struct tp_step *st = &lay->step[i];
+		const struct tp_step *next = i + 1 < lay->n ? st + 1 : NULL;
+		char also = next && next->glue && (next->op == TP_CHAR || next->op == TP_OPT_CHAR) ?
+			    next->lit[0][0] : 0;
+		const char *q;
+
+		if (i && !st->glue) {
+			if (p == end) /* what is left is optional, or missing */
+				return st->op == TP_OPT || st->op == TP_FLAG;
+			if (*p != ' ')
+				return false;
+			p = skip_spaces(p, end);
+		}
+		switch (st->op) {
+		case TP_WORD:
+		case TP_OPT:
+			if (!fast_word(p, end, st->lit[0], st->len[0]))
+				return false;
+			p += st->len[0];
+			break;
+		case TP_CHOICE:
+			if (fast_word(p, end, st->lit[0], st->len[0]))
+				v = st->max;
+			else if (fast_word(p, end, st->lit[1], st->len[1]))
+				v = !st->max;
+			else
+				return false;
+			p += st->len[v != st->max];
+			field_store(rec, st->off, st->type, v);
+			break;
+		case TP_HEX:
+		case TP_DEC:
+			q = st->op == TP_HEX ? fast_hex(p, end, &v) : fast_dec(p, end, &v);
+			if (!q || (q < end && *q != ' ' && *q != also) || v > st->max)
+				return false;
+			p = q;
+			field_store(rec, st->off, st->type, errno_name ? 0 : v);
+			break;
+		case TP_HEXP:
+			p = fast_hex(p, end, &v);
+			if (!p)
+				return false;
+			field_store(rec, st->off, st->type, v);
+			break;
+		case TP_CHAR:
+			if (p == end || *p != st->lit[0][0])
+				return false;
+			p++;
+			break;
+		case TP_OPT_CHAR:
+			if (p < end && *p == st->lit[0][0])
+				p++;
+			break;
+		case TP_FLAG:
+			if (p == end)
+				break;
+			if (fast_word(p, end, st->lit[0], st->len[0]))
+				p += st->len[0];
+			else if (st->lit[1] && fast_word(p, end, st->lit[1], st->len[1]))
+				p += st->len[1];
+			else
+				return false;
+			field_store(rec, st->off, st->type, 1);
+			break;
+		case TP_EXIT_NAME:
+			for (q = p; q < end && !is_sp(*q); q++)
+				;
+			if (q == p)
+				return false;
+			errno_name = is_errno_name(p, (size_t)(q - p));
+			p = q;
+			break;
+		case TP_INSN:
+			p = fast_insn(p, end, rec);
+			if (!p)
+				return false;
+			break;
+		case TP_MODE:
+			p = fast_mode(p, end, rec);
+			if (!p)
+				return false;
+			break;
+		}
+	}
 	return p == end;
 }
 
-static bool fast_payload(const char *p, const char *end, struct kvm_record *rec)
+/*
+ * The "name=value" form of a kind with a field table (text_raw_kinds[]), as raw_split() and
+ * parse_raw() read it: fields apart by spaces, no ARRAY[...] values, each table field at most
+ * once: the first one counts, as raw_get() finds it. Return: true with the fields stored, or
+ * false (the general parser decides).
+ */
+static bool fast_raw(const char *p, const char *end, struct kvm_record *rec)
+{
+	const struct raw_kind *rk = &text_raw_kinds[rec->kind];
+	uint64_t val[RAW_FIELDS_MAX];
+	unsigned int seen = 0, nf = 0;
+	size_t i;
+
+	/* inj_virq needs one of two optional fields: the general parser says which is missing */
+	if (!rk->n || rk->n > RAW_FIELDS_MAX || rec->kind == KVM_REC_INJ_VIRQ)
+		return false;
+	while (p < end) {
+		const char *k = p, *v, *q;
+		size_t klen;
+
+		while (p < end && is_ident_char(*p))
+			p++;
+		if (p == k || p == end || *p != '=' || ++nf > RAW_FIELDS_MAX)
+			return false;
+		klen = (size_t)(p - k);
+		v = ++p;
+		if (end - p >= 6 && !memcmp(p, "ARRAY[", 6))
+			return false;
+		while (p < end && !is_sp(*p))
+			p++;
+		for (i = 0; i < rk->n; i++) {
+			if (rk->spec[i].klen == klen && !memcmp(rk->spec[i].key, k, klen))
+				break;
+		}
+		if (i < rk->n && !(seen & 1u << i)) {
+			const struct raw_spec *sp = &rk->spec[i];
+			bool hex = sp->base == HEX || (p - v > 2 && v[0] == '0' && v[1] == 'x');
+
+			q = hex ? fast_hex(v, p, &val[i]) : fast_dec(v, p, &val[i]);
+			if (q != p || val[i] > sp->max)
+				return false;
+			seen |= 1u << i;
+		}
+		if (p < end) {
+			if (*p != ' ')
+				return false;
+			p = skip_spaces(p, end);
+		}
+	}
+	for (i = 0; i < rk->n; i++) {
+		const struct raw_spec *sp = &rk->spec[i];
+
+		if (seen & 1u << i)
+			field_store(rec, sp->off, sp->type, val[i]);
+		else if (!sp->optional)
+			return false;
+	}
+	raw_finish(rec);
+	return true;
+}
+
+/*
+ * The payload of a cached line, after its white space: read as parse_payload() would. A plain
+ * layout is tried first: its first step takes no "name=" and no '[', so whatever it reads is not
+ * the -R form parse_payload() looks for first.
+ */
+static inline __attribute__((always_inline)) bool fast_payload(const char *p, const char *end,
+								 struct kvm_record *rec)
 {
 	switch (rec->kind) {
-	case KVM_REC_EMULATE_INSN:
-		return fast_emulate_insn(p, end, rec);
-	case KVM_REC_MSR:
-		return fast_msr(p, end, rec);
-	case KVM_REC_FPU:
-		if (end - p == 4 && !memcmp(p, "load", 4)) {
-			rec->write = true;
-			return true;
-		}
-		return end - p == 6 && !memcmp(p, "unload", 6);
-	case KVM_REC_ENTRY:
-		return fast_entry(p, end, rec);
-	case KVM_REC_PIO:
-		return fast_pio(p, end, rec);
-	case KVM_REC_USERSPACE_EXIT:
-		return fast_userspace_exit(p, end, rec);
-	case KVM_REC_INJ_EXCEPTION:
-		return fast_inj_exception(p, end, rec);
 	case KVM_REC_OTHER:
 	case KVM_REC_CPUID:
 	case KVM_REC_HYPERCALL:
 	case KVM_REC_NESTED_OTHER:
-		return true;
+		return true; /* nothing the importer reads */
+#define FAST(kind) \
+	case kind: \
+		if (fast_layout(p, end, rec, &text_layouts[kind])) \
+			return true; \
+		break
+	FAST(KVM_REC_EMULATE_INSN);
+	FAST(KVM_REC_MSR);
+	FAST(KVM_REC_FPU);
+	FAST(KVM_REC_ENTRY);
+	FAST(KVM_REC_PIO);
+	FAST(KVM_REC_USERSPACE_EXIT);
+#undef FAST
 	default:
-		return false;
+		break;
 	}
+	if (p < end && *p == '[') {
+		if ((size_t)(end - p) < sizeof(FAILED_TO_PARSE) - 1 ||
+		    memcmp(p, FAILED_TO_PARSE, sizeof(FAILED_TO_PARSE) - 1))
+			return false;
+		p += sizeof(FAILED_TO_PARSE) - 1;
+		while (p < end && is_sp(*p))
+			p++;
+	}
+	return is_raw_form(p, end) && fast_raw(p, end, rec);
 }
 
 /* The MRU head and a cached name, "SSS.FFFFFF: " between them, a plain payload after. */
@@ -293,8 +336,8 @@ bool text_fast_line(struct text_parser *tp, const char *line, const char *end,
 		return false;
 	for (p += 2; p < end && *p == ' ';)
 		p++;
-	for (k = 0; k < TEXT_CACHE_WAYS; k++) {
-		const struct text_name *e = &tp->name[(tp->last_name + k) % TEXT_CACHE_WAYS];
+	for (k = 0; k < TEXT_NAME_WAYS; k++) {
+		const struct text_name *e = &tp->name[(tp->last_name + k) % TEXT_NAME_WAYS];
 		size_t n = e->len;
 
 		if (n && (size_t)(end - p) >= n && (n < 8 || load64(p) == load64(e->tok)) &&
@@ -306,7 +349,7 @@ bool text_fast_line(struct text_parser *tp, const char *line, const char *end,
 			break;
 		}
 	}
-	if (k == TEXT_CACHE_WAYS)
+	if (k == TEXT_NAME_WAYS)
 		return false;
 	rec->vcpu = -1;
 	while (end - p >= 8 && load64(p) == ALL_BYTES(' '))
@@ -319,7 +362,7 @@ bool text_fast_line(struct text_parser *tp, const char *line, const char *end,
 	rec->has_time = true;
 	rec->tid = h->tid;
 	rec->cpu = h->cpu;
-	tp->last_name = (tp->last_name + k) % TEXT_CACHE_WAYS;
+	tp->last_name = (tp->last_name + k) % TEXT_NAME_WAYS;
 	tp->last_head = hi;
 	return true;
 }

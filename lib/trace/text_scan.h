@@ -301,6 +301,96 @@ static inline int field_dec(struct cur *c, uint64_t *out, uint64_t max, const ch
 	return field_num(c, false, out, max, 0, what);
 }
 
+/* ---------------------------------------------------------------------------------------------
+ * What both parsers need of a payload's grammar: record fields, the -R field tables
+ * (text_raw_kinds[]); the plain layouts are in text_layouts.h.
+ */
+#define U32_MAX_ 0xffffffffull
+#define VCPU_MAX_ 0x7fffffffull /* vcpu ids fit int32; the importer bounds them further */
+
+/* How a record field is stored. */
+enum raw_type { RT_BOOL, RT_U32, RT_I32, RT_U64 };
+
+#define TP_NO_FIELD 0xffff /* a value read and dropped */
+
+static inline void field_store(struct kvm_record *rec, uint16_t off, uint8_t type, uint64_t v)
+{
+	char *f = (char *)rec + off;
+	uint32_t u32 = (uint32_t)v;
+	int32_t i32 = (int32_t)v;
+	bool b = v;
+
+	if (off == TP_NO_FIELD)
+		return;
+	switch (type) {
+	case RT_BOOL:
+		memcpy(f, &b, sizeof(b));
+		break;
+	case RT_U32:
+		memcpy(f, &u32, sizeof(u32));
+		break;
+	case RT_I32:
+		memcpy(f, &i32, sizeof(i32));
+		break;
+	default:
+		memcpy(f, &v, sizeof(v));
+	}
+}
+
+/* A KVM_EXIT_* name whose number is an errno (kvm_userspace_exit's "restart", "error"). */
+static inline bool is_errno_name(const char *p, size_t n)
+{
+	return (n == 7 && !memcmp(p, "restart", 7)) || (n == 5 && !memcmp(p, "error", 5));
+}
+
+/* The "name=value" field form (trace-cmd report -R, "[FAILED TO PARSE] ..."): the fields of
+ * each kind, read how, into which record field. */
+enum { DEC, HEX };
+
+struct raw_spec {
+	const char *key;
+	uint8_t klen;  /* strlen(key) */
+	uint8_t base;  /* DEC or HEX: how a number without "0x" is read (raw_num()) */
+	uint8_t type;  /* enum raw_type of the record field */
+	bool optional; /* older kernels do not have it */
+	uint16_t off;  /* offsetof(struct kvm_record, field) */
+	uint64_t max;
+};
+
+#define RS(key, base, type, opt, field, max) \
+	{ key, sizeof(key) - 1, base, type, opt, offsetof(struct kvm_record, field), max }
+
+struct raw_kind {
+	const struct raw_spec *spec;
+	size_t n; /* 0: none, or a hand-written -R parser in text.c */
+};
+
+extern const struct raw_kind text_raw_kinds[KVM_REC_NR];
+
+/* The payload starts with "name=". */
+static inline bool is_raw_form(const char *p, const char *end)
+{
+	const char *q = p;
+
+	if (p == end || !is_ident_char(*p) || is_digit(*p))
+		return false;
+	while (q < end && is_ident_char(*q))
+		q++;
+	return q < end && *q == '=';
+}
+
+/* What a -R record needs after its fields are stored. */
+static inline void raw_finish(struct kvm_record *rec)
+{
+	if (rec->kind == KVM_REC_APIC_ACCEPT_IRQ)
+		rec->dm = (rec->dm >> 8) & 7; /* as kvm_apic_accept_irq prints it */
+}
+
+#define RAW_FIELDS_MAX 16 /* fields of a -R line at most */
+
+/* libtraceevent prints the raw fields after this when it cannot use the print format. */
+#define FAILED_TO_PARSE "[FAILED TO PARSE]"
+
 /* 10^(9 - n): n decimals of a second in ns. */
 static const uint64_t pow10_frac[10] = {
 	1000000000, 100000000, 10000000, 1000000, 100000, 10000, 1000, 100, 10, 1,

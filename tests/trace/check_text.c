@@ -903,9 +903,10 @@ START_TEST(test_renderings_agree)
 END_TEST
 
 /*
- * The cache and the fast path must never change what a line gives: lines of every frequent
- * shape, mutated byte by byte (a deterministic pseudo-random walk), are parsed after their
- * original warmed the cache and without any cache; return value, record and message agree.
+ * The cache and the fast path must never change what a line gives: lines of every layout the
+ * fast path reads (text_layouts.h, text_raw_kinds[]), mutated byte by byte (a deterministic
+ * pseudo-random walk), are parsed after their original warmed the cache and without any cache;
+ * return value, record and message agree.
  */
 static const char *const fast_lines[] = {
 	" kvm-guest-harne-17532 [000]   878.819093: kvm_emulate_insn:     0:3000: 66 01 d8",
@@ -935,6 +936,19 @@ static const char *const fast_lines[] = {
 	" kvm-guest-harne-17533 [000]   878.821437: kvm_inj_exception:     exception=13 has_error=1 "
 	"error_code=0 reinjected=1",
 	" kvm-guest-harne-17386   [000] .....   877.504723: kvm_inj_exception: #GP (0x0)",
+	/* -R forms of kinds with a field table, and layouts the fast path reads from theirs */
+	" kvm-guest-harne-17369 [000]   876.825154: kvm_msr:              write=1 ecx=174 "
+	"data=14 exception=0",
+	" kvm-guest-harne-17369 [000]   876.825154: kvm_entry:            vcpu_id=1 rip=22da",
+	" kvm-guest-harne-17369 [000]   876.825101: kvm_pio:              rw=1 port=e9 size=1 "
+	"count=1 val=14",
+	" kvm-guest-harne-17369 [000]   876.825101: kvm_apic_accept_irq:  apicid=1 dm=1024 tm=0 "
+	"vec=236 coalesced=0",
+	" kvm-guest-harne-17369 [000]   876.825101: kvm_eoi:              apicid=0 vector=236",
+	" kvm-guest-harne-17369 [000]   876.825101: kvm_pio:              pio_read at 0x70 size 1 "
+	"count 1",
+	" kvm-guest-harne-17369 [000]   876.825104: kvm_userspace_exit:   reason error (4)",
+	"qemu-system-x86-5665  [000] d..1   280.971122: kvm_entry: vcpu 0 rip 0x22da",
 };
 
 START_TEST(test_fast_path_changes_nothing)
