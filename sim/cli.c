@@ -1,4 +1,5 @@
-/* replay_cli.c - Options and trace opening shared by compare, replay, sweep and stat. */
+/* cli.c - What the commands share: the replay commands' options and trace opening, the reader's
+ * report and exit codes, the number parser. */
 #include "config.h"
 
 #include <errno.h>
@@ -11,7 +12,7 @@
 #include "cli.h"
 #include "vpmcsim.h"
 
-void replay_cli_init(struct replay_cli *c, const char *cmd, enum vpmc_output fmt)
+void cli_init(struct cli *c, const char *cmd, enum vpmc_output fmt)
 {
 	memset(c, 0, sizeof(*c));
 	c->cmd = cmd;
@@ -21,7 +22,7 @@ void replay_cli_init(struct replay_cli *c, const char *cmd, enum vpmc_output fmt
 	vpmc_cost_default(&c->cost);
 }
 
-static int parse_u64(const char *s, uint64_t *out)
+int cli_parse_u64(const char *s, uint64_t max, uint64_t *out)
 {
 	char *end;
 	unsigned long long v;
@@ -30,25 +31,14 @@ static int parse_u64(const char *s, uint64_t *out)
 		return -1;
 	errno = 0;
 	v = strtoull(s, &end, 10);
-	if (errno || *end)
+	if (errno || *end || v > max)
 		return -1;
 	*out = v;
 	return 0;
 }
 
-int replay_cli_option(struct replay_cli *c, int opt, const char *arg)
+int cli_option(struct cli *c, int opt, const char *arg)
 {
-	static const struct {
-		const char *name;
-		enum vpmc_format fmt;
-	} inputs[] = {
-		{ "auto", VPMC_FORMAT_AUTO },
-		{ "vtr", VPMC_FORMAT_VTR },
-		{ "text", VPMC_FORMAT_TEXT },
-		{ "dat", VPMC_FORMAT_DAT },
-	};
-	size_t i;
-
 	switch (opt) {
 	case OPT_FORMAT:
 		if (vpmc_output_parse(&c->fmt, arg))
@@ -56,20 +46,16 @@ int replay_cli_option(struct replay_cli *c, int opt, const char *arg)
 					    c->cmd, arg);
 		return 0;
 	case OPT_INPUT_FORMAT:
-		for (i = 0; i < sizeof(inputs) / sizeof(inputs[0]); i++) {
-			if (!strcmp(arg, inputs[i].name)) {
-				c->ropts.format = inputs[i].fmt;
-				return 0;
-			}
-		}
-		return vpmcsim_fail(EXIT_USAGE,
-				    "%s: --input-format '%s': expected auto, vtr, text or dat", c->cmd,
-				    arg);
+		if (vpmc_format_parse(&c->ropts.format, arg))
+			return vpmcsim_fail(EXIT_USAGE,
+					    "%s: --input-format '%s': expected auto, vtr, text or dat",
+					    c->cmd, arg);
+		return 0;
 	case OPT_LENIENT:
 		c->ropts.lenient = true;
 		return 0;
 	case OPT_GUEST_IPS:
-		if (parse_u64(arg, &c->ropts.guest_ips))
+		if (cli_parse_u64(arg, UINT64_MAX, &c->ropts.guest_ips))
 			return vpmcsim_fail(EXIT_USAGE,
 					    "%s: --guest-ips '%s': expected instructions per second "
 					    "(a decimal u64; 0 = no guest segments)", c->cmd, arg);
@@ -79,7 +65,7 @@ int replay_cli_option(struct replay_cli *c, int opt, const char *arg)
 	}
 }
 
-int replay_cli_find_policy(const struct vpmc_replay *r, const struct vpmc_policy *p)
+int cli_find_policy(const struct vpmc_replay *r, const struct vpmc_policy *p)
 {
 	size_t i, n = vpmc_replay_nr_policies(r);
 
@@ -92,7 +78,7 @@ int replay_cli_find_policy(const struct vpmc_replay *r, const struct vpmc_policy
 	return -1;
 }
 
-int replay_cli_add_policy(struct replay_cli *c, const char *text)
+int cli_add_policy(struct cli *c, const char *text)
 {
 	char name[VPMC_POLICY_NAME_MAX];
 	struct vpmc_policy p;
@@ -101,7 +87,7 @@ int replay_cli_add_policy(struct replay_cli *c, const char *text)
 
 	if (vpmc_policy_parse(&p, text, &why))
 		return vpmcsim_fail(EXIT_USAGE, "%s: --policy '%s': %s", c->cmd, text, why);
-	i = replay_cli_find_policy(c->r, &p);
+	i = cli_find_policy(c->r, &p);
 	if (i >= 0) {
 		vpmc_policy_format(&p, name, sizeof(name));
 		return vpmcsim_fail(EXIT_USAGE, "%s: policy %s given twice ('%s', '%s')", c->cmd,
@@ -130,7 +116,7 @@ static const char *cost_value(const char *spec, const char *stop, const char *na
 
 /* --cost @arg sets no parameter twice: in itself, or that an earlier --cost set. A later
  * --cost may set others. Return 0 or EXIT_USAGE. */
-static int cost_given_once(const struct replay_cli *c, const char *arg)
+static int cost_given_once(const struct cli *c, const char *arg)
 {
 	const char *item, *first, *value;
 	unsigned int i;
@@ -153,13 +139,13 @@ static int cost_given_once(const struct replay_cli *c, const char *arg)
 	return 0;
 }
 
-int replay_cli_engine_option(struct replay_cli *c, int opt, const char *arg)
+int cli_engine_option(struct cli *c, int opt, const char *arg)
 {
 	const char *why = NULL;
 
 	switch (opt) {
 	case OPT_POLICY:
-		return replay_cli_add_policy(c, arg);
+		return cli_add_policy(c, arg);
 	case OPT_ASSUME:
 		if (vpmc_replay_assume(c->r, arg))
 			return vpmcsim_fail(EXIT_USAGE, "%s: %s", c->cmd, vpmc_replay_error(c->r));
@@ -179,14 +165,14 @@ int replay_cli_engine_option(struct replay_cli *c, int opt, const char *arg)
 }
 
 /* Options whose values add up; every other option that takes a value is given once. */
-static bool repeatable(const struct replay_cli *c, int opt)
+static bool repeatable(const struct cli *c, int opt)
 {
 	return (opt == OPT_POLICY && !c->one_policy) || opt == OPT_ASSUME || opt == OPT_COST ||
 	       opt == OPT_TOLERANCE || opt == OPT_VCPU;
 }
 
 /* Option @o (long option @name) with value @arg, given once; return 0 or EXIT_USAGE. */
-static int given_once(struct replay_cli *c, int o, const char *name, const char *arg)
+static int given_once(struct cli *c, int o, const char *name, const char *arg)
 {
 	char opt[64];
 
@@ -196,22 +182,22 @@ static int given_once(struct replay_cli *c, int o, const char *name, const char 
 	return vpmcsim_once(c->cmd, opt, &c->given[o - OPT_FORMAT], arg);
 }
 
-int replay_cli_parse(struct replay_cli *c, int argc, char **argv, const struct option *opts,
-		     replay_cli_own_fn own, void (*usage)(FILE *out), const char *usage_line)
+int cli_parse(struct cli *c, int argc, char **argv, const struct option *opts, cli_own_fn own,
+	      void (*usage)(FILE *out), const char *usage_line)
 {
 	int o, rc, li;
 
 	while ((li = -1, o = getopt_long(argc, argv, "h", opts, &li)) != -1) {
 		if (o == 'h') {
 			usage(stdout);
-			return REPLAY_CLI_HELP;
+			return CLI_HELP;
 		}
 		rc = li >= 0 ? given_once(c, o, opts[li].name, optarg) : 0;
 		if (rc)
 			return rc;
-		rc = replay_cli_option(c, o, optarg);
+		rc = cli_option(c, o, optarg);
 		if (rc == 1 && c->r)
-			rc = replay_cli_engine_option(c, o, optarg);
+			rc = cli_engine_option(c, o, optarg);
 		if (rc == 1 && own)
 			rc = own(c, o, optarg);
 		if (rc == 1) {
@@ -228,16 +214,75 @@ int replay_cli_parse(struct replay_cli *c, int argc, char **argv, const struct o
 	return 0;
 }
 
-int replay_cli_report(struct replay_cli *c, enum vpmc_replay_view view)
+int cli_report(struct cli *c, enum vpmc_replay_view view)
 {
 	const char *text;
 
 	if (vpmc_replay_report(c->r, view, c->fmt, &text))
 		return vpmcsim_fail(EXIT_INPUT, "%s: %s", c->cmd, vpmc_replay_error(c->r));
-	return replay_cli_print(text);
+	return cli_print(text);
 }
 
-int replay_cli_open(struct replay_cli *c)
+void cli_reader_report(const char *path, const struct vpmc_reader *r)
+{
+	struct vpmc_reader_stats st;
+	const char *name;
+	uint64_t count;
+	size_t i, n;
+
+	vpmc_reader_stats(r, &st);
+	fprintf(stderr, "vpmcsim: %s: %" PRIu64 " records, %" PRIu64 " events\n", path, st.records,
+		st.events);
+	n = vpmc_reader_nr_unknown(r);
+	if (n) {
+		fprintf(stderr, "vpmcsim: %s: events not used:", path);
+		for (i = 0; i < n; i++) {
+			if (!vpmc_reader_unknown(r, i, &name, &count))
+				fprintf(stderr, "%s %s %" PRIu64, i ? "," : "", name, count);
+		}
+		fputc('\n', stderr);
+	}
+	if (st.synthesized_entries)
+		fprintf(stderr,
+			"vpmcsim: %s: %" PRIu64 " VM-entries synthesized (the trace has no kvm_entry)\n",
+			path, st.synthesized_entries);
+	if (st.lost_markers)
+		fprintf(stderr, "vpmcsim: %s: events lost: %" PRIu64 " (%" PRIu64 " markers%s)\n",
+			path, st.lost_events, st.lost_markers,
+			st.lost_events ? "" : ", counts unknown");
+	if (st.skipped_lines)
+		fprintf(stderr, "vpmcsim: %s: %" PRIu64 " malformed %s%s skipped (--lenient)%s\n",
+			path, st.skipped_lines,
+			vpmc_reader_format(r) == VPMC_FORMAT_DAT ? "record" : "line",
+			st.skipped_lines == 1 ? "" : "s",
+			st.skipped_lines > 10 ? "; the first 10 follow" : "");
+	if (st.unread_pages)
+		fprintf(stderr, "vpmcsim: %s: %" PRIu64 " ring-buffer page%s unread (corrupt)\n",
+			path, st.unread_pages, st.unread_pages == 1 ? "" : "s");
+	if (st.time_backwards)
+		fprintf(stderr, "vpmcsim: %s: %" PRIu64 " time stamp%s went back on %s vCPU, taken "
+			"as the vCPU's previous time%s\n", path, st.time_backwards,
+			st.time_backwards == 1 ? "" : "s", st.time_backwards == 1 ? "its" : "their",
+			st.time_backwards > 5 ? "; the first 5 follow" : "");
+	/* the details: the first skipped lines and time stamps, a cut last line, unread pages */
+	for (i = 0; i < vpmc_reader_nr_warnings(r); i++)
+		fprintf(stderr, "vpmcsim: warning: %s\n", vpmc_reader_warning(r, i));
+}
+
+int cli_reader_exit(int err)
+{
+	switch (err) {
+	case VPMC_ERR_NOSUPPORT:
+		return EXIT_NOSUPPORT;
+	case VPMC_ERR_IO: /* missing, unreadable, a directory */
+		return EXIT_USAGE;
+	default:          /* empty, no records, a bad line or header, a corrupt trace.dat, a
+			   * trace.dat on standard input */
+		return EXIT_INPUT;
+	}
+}
+
+int cli_open(struct cli *c)
 {
 	int err = vpmc_reader_new(&c->reader, &c->ropts);
 
@@ -246,20 +291,20 @@ int replay_cli_open(struct replay_cli *c)
 	err = vpmc_reader_open(c->reader, c->trace);
 	if (!err)
 		return 0;
-	return vpmcsim_fail(vpmcsim_reader_exit(err), "%s: %s", c->cmd,
+	return vpmcsim_fail(cli_reader_exit(err), "%s: %s", c->cmd,
 			    vpmc_reader_error(c->reader));
 }
 
-int replay_cli_read_end(struct replay_cli *c, int err, const char *msg, const char *warning)
+int cli_read_end(struct cli *c, int err, const char *msg, const char *warning)
 {
-	replay_cli_progress_done();
-	vpmcsim_reader_report(c->trace, c->reader);
+	cli_progress_done();
+	cli_reader_report(c->trace, c->reader);
 	if (warning && warning[0])
 		fprintf(stderr, "vpmcsim: warning: %s\n", warning);
-	return err ? replay_cli_fail(err, msg) : 0;
+	return err ? cli_fail(err, msg) : 0;
 }
 
-int replay_cli_fail(int err, const char *msg)
+int cli_fail(int err, const char *msg)
 {
 	switch (err) {
 	case VPMC_ERR_NOSUPPORT:
@@ -278,7 +323,7 @@ static bool progress_shown;
  * the first policy in order with any, with its first such read. Under exact (upstream KVM, as on
  * the recording host) they say that the modeled PMU is not the recording host's.
  */
-static void host_read_warning(struct replay_cli *c)
+static void host_read_warning(struct cli *c)
 {
 	struct vpmc_metrics m;
 	const struct vpmc_host_read *h = &m.host_first_differ;
@@ -305,7 +350,7 @@ static void host_read_warning(struct replay_cli *c)
 
 /* Policies whose guest PMI handler was cut off (vpmc_replay_handler_capped()): their guest
  * got no PMI after that, and their figures say more about the overlay than the policy. */
-static void handler_capped_warning(struct replay_cli *c)
+static void handler_capped_warning(struct cli *c)
 {
 	char name[VPMC_POLICY_NAME_MAX];
 	size_t i, n = vpmc_replay_nr_policies(c->r);
@@ -321,26 +366,26 @@ static void handler_capped_warning(struct replay_cli *c)
 			"%" PRIu64 " time%s, first at %" PRIu64 " ns on vCPU %" PRIu32 ": PMIs kept "
 			"coming while it ran (8 runs in a row) and the last got none (an Intel guest's "
 			"LVTPC stays masked then: no more PMIs on that vCPU); the --assume period is "
-			"too short for the events the handler's own exits count\n", c->trace, name, capped, capped == 1 ? "" : "s",
-			t, vcpu);
+			"too short for the events the handler's own exits count\n", c->trace, name,
+			capped, capped == 1 ? "" : "s", t, vcpu);
 	}
 }
 
-int replay_cli_run(struct replay_cli *c)
+int cli_run(struct cli *c)
 {
 	struct vpmc_replay *r = c->r;
-	int err = replay_cli_open(c);
+	int err = cli_open(c);
 
 	if (err)
 		return err;
 	vpmc_replay_set_source(r, c->trace, NULL);
-	vpmc_replay_set_progress(r, replay_cli_progress, NULL);
+	vpmc_replay_set_progress(r, cli_progress, NULL);
 	err = vpmc_replay_begin(r, vpmc_reader_pmu(c->reader));
 	if (err)
 		return vpmcsim_fail(EXIT_USAGE, "%s: %s", c->cmd, vpmc_replay_error(r));
 	err = vpmc_replay_run(r, c->reader);
-	err = replay_cli_read_end(c, err == VPMC_ERR_INVAL ? VPMC_ERR_PARSE : err,
-				  vpmc_replay_error(r), vpmc_replay_warning(r));
+	err = cli_read_end(c, err == VPMC_ERR_INVAL ? VPMC_ERR_PARSE : err, vpmc_replay_error(r),
+			   vpmc_replay_warning(r));
 	if (!err) {
 		host_read_warning(c);
 		handler_capped_warning(c);
@@ -348,7 +393,7 @@ int replay_cli_run(struct replay_cli *c)
 	return err;
 }
 
-void replay_cli_progress(void *data, uint64_t events)
+void cli_progress(void *data, uint64_t events)
 {
 	(void)data;
 	if (!isatty(STDERR_FILENO))
@@ -357,21 +402,21 @@ void replay_cli_progress(void *data, uint64_t events)
 	progress_shown = true;
 }
 
-void replay_cli_progress_done(void)
+void cli_progress_done(void)
 {
 	if (progress_shown)
 		fputs("\r\033[K", stderr);
 	progress_shown = false;
 }
 
-int replay_cli_print(const char *text)
+int cli_print(const char *text)
 {
 	if (fputs(text, stdout) == EOF || fflush(stdout))
 		return vpmcsim_write_error("standard output", errno);
 	return 0;
 }
 
-void replay_cli_close(struct replay_cli *c)
+void cli_close(struct cli *c)
 {
 	vpmc_reader_free(c->reader);
 	vpmc_replay_free(c->r);

@@ -1,9 +1,10 @@
-/* replay_cli.h - What compare, replay, sweep and stat share: options, opening the trace. */
-#ifndef REPLAY_CLI_H
-#define REPLAY_CLI_H
+/* cli.h - What the commands share: options, opening the trace, the reader's report, numbers. */
+#ifndef CLI_H
+#define CLI_H
 
 #include <getopt.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "vpmc.h"
@@ -26,7 +27,7 @@ enum {
 	OPT_END_ /* not an option: the number of them, after OPT_FORMAT */
 };
 
-#define REPLAY_CLI_COMMON_OPTIONS                                              \
+#define CLI_COMMON_OPTIONS                                                     \
 	{ "help", no_argument, NULL, 'h' },                                    \
 	{ "format", required_argument, NULL, OPT_FORMAT },                     \
 	{ "input-format", required_argument, NULL, OPT_INPUT_FORMAT },         \
@@ -34,11 +35,11 @@ enum {
 	{ "guest-ips", required_argument, NULL, OPT_GUEST_IPS }
 
 /* The options of the commands that replay (compare, replay, sweep). */
-#define REPLAY_CLI_ENGINE_OPTIONS                                              \
+#define CLI_ENGINE_OPTIONS                                                     \
 	{ "assume", required_argument, NULL, OPT_ASSUME },                     \
 	{ "cost", required_argument, NULL, OPT_COST }
 
-struct replay_cli {
+struct cli {
 	const char *cmd;
 	void *data;                 /* the command's own option state */
 	struct vpmc_replay *r;      /* compare, replay, sweep */
@@ -54,29 +55,43 @@ struct replay_cli {
 	unsigned int nr_costs;
 };
 
+/* A decimal number at most @max, the whole of @s, first character a digit; *@out is set on
+ * success only. Return: 0, or -1. */
+int cli_parse_u64(const char *s, uint64_t max, uint64_t *out);
+
+/* After reading @path (to its end or to an error): records and events read, unused event
+ * names with counts, synthesized VM-entries, lost events, skipped lines, time stamps that went
+ * back, and the reader's warnings; "vpmcsim: PATH: ..." lines on stderr. Every command that
+ * reads a trace prints it, before its error if any. */
+void cli_reader_report(const char *path, const struct vpmc_reader *r);
+
+/* The exit code for a reader's error @err (open or read): 2 for a trace that cannot be opened
+ * as given, 3 for a format not built in, else 1 (bad input). */
+int cli_reader_exit(int err);
+
 /* Defaults for command @cmd, output @fmt. */
-void replay_cli_init(struct replay_cli *c, const char *cmd, enum vpmc_output fmt);
+void cli_init(struct cli *c, const char *cmd, enum vpmc_output fmt);
 
 /* Handle a common option; return 0 (handled), 1 (not common), or EXIT_USAGE (message
  * printed). */
-int replay_cli_option(struct replay_cli *c, int opt, const char *arg);
+int cli_option(struct cli *c, int opt, const char *arg);
 
 /* Handle --policy, --assume, --cost for c->r (a cost parameter set twice, in one --cost or in
- * two, is refused); return as replay_cli_option(). */
-int replay_cli_engine_option(struct replay_cli *c, int opt, const char *arg);
+ * two, is refused); return as cli_option(). */
+int cli_engine_option(struct cli *c, int opt, const char *arg);
 
 /* Add policy @text to c->r (not one it has: each policy is one row); return 0 or EXIT_USAGE
  * (message printed). */
-int replay_cli_add_policy(struct replay_cli *c, const char *text);
+int cli_add_policy(struct cli *c, const char *text);
 
 /* The index of policy @p in @r (the same kind and argument), or -1. */
-int replay_cli_find_policy(const struct vpmc_replay *r, const struct vpmc_policy *p);
+int cli_find_policy(const struct vpmc_replay *r, const struct vpmc_policy *p);
 
-/* Returned by replay_cli_parse() after --help. */
-#define REPLAY_CLI_HELP (-1)
+/* Returned by cli_parse() after --help. */
+#define CLI_HELP (-1)
 
 /* A command's own options: 0 handled, 1 not one of its options, else an exit code. */
-typedef int (*replay_cli_own_fn)(struct replay_cli *c, int opt, const char *arg);
+typedef int (*cli_own_fn)(struct cli *c, int opt, const char *arg);
 
 /*
  * Parse the options (getopt_long with @opts), then the one TRACE operand. An option that takes
@@ -84,35 +99,35 @@ typedef int (*replay_cli_own_fn)(struct replay_cli *c, int opt, const char *arg)
  * --tolerance and --vcpu may be repeated); a flag may be repeated. The common options,
  * and --policy, --assume, --cost when c->r is set, are handled here; the others go to @own
  * (may be NULL). @usage prints the command's help.
- * Return: 0, REPLAY_CLI_HELP (help printed on stdout), or an exit code (message printed).
+ * Return: 0, CLI_HELP (help printed on stdout), or an exit code (message printed).
  */
-int replay_cli_parse(struct replay_cli *c, int argc, char **argv, const struct option *opts,
-		     replay_cli_own_fn own, void (*usage)(FILE *out), const char *usage_line);
+int cli_parse(struct cli *c, int argc, char **argv, const struct option *opts, cli_own_fn own,
+	      void (*usage)(FILE *out), const char *usage_line);
 
 /* Print c->r's report for @view in c->fmt; return 0 or EXIT_INPUT. */
-int replay_cli_report(struct replay_cli *c, enum vpmc_replay_view view);
+int cli_report(struct cli *c, enum vpmc_replay_view view);
 
 /* Open the trace; return 0, or the exit code with the message printed. */
-int replay_cli_open(struct replay_cli *c);
+int cli_open(struct cli *c);
 
 /* Open the trace and replay it through c->r: begin (a bad --assume is a usage error), every
  * event (with progress), finish. Return 0, or the exit code with the message printed. */
-int replay_cli_run(struct replay_cli *c);
+int cli_run(struct cli *c);
 
 /* Exit code and message for an error of the engine or the reader while replaying. */
-int replay_cli_fail(int err, const char *msg);
+int cli_fail(int err, const char *msg);
 
 /* Reading ended, with error @err (0 if none; message @msg): the reader's report, the engine's
  * @warning (NULL or "" if none), then the error. Return: 0, or the exit code. */
-int replay_cli_read_end(struct replay_cli *c, int err, const char *msg, const char *warning);
+int cli_read_end(struct cli *c, int err, const char *msg, const char *warning);
 
 /* Print progress on stderr every so often when it is a terminal. */
-void replay_cli_progress(void *data, uint64_t events);
-void replay_cli_progress_done(void);
+void cli_progress(void *data, uint64_t events);
+void cli_progress_done(void);
 
 /* Print a report to stdout; return 0 or EXIT_INPUT. */
-int replay_cli_print(const char *text);
+int cli_print(const char *text);
 
-void replay_cli_close(struct replay_cli *c);
+void cli_close(struct cli *c);
 
-#endif /* REPLAY_CLI_H */
+#endif /* CLI_H */

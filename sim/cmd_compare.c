@@ -37,29 +37,29 @@ static void usage(FILE *out)
 static int compare_run(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		REPLAY_CLI_COMMON_OPTIONS,
-		REPLAY_CLI_ENGINE_OPTIONS,
+		CLI_COMMON_OPTIONS,
+		CLI_ENGINE_OPTIONS,
 		{ "policy", required_argument, NULL, OPT_POLICY },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct replay_cli c;
+	struct cli c;
 	size_t i;
 	int rc;
 
-	replay_cli_init(&c, "compare", VPMC_OUTPUT_TEXT);
+	cli_init(&c, "compare", VPMC_OUTPUT_TEXT);
 	if (vpmc_replay_new(&c.r))
 		return vpmcsim_fail(EXIT_INPUT, "compare: out of memory");
-	rc = replay_cli_parse(&c, argc, argv, opts, NULL, usage, usage_line);
+	rc = cli_parse(&c, argc, argv, opts, NULL, usage, usage_line);
 	if (!rc && !vpmc_replay_nr_policies(c.r)) {
 		for (i = 0; !rc && i < sizeof(default_policies) / sizeof(default_policies[0]); i++)
-			rc = replay_cli_add_policy(&c, default_policies[i]);
+			rc = cli_add_policy(&c, default_policies[i]);
 	}
 	if (!rc)
-		rc = replay_cli_run(&c);
+		rc = cli_run(&c);
 	if (!rc)
-		rc = replay_cli_report(&c, VPMC_VIEW_COMPARE);
-	replay_cli_close(&c);
-	return rc == REPLAY_CLI_HELP ? EXIT_OK : rc;
+		rc = cli_report(&c, VPMC_VIEW_COMPARE);
+	cli_close(&c);
+	return rc == CLI_HELP ? EXIT_OK : rc;
 }
 
 const struct vpmcsim_cmd cmd_compare = {

@@ -6,11 +6,10 @@
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "vpmc.h"
+#include "cli.h"
 #include "vpmcsim.h"
 
 struct convert_args {
@@ -39,31 +38,6 @@ static void convert_usage(FILE *f)
 		(unsigned long long)d.guest_ips, d.guest_branch_permille);
 }
 
-static int parse_u64(const char *s, uint64_t max, uint64_t *v)
-{
-	char *end;
-
-	if (*s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	*v = strtoull(s, &end, 10);
-	return errno || *end || *v > max ? -1 : 0;
-}
-
-static int parse_format(const char *s, enum vpmc_format *f)
-{
-	static const char *const names[] = { "auto", "vtr", "text", "dat" };
-	size_t i;
-
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		if (!strcmp(s, names[i])) {
-			*f = (enum vpmc_format)i;
-			return 0;
-		}
-	}
-	return -1;
-}
-
 static int parse_kernel(const char *s, unsigned int *k)
 {
 	unsigned int major, minor;
@@ -78,20 +52,20 @@ static int parse_kernel(const char *s, unsigned int *k)
 /* Return: -1 to go on, else the exit code. */
 static int parse_args(int argc, char **argv, struct convert_args *a)
 {
-	enum { OPT_FORMAT = 256, OPT_LENIENT, OPT_IPS, OPT_PERMILLE, OPT_KERNEL, OPT_VENDOR };
+	enum { CONV_FORMAT = 256, CONV_LENIENT, CONV_IPS, CONV_PERMILLE, CONV_KERNEL, CONV_VENDOR };
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
-		{ "input-format", required_argument, NULL, OPT_FORMAT },
-		{ "format", required_argument, NULL, OPT_FORMAT }, /* its first name, kept */
-		{ "lenient", no_argument, NULL, OPT_LENIENT },
-		{ "guest-ips", required_argument, NULL, OPT_IPS },
-		{ "guest-branch-permille", required_argument, NULL, OPT_PERMILLE },
-		{ "host-kernel", required_argument, NULL, OPT_KERNEL },
-		{ "vendor", required_argument, NULL, OPT_VENDOR },
+		{ "input-format", required_argument, NULL, CONV_FORMAT },
+		{ "format", required_argument, NULL, CONV_FORMAT }, /* its first name, kept */
+		{ "lenient", no_argument, NULL, CONV_LENIENT },
+		{ "guest-ips", required_argument, NULL, CONV_IPS },
+		{ "guest-branch-permille", required_argument, NULL, CONV_PERMILLE },
+		{ "host-kernel", required_argument, NULL, CONV_KERNEL },
+		{ "vendor", required_argument, NULL, CONV_VENDOR },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *given[OPT_VENDOR - OPT_FORMAT + 2] = { NULL }; /* -o, then OPT_FORMAT.. */
+	const char *given[CONV_VENDOR - CONV_FORMAT + 2] = { NULL }; /* -o, then CONV_FORMAT.. */
 	bool kernel_set = false;
 	unsigned int kernel = VPMC_KERNEL_LATEST;
 	enum vpmc_vendor vendor = VPMC_VENDOR_INTEL;
@@ -103,42 +77,42 @@ static int parse_args(int argc, char **argv, struct convert_args *a)
 	a->opts.isolate_dat = true; /* a libtracecmd crash on a corrupt file is an error */
 	while ((li = -1, c = getopt_long(argc, argv, "o:h", opts, &li)) != -1) {
 		/* every option that takes a value is given once */
-		if (optarg && (c == 'o' || c >= OPT_FORMAT)) {
+		if (optarg && (c == 'o' || c >= CONV_FORMAT)) {
 			snprintf(name, sizeof(name), "--%s", li >= 0 ? opts[li].name : "output");
 			if (vpmcsim_once("convert", li >= 0 ? name : "-o",
-					 &given[c == 'o' ? 0 : c - OPT_FORMAT + 1], optarg))
+					 &given[c == 'o' ? 0 : c - CONV_FORMAT + 1], optarg))
 				return EXIT_USAGE;
 		}
 		switch (c) {
 		case 'o':
 			a->out = optarg;
 			break;
-		case OPT_FORMAT:
-			if (parse_format(optarg, &a->opts.format))
+		case CONV_FORMAT:
+			if (vpmc_format_parse(&a->opts.format, optarg))
 				return vpmcsim_fail(EXIT_USAGE, "convert: --input-format: '%s' is not "
 						    "auto, vtr, text or dat", optarg);
 			break;
-		case OPT_LENIENT:
+		case CONV_LENIENT:
 			a->opts.lenient = true;
 			break;
-		case OPT_IPS:
-			if (parse_u64(optarg, UINT64_MAX, &a->opts.guest_ips))
+		case CONV_IPS:
+			if (cli_parse_u64(optarg, UINT64_MAX, &a->opts.guest_ips))
 				return vpmcsim_fail(EXIT_USAGE, "convert: --guest-ips: '%s' is not a "
 						    "decimal number", optarg);
 			break;
-		case OPT_PERMILLE:
-			if (parse_u64(optarg, 1000, &v))
+		case CONV_PERMILLE:
+			if (cli_parse_u64(optarg, 1000, &v))
 				return vpmcsim_fail(EXIT_USAGE, "convert: --guest-branch-permille: '%s' "
 						    "is not 0..1000", optarg);
 			a->opts.guest_branch_permille = (unsigned int)v;
 			break;
-		case OPT_KERNEL:
+		case CONV_KERNEL:
 			if (parse_kernel(optarg, &kernel))
 				return vpmcsim_fail(EXIT_USAGE, "convert: --host-kernel: '%s' is not "
 						    "MAJOR.MINOR", optarg);
 			kernel_set = true;
 			break;
-		case OPT_VENDOR:
+		case CONV_VENDOR:
 			if (!strcmp(optarg, "intel"))
 				vendor = VPMC_VENDOR_INTEL;
 			else if (!strcmp(optarg, "amd"))
@@ -194,9 +168,9 @@ static int convert_events(struct vpmc_reader *r, const char *in, const char *wha
 					    " ns of vCPU %u cannot be written as .vtr", in,
 					    ev.time_ns, ev.vcpu);
 	}
-	vpmcsim_reader_report(in, r);
+	cli_reader_report(in, r);
 	if (ret < 0)
-		return vpmcsim_fail(vpmcsim_reader_exit(ret), "%s", vpmc_reader_error(r));
+		return vpmcsim_fail(cli_reader_exit(ret), "%s", vpmc_reader_error(r));
 	return 0;
 }
 
@@ -230,7 +204,7 @@ static int convert_run(int argc, char **argv)
 		return vpmcsim_fail(EXIT_INPUT, "convert: out of memory");
 	ret = vpmc_reader_open(r, a.in);
 	if (ret) {
-		ret = vpmcsim_fail(vpmcsim_reader_exit(ret), "%s", vpmc_reader_error(r));
+		ret = vpmcsim_fail(cli_reader_exit(ret), "%s", vpmc_reader_error(r));
 		vpmc_reader_free(r);
 		return ret;
 	}

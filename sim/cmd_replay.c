@@ -86,48 +86,48 @@ static int log_close(struct replay_log *l, int rc)
 	return rc ? rc : vpmcsim_write_error(l->what, err > 0 ? err : 0);
 }
 
-static int replay_own(struct replay_cli *c, int opt, const char *arg)
+static int replay_own(struct cli *c, int opt, const char *arg)
 {
 	struct replay_log *l = c->data;
 
 	if (opt != OPT_LOG)
 		return 1;
-	l->path = arg; /* given once: replay_cli_parse() */
+	l->path = arg; /* given once: cli_parse() */
 	return 0;
 }
 
 static int replay_run(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		REPLAY_CLI_COMMON_OPTIONS,
-		REPLAY_CLI_ENGINE_OPTIONS,
+		CLI_COMMON_OPTIONS,
+		CLI_ENGINE_OPTIONS,
 		{ "policy", required_argument, NULL, OPT_POLICY },
 		{ "log", required_argument, NULL, OPT_LOG },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct replay_log log = { NULL, "", NULL, false, 0 };
-	struct replay_cli c;
+	struct cli c;
 	int rc;
 
-	replay_cli_init(&c, "replay", VPMC_OUTPUT_TEXT);
+	cli_init(&c, "replay", VPMC_OUTPUT_TEXT);
 	if (vpmc_replay_new(&c.r))
 		return vpmcsim_fail(EXIT_INPUT, "replay: out of memory");
 	c.data = &log;
 	c.one_policy = true;
-	rc = replay_cli_parse(&c, argc, argv, opts, replay_own, usage, usage_line);
+	rc = cli_parse(&c, argc, argv, opts, replay_own, usage, usage_line);
 	if (!rc && vpmc_replay_nr_policies(c.r) != 1)
 		rc = vpmcsim_fail(EXIT_USAGE, "replay: give exactly one --policy (usage: %s)",
 				  usage_line);
 	if (!rc && log.path)
 		rc = log_open(&log, c.r);
 	if (!rc)
-		rc = replay_cli_run(&c);
+		rc = cli_run(&c);
 	if (log.f)
 		rc = log_close(&log, rc);
 	if (!rc)
-		rc = replay_cli_report(&c, VPMC_VIEW_DETAIL);
-	replay_cli_close(&c);
-	return rc == REPLAY_CLI_HELP ? EXIT_OK : rc;
+		rc = cli_report(&c, VPMC_VIEW_DETAIL);
+	cli_close(&c);
+	return rc == CLI_HELP ? EXIT_OK : rc;
 }
 
 const struct vpmcsim_cmd cmd_replay = {

@@ -23,8 +23,8 @@ static void usage(FILE *out)
 		usage_line);
 }
 
-/* --vcpu adds to the vCPUs counted; --time is given once (replay_cli_parse()). */
-static int stat_own(struct replay_cli *c, int opt, const char *arg)
+/* --vcpu adds to the vCPUs counted; --time is given once (cli_parse()). */
+static int stat_own(struct cli *c, int opt, const char *arg)
 {
 	struct vpmc_stat *s = c->data;
 	int err;
@@ -38,37 +38,37 @@ static int stat_own(struct replay_cli *c, int opt, const char *arg)
 static int stat_run(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		REPLAY_CLI_COMMON_OPTIONS,
+		CLI_COMMON_OPTIONS,
 		{ "vcpu", required_argument, NULL, OPT_VCPU },
 		{ "time", required_argument, NULL, OPT_TIME },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct replay_cli c;
+	struct cli c;
 	struct vpmc_stat *s;
 	const char *text;
 	int rc, err;
 
-	replay_cli_init(&c, "stat", VPMC_OUTPUT_TEXT);
+	cli_init(&c, "stat", VPMC_OUTPUT_TEXT);
 	if (vpmc_stat_new(&s))
 		return vpmcsim_fail(EXIT_INPUT, "stat: out of memory");
 	c.data = s;
-	rc = replay_cli_parse(&c, argc, argv, opts, stat_own, usage, usage_line);
+	rc = cli_parse(&c, argc, argv, opts, stat_own, usage, usage_line);
 	if (!rc)
-		rc = replay_cli_open(&c);
+		rc = cli_open(&c);
 	if (!rc) {
 		err = vpmc_stat_run(s, c.reader);
-		rc = replay_cli_read_end(&c, err, vpmc_stat_error(s),
+		rc = cli_read_end(&c, err, vpmc_stat_error(s),
 					 err ? NULL : vpmc_stat_warning(s));
 	}
 	if (!rc) {
 		if (vpmc_stat_report(s, c.fmt, &text))
 			rc = vpmcsim_fail(EXIT_INPUT, "stat: out of memory");
 		else
-			rc = replay_cli_print(text);
+			rc = cli_print(text);
 	}
 	vpmc_stat_free(s);
-	replay_cli_close(&c);
-	return rc == REPLAY_CLI_HELP ? EXIT_OK : rc;
+	cli_close(&c);
+	return rc == CLI_HELP ? EXIT_OK : rc;
 }
 
 const struct vpmcsim_cmd cmd_stat = {

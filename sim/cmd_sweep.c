@@ -50,7 +50,7 @@ static int too_many_thresholds(void)
 
 /* One policy per element of every --tolerance LIST, each T once, at most
  * VPMC_REPLAY_MAX_POLICIES in all. */
-static int sweep_policies(struct replay_cli *c, const struct sweep_opts *so)
+static int sweep_policies(struct cli *c, const struct sweep_opts *so)
 {
 	char buf[VPMC_POLICY_NAME_MAX];
 	struct vpmc_policy pol;
@@ -69,7 +69,7 @@ static int sweep_policies(struct replay_cli *c, const struct sweep_opts *so)
 						    "not a number of events (decimal, or hex with "
 						    "0x; the list is comma-separated)", list,
 						    (int)n, p);
-			if (replay_cli_find_policy(c->r, &pol) >= 0)
+			if (cli_find_policy(c->r, &pol) >= 0)
 				return vpmcsim_fail(EXIT_USAGE, "sweep: --tolerance '%s': T = %"
 						    PRIu64 " given twice (each T is one row)",
 						    list, pol.arg);
@@ -97,7 +97,7 @@ static bool plot_name_ok(const char *path)
 /* Before replaying: the plot can be drawn (a T > 0; T = 0 is noted) and FILE written (created
  * empty here, *@regular set if it is a regular file: removed again if no plot is drawn).
  * Return 0 or the exit code. */
-static int plot_check(struct replay_cli *c, const char *path, bool *regular)
+static int plot_check(struct cli *c, const char *path, bool *regular)
 {
 	bool zero = false, some = false;
 	FILE *f;
@@ -154,7 +154,7 @@ static int run_gnuplot(const char *script, const char *path)
 	return 0;
 }
 
-static int sweep_plot(struct replay_cli *c, const char *path)
+static int sweep_plot(struct cli *c, const char *path)
 {
 	const char *script;
 	struct stat st;
@@ -168,8 +168,8 @@ static int sweep_plot(struct replay_cli *c, const char *path)
 	return rc;
 }
 
-/* --tolerance adds to the list (at most 64 in all); --plot is given once (replay_cli_parse()). */
-static int sweep_own(struct replay_cli *c, int opt, const char *arg)
+/* --tolerance adds to the list (at most 64 in all); --plot is given once (cli_parse()). */
+static int sweep_own(struct cli *c, int opt, const char *arg)
 {
 	struct sweep_opts *so = c->data;
 
@@ -192,8 +192,8 @@ static int sweep_own(struct replay_cli *c, int opt, const char *arg)
 static int sweep_run(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		REPLAY_CLI_COMMON_OPTIONS,
-		REPLAY_CLI_ENGINE_OPTIONS,
+		CLI_COMMON_OPTIONS,
+		CLI_ENGINE_OPTIONS,
 		{ "tolerance", required_argument, NULL, OPT_TOLERANCE },
 		{ "wrap", no_argument, NULL, OPT_WRAP },
 		{ "plot", required_argument, NULL, OPT_PLOT },
@@ -201,14 +201,14 @@ static int sweep_run(int argc, char **argv)
 	};
 	struct sweep_opts so = { .nr_lists = 0 };
 	bool plot_made = false;
-	struct replay_cli c;
+	struct cli c;
 	int rc;
 
-	replay_cli_init(&c, "sweep", VPMC_OUTPUT_CSV);
+	cli_init(&c, "sweep", VPMC_OUTPUT_CSV);
 	if (vpmc_replay_new(&c.r))
 		return vpmcsim_fail(EXIT_INPUT, "sweep: out of memory");
 	c.data = &so;
-	rc = replay_cli_parse(&c, argc, argv, opts, sweep_own, usage, usage_line);
+	rc = cli_parse(&c, argc, argv, opts, sweep_own, usage, usage_line);
 	if (!rc && !so.nr_lists)
 		rc = vpmcsim_fail(EXIT_USAGE, "sweep: --tolerance LIST is required (usage: %s)",
 				  usage_line);
@@ -217,15 +217,15 @@ static int sweep_run(int argc, char **argv)
 	if (!rc && so.plot)
 		rc = plot_check(&c, so.plot, &plot_made);
 	if (!rc)
-		rc = replay_cli_run(&c);
+		rc = cli_run(&c);
 	if (!rc)
-		rc = replay_cli_report(&c, VPMC_VIEW_SWEEP);
+		rc = cli_report(&c, VPMC_VIEW_SWEEP);
 	if (!rc && so.plot)
 		rc = sweep_plot(&c, so.plot);
 	if (rc && plot_made)
 		unlink(so.plot); /* no empty or half-drawn plot left behind */
-	replay_cli_close(&c);
-	return rc == REPLAY_CLI_HELP ? EXIT_OK : rc;
+	cli_close(&c);
+	return rc == CLI_HELP ? EXIT_OK : rc;
 }
 
 const struct vpmcsim_cmd cmd_sweep = {

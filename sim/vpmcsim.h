@@ -23,18 +23,6 @@ struct vpmcsim_cmd {
 extern const struct vpmcsim_cmd cmd_compare, cmd_replay, cmd_sweep, cmd_stat;
 extern const struct vpmcsim_cmd cmd_convert;
 
-struct vpmc_reader;
-
-/* After reading @path (to its end or to an error): records and events read, unused event
- * names with counts, synthesized VM-entries, lost events, skipped lines, time stamps that went
- * back, and the reader's warnings; "vpmcsim: PATH: ..." lines on stderr. Every command that
- * reads a trace prints it, before its error if any. */
-void vpmcsim_reader_report(const char *path, const struct vpmc_reader *r);
-
-/* The exit code for a reader's error @err (open or read): 2 for a trace that cannot be opened
- * as given, 3 for a format not built in, else 1 (bad input). */
-int vpmcsim_reader_exit(int err);
-
 /* Print "vpmcsim: write error on WHAT: <strerror(err)>" (without it if @err is 0); return
  * EXIT_INPUT. */
 int vpmcsim_write_error(const char *what, int err);

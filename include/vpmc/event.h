@@ -24,6 +24,15 @@ enum vpmc_vendor {
 /* The newest behaviour the model implements (B-7.0 in kvm-vpmu-semantics.md). */
 #define VPMC_KERNEL_LATEST VPMC_KERNEL(7, 0)
 
+/*
+ * Counter indices as KVM numbers them, in vpmc_obs.counter and every counter bitmap: GP
+ * counters from 0, fixed counters from VPMC_FIXED_BASE (the bit layout of Intel's
+ * PERF_GLOBAL_CTRL). A vCPU has at most VPMC_MAX_GP GP and VPMC_MAX_FIXED fixed counters.
+ */
+#define VPMC_FIXED_BASE 32
+#define VPMC_MAX_GP 8
+#define VPMC_MAX_FIXED 3
+
 struct vpmc_pmu_config {
 	enum vpmc_vendor vendor;
 	unsigned int version;     /* architectural PMU version; 0 = no vPMU */

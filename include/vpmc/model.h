@@ -197,22 +197,7 @@ void vpmc_vcpu_entry(struct vpmc_vcpu *v, uint64_t time_ns);
  * @br: branches among them; clamped to @insn
  * @cpl: the CPL the segment ran at (it becomes the vCPU's CPL)
  *
- * Instruction i (1..@insn) completes at t_prev + i * (@time_ns - t_prev) / @insn (integer ns,
- * rounded down; t_prev = this vCPU's previous event time), and the @br branches are spread
- * evenly over them (instruction i is the b-th branch when floor(i*br/insn) reaches b).
- * Perf-backed policies: only active perf events whose user/kernel exclusion admits @cpl count;
- * instruction events (event 0xc0, fixed counter 0) count instructions, branch events (Intel
- * 0xc4, AMD 0xc2; unit mask 0) count branches; every other event (cycles, reference cycles,
- * other unit masks) counts nothing. When an event's armed count runs out (at least 2 events,
- * x86 perf's clamp) the overflow handler runs at that instruction's time, and the host PMI
- * forces an implicit VM-exit and vpmc_vcpu_entry() there; the rest of the segment follows.
- * Mediated: the counters count directly as their loaded selectors say; a wrap sets the status
- * bit and, with INT / the fixed PMI bit, exits the same way to deliver the PMI. Reference: as
- * the architecture, with the PMI delivered at the wrapping instruction's time.
- * The guest only runs after a VM-entry: a segment does not drain pending requests itself, so
- * a trace (or a generator) must put vpmc_vcpu_entry() between an exit's events and the next
- * segment, as KVM traces do; otherwise the perf-backed policies count with the perf state of
- * the last drain while the reference counts with the new MSR values.
+ * Spreads @insn and @br evenly and counts them as the policy does: see vpmc(3), THE VCPU MODEL.
  */
 void vpmc_vcpu_guest(struct vpmc_vcpu *v, uint64_t time_ns, uint64_t insn, uint64_t br,
 		     uint8_t cpl);

@@ -22,6 +22,15 @@ enum vpmc_format {
 	VPMC_FORMAT_DAT,  /* trace.dat through libtracecmd */
 };
 
+/**
+ * vpmc_format_parse() - "auto", "vtr", "text" or "dat".
+ * @out: set on success only
+ * @s: the name
+ *
+ * Return: 0, or VPMC_ERR_INVAL.
+ */
+int vpmc_format_parse(enum vpmc_format *out, const char *s);
+
 struct vpmc_reader_opts {
 	enum vpmc_format format;
 	bool lenient;          /* malformed lines (and trace.dat pages libtracecmd cannot read)

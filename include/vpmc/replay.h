@@ -231,16 +231,13 @@ const struct vpmc_policy *vpmc_replay_policy(const struct vpmc_replay *r, size_t
 
 /**
  * vpmc_replay_handler_capped() - With an overlay: how often policy @i's guest PMI handler was
- * cut off because PMIs kept arriving while it ran. The handler runs again for a PMI delivered
- * during it, at most 8 times in a row; a PMI delivered in the 8th run gets no handler; for an
- * Intel guest, whose handler's last WRMSR unmasks LVTPC, LVTPC then stays masked (KVM masked it
- * when it delivered the PMI, kvm_apic_local_deliver()): that vCPU's guest gets no more PMIs. It happens when the period (events) is not larger than what the handler's own
- * exits count once it re-enables the counters (Linux would throttle the event instead,
- * __perf_event_account_interrupt(), which the overlay does not model).
+ * cut off because PMIs kept arriving while it ran.
  * @r: engine after vpmc_replay_run() or vpmc_replay_finish()
  * @i: policy index, in the order added
  * @first_ns: if not NULL and the count is not 0, the first cut's trace time, ns
  * @first_vcpu: if not NULL and the count is not 0, the first cut's vCPU
+ *
+ * At most 8 handler runs in a row; see vpmc(3), REPLAY ENGINE AND METRICS.
  *
  * Return: the number of cut-off handler runs (0 also for an @i out of range).
  */

@@ -10,6 +10,17 @@
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define BIT_ULL(n) (1ULL << (n))
 
+/*
+ * VISIBLE_FOR_TESTING - A function static in the library but visible to the white-box tests,
+ * as the kernel's VISIBLE_IF_KUNIT: its declaration sits in the layer header under
+ * #ifdef VPMC_TESTING.
+ */
+#ifdef VPMC_TESTING
+#define VISIBLE_FOR_TESTING
+#else
+#define VISIBLE_FOR_TESTING static
+#endif
+
 #define VPMC_ERRMSG_MAX 512
 
 /* An error message owned by an object: "FILE:LINE[:COL]: what was expected". */

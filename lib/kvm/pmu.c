@@ -1,12 +1,14 @@
 /*
- * pmu.c - KVM's x86 vPMU, function for function: arch/x86/kvm/pmu.c and pmu.h (B-7.0,
- * kvm-vpmu-semantics.md §0.1), the PMU cases of x86.c, and LVTPC delivery from lapic.c.
+ * pmu.c - Twin of arch/x86/kvm/pmu.c (B-7.0, kvm-vpmu-semantics.md §0.1), function for function
+ * and in the kernel's order; the PMU event filter (KVM_SET_PMU_EVENT_FILTER) included.
  *
- * Names, argument order and quirks are the kernel's; each function says which one it mirrors.
- * "pmu" stands for the vCPU: struct vpmc_pmu also carries the requests, CPL and LVTPC that
- * KVM keeps in struct kvm_vcpu. Policies plug in at kvm_pmu_incr_counter() and the retirement
- * hooks (Appendix A). Legacy behaviour of older hosts is selected by pmu->host_kernel; each
- * switch names the commit that changed it.
+ * Names, argument order and quirks are the kernel's; each function says which one it mirrors
+ * and which kernel statements have no meaning here. "pmu" stands for the vCPU: struct vpmc_pmu
+ * also carries the requests, CPL and LVTPC that KVM keeps in struct kvm_vcpu. Policies plug in
+ * at kvm_pmu_incr_counter() and the *_retired() hooks (policy_*(), vpmcsim.h). Older hosts get
+ * the older kernel's whole function: the legacy forks, in the vpmcsim block at the end.
+ *
+ * KVM keeps one event filter per VM; the model keeps it per vCPU (a replay applies it to each).
  */
 #include "config.h"
 
@@ -15,62 +17,76 @@
 #include <string.h>
 
 #include "pmu.h"
+#include "trace.h"
+#include "vpmcsim.h"
 
-/* An observation of @kind about counter @idx (-1: none), time and vCPU filled in later. */
-static struct vpmc_obs obs_make(enum vpmc_obs_kind kind, int idx)
-{
-	struct vpmc_obs o;
+/* The legacy forks (vpmcsim block) */
+static bool pmc_pause_counter_pre_6_8(struct vpmc_pmc *pmc);
+static int reprogram_counter_pre_6_8(struct vpmc_pmc *pmc);
+static void kvm_pmu_handle_event_pre_6_9(struct vpmc_pmu *vcpu);
+static void kvm_pmu_refresh_pre_6_9(struct vpmc_pmu *vcpu, const struct vpmc_pmu_config *cfg);
+static void kvm_pmu_incr_counter_pre_6_8(struct vpmc_pmc *pmc);
 
-	memset(&o, 0, sizeof(o));
-	o.kind = kind;
-	o.counter = idx;
-	return o;
-}
-
-/**
- * vpmc__pmu_observe() - Report @o to the vCPU's observer, stamped with the current trace time,
- * unless the observer ignores its kind.
- * @pmu: vCPU
- * @o: observation; time_ns, vcpu and the segment position are set here
+/*
+ * Mirrors __kvm_perf_overflow(): set the counter's GLOBAL_STATUS bit and, if the *cached*
+ * pmc->intr says so, raise KVM_REQ_PMI. A PEBS counter instead sets BUFFER_OVF from a hardware
+ * PMI (no second PMI while it is set) and nothing at all from the emulated path (f331601c65ad).
+ * @in_pmi: true from the perf overflow handler, false from the drain (emulated overflow).
  */
-void vpmc__pmu_observe(struct vpmc_pmu *pmu, struct vpmc_obs *o)
+static inline void __kvm_perf_overflow(struct vpmc_pmc *pmc, bool in_pmi)
 {
-	o->time_ns = pmu->now_ns;
-	o->vcpu = pmu->vcpu_id;
-	o->seg_insn = pmu->seg_insn;
-	o->seg_br = pmu->seg_br;
-	if (pmu_observes(pmu, o->kind))
-		pmu->obs.fn(pmu->obs.data, o);
+	struct vpmc_pmu *pmu = pmc_to_pmu(pmc);
+	bool skip_pmi = false;
+
+	if (pmc->perf_event && pmc->perf_event->attr.precise) {
+		if (!in_pmi) {
+			/* KVM chooses not to generate PEBS records for emulated instructions */
+			skip_pmi = true;
+		} else {
+			/* Indicate PEBS overflow PMI to guest. */
+			skip_pmi = __test_and_set_bit(GLOBAL_STATUS_BUFFER_OVF_BIT,
+						      &pmu->global_status);
+			trace_vpmc_overflow(pmc, GLOBAL_STATUS_BUFFER_OVF, false);
+		}
+	} else {
+		__set_bit(pmc->idx, &pmu->global_status);
+		trace_vpmc_overflow(pmc, BIT_ULL(pmc->idx), !in_pmi);
+	}
+
+	if (pmc->intr && !skip_pmi)
+		kvm_make_request(KVM_REQ_PMI, pmu_to_vcpu(pmu));
 }
 
-/* Mediated-era KVM (kvm_vcpu_has_mediated_pmu()) and our reference counter count in
- * pmc->counter directly; perf-backed KVM keeps a base plus live and pending counts. */
-static bool pmu_prev_counter_scheme(const struct vpmc_pmu *pmu)
-{
-	/* de0f619564f4 (6.2) .. fd89499a5151 (6.8): overflow via pmc->prev_counter */
-	return pmu_host_before(pmu, 6, 8);
-}
-
-/**
- * pmc_bitmask() - Mirrors pmc_bitmask() (pmu.h): the counter's width mask.
- * @pmc: counter
- *
- * Return: (1 << width) - 1 for the counter's type (GP or fixed).
+/*
+ * Mirrors kvm_perf_overflow(), perf's overflow handler: ignored if the counter's reprogram bit
+ * is already set (trap 13), else signal the overflow and raise KVM_REQ_PMU so the drain re-arms
+ * the counter. The host-perf double calls it (simperf_count()).
  */
-uint64_t pmc_bitmask(const struct vpmc_pmc *pmc)
+static void kvm_perf_overflow(struct simperf_event *perf_event)
 {
-	return pmc->pmu->counter_bitmask[pmc->type];
+	struct vpmc_pmc *pmc = perf_event->overflow_handler_context;
+
+	/*
+	 * Ignore asynchronous overflow events for counters that are scheduled to be reprogrammed,
+	 * e.g. if a PMI for the previous event races with KVM's handling of a related guest WRMSR.
+	 */
+	if (test_and_set_bit(pmc->idx, &pmc_to_pmu(pmc)->reprogram_pmi))
+		return;
+
+	__kvm_perf_overflow(pmc, true);
+
+	kvm_make_request(KVM_REQ_PMU, pmu_to_vcpu(pmc_to_pmu(pmc)));
 }
 
 /**
- * get_sample_period() - Mirrors get_sample_period() (pmu.c): events until a counter holding
+ * get_sample_period() - Mirrors get_sample_period(): events until a counter holding
  * @counter_value wraps past zero; a full wrap (mask + 1) for 0.
  * @pmc: counter
  * @counter_value: value, masked
  *
  * Return: the perf sample period, events.
  */
-uint64_t get_sample_period(const struct vpmc_pmc *pmc, uint64_t counter_value)
+VISIBLE_FOR_TESTING uint64_t get_sample_period(const struct vpmc_pmc *pmc, uint64_t counter_value)
 {
 	uint64_t sample_period = (-counter_value) & pmc_bitmask(pmc);
 
@@ -79,338 +95,69 @@ uint64_t get_sample_period(const struct vpmc_pmc *pmc, uint64_t counter_value)
 	return sample_period;
 }
 
-/**
- * pmc_read_counter() - Mirrors pmc_read_counter() (pmu.h): the guest-visible value, base +
- * pending emulated events + what the live perf event counted, masked. Never detects overflow.
- * @pmc: counter
- *
- * Return: the counter value the guest reads, events.
- */
-uint64_t pmc_read_counter(const struct vpmc_pmc *pmc)
-{
-	uint64_t counter;
-
-	if (kvm_vcpu_has_mediated_pmu(pmc->pmu))
-		return pmc->counter & pmc_bitmask(pmc);
-
-	counter = pmc->counter + pmc->emulated_counter;
-	if (pmc->perf_event && !pmc->is_paused)
-		counter += simperf_read(pmc->perf_event);
-	return counter & pmc_bitmask(pmc);
-}
-
-/* perf_event_period() of the counter's event; tests can make perf refuse it. */
-static int pmc_perf_event_period(struct vpmc_pmc *pmc, uint64_t value)
-{
-	if (pmc->pmu->hooks.refuse_period & BIT_ULL(pmc->idx))
-		return -EINVAL;
-	return simperf_period(pmc->perf_event, value);
-}
-
-/* Mirrors pmc_update_sample_period() (pmu.c): re-arm a running sampling event. */
-static void pmc_update_sample_period(struct vpmc_pmc *pmc)
-{
-	if (!pmc->perf_event || pmc->is_paused || !simperf_is_sampling(pmc->perf_event))
-		return;
-	pmc_perf_event_period(pmc, get_sample_period(pmc, pmc->counter));
-}
-
-/**
- * pmc_write_counter() - Mirrors pmc_write_counter() (pmu.c): drop pending emulated events, make
- * the guest-visible value @val (masked) relative to the live perf count, and re-arm the perf
- * period from the new base (which excludes the live count: the §2.9 drift). Never reports an
- * overflow and requests no reprogram. Mediated: counter = val & mask.
- * @pmc: counter
- * @val: value written, events (already sign-extended by the caller where the MSR does it)
- */
-void pmc_write_counter(struct vpmc_pmc *pmc, uint64_t val)
-{
-	if (kvm_vcpu_has_mediated_pmu(pmc->pmu)) {
-		pmc->counter = val & pmc_bitmask(pmc);
-		return;
-	}
-
-	pmc->emulated_counter = 0;
-	pmc->counter += val - pmc_read_counter(pmc);
-	pmc->counter &= pmc_bitmask(pmc);
-	pmc_update_sample_period(pmc);
-}
-
-/**
- * pmc_is_locally_enabled() - Mirrors pmc_is_locally_enabled() (pmu.h; pmc_speculative_in_use()
- * before 6.18): GP: EVNTSEL.EN; fixed: OS or USR set in its FIXED_CTR_CTRL nibble.
- * @pmc: counter
- *
- * Return: true if the counter is enabled by its own control.
- */
-bool pmc_is_locally_enabled(const struct vpmc_pmc *pmc)
-{
-	if (pmc_is_fixed(pmc))
-		return fixed_ctrl_field(pmc->pmu->fixed_ctr_ctrl,
-					pmc->idx - KVM_FIXED_PMC_BASE_IDX) &
-		       (INTEL_FIXED_0_KERNEL | INTEL_FIXED_0_USER);
-	return pmc->eventsel & ARCH_PERFMON_EVENTSEL_ENABLE;
-}
-
-/**
- * pmc_is_globally_enabled() - Mirrors pmc_is_globally_enabled() (pmu.h): the counter's
- * GLOBAL_CTRL bit; always true on a PMU without GLOBAL_CTRL (v1, 98defd2e1780).
- * @pmc: counter
- *
- * Return: true if globally enabled.
- */
-bool pmc_is_globally_enabled(const struct vpmc_pmc *pmc)
-{
-	if (!kvm_pmu_has_perf_global_ctrl(pmc->pmu))
-		return true;
-	return pmc->pmu->global_ctrl & BIT_ULL(pmc->idx);
-}
-
-/**
- * pmc_is_event_allowed() - Mirrors pmc_is_event_allowed() (pmu.c; check_pmu_event_filter()
- * before 6.18): the VM's event filter lets the counter count.
- * @pmc: counter
- *
- * Return: true if there is no filter or it allows the counter's event.
- */
-bool pmc_is_event_allowed(const struct vpmc_pmc *pmc)
-{
-	if (!pmc->pmu->filter)
-		return true;
-	return pmu_event_filter_allows(pmc->pmu, pmc);
-}
-
-/**
- * pmc_is_pmi_enabled() - Mirrors pmc_is_pmi_enabled() (pmu.c, mediated): the *current* INT bit
- * (GP) or PMI bit of the fixed nibble, unlike the cached pmc->intr of the perf-backed path.
- * @pmc: counter
- *
- * Return: true if an overflow of the counter raises a PMI now.
- */
-bool pmc_is_pmi_enabled(const struct vpmc_pmc *pmc)
-{
-	if (pmc_is_gp(pmc))
-		return pmc->eventsel & ARCH_PERFMON_EVENTSEL_INT;
-	return fixed_ctrl_field(pmc->pmu->fixed_ctr_ctrl, pmc->idx - KVM_FIXED_PMC_BASE_IDX) &
-	       INTEL_FIXED_0_ENABLE_PMI;
-}
-
-/**
- * pmc_is_event_match() - Mirrors pmc_is_event_match() (pmu.c): event select (with AMD's bits
- * 35:32) and unit mask equal; edge, pin, invert, cmask, OS/USR/INT/EN ignored.
- * @pmc: counter
- * @eventsel: selector (kvm_pmu_eventsel)
- *
- * Return: true on a match.
- */
-bool pmc_is_event_match(const struct vpmc_pmc *pmc, uint64_t eventsel)
-{
-	return !((pmc->eventsel ^ eventsel) & AMD64_RAW_EVENT_MASK_NB);
-}
-
-/**
- * kvm_pmc_idx_to_pmc() - Mirrors kvm_pmc_idx_to_pmc() (pmu.h): the counter at a global index.
- * @pmu: vCPU
- * @idx: GP 0.., fixed 32..
- *
- * Return: the counter, or NULL if it does not exist.
- */
-struct vpmc_pmc *kvm_pmc_idx_to_pmc(struct vpmc_pmu *pmu, int idx)
-{
-	if (idx < 0 || idx >= 64 || !(pmu->all_valid_pmc_idx & BIT_ULL(idx)))
-		return NULL;
-	if (idx < KVM_MAX_NR_GP_COUNTERS)
-		return &pmu->gp_counters[idx];
-	if (idx >= KVM_FIXED_PMC_BASE_IDX && idx < KVM_FIXED_PMC_BASE_IDX + KVM_MAX_NR_FIXED_COUNTERS)
-		return &pmu->fixed_counters[idx - KVM_FIXED_PMC_BASE_IDX];
-	return NULL;
-}
-
-/**
- * get_gp_pmc() - Mirrors get_gp_pmc() (pmu.h): the GP counter of @msr in the block at @base.
- * @pmu: vCPU
- * @msr: MSR index
- * @base: first MSR of the block (PERFCTR0, EVNTSEL0, PMC0)
- *
- * Return: the counter, or NULL if @msr is outside the block or the counter does not exist.
- */
-struct vpmc_pmc *get_gp_pmc(struct vpmc_pmu *pmu, uint32_t msr, uint32_t base)
-{
-	if (msr >= base && msr < base + KVM_MAX_NR_GP_COUNTERS)
-		return kvm_pmc_idx_to_pmc(pmu, (int)(msr - base));
-	return NULL;
-}
-
-/**
- * get_fixed_pmc() - Mirrors get_fixed_pmc() (pmu.h): the fixed counter of FIXED_CTRi.
- * @pmu: vCPU
- * @msr: MSR index
- *
- * Return: the counter, or NULL.
- */
-struct vpmc_pmc *get_fixed_pmc(struct vpmc_pmu *pmu, uint32_t msr)
-{
-	if (msr >= MSR_CORE_PERF_FIXED_CTR0 && msr < MSR_CORE_PERF_FIXED_CTR0 + KVM_MAX_NR_FIXED_COUNTERS)
-		return kvm_pmc_idx_to_pmc(pmu, (int)(msr - MSR_CORE_PERF_FIXED_CTR0) +
-						       KVM_FIXED_PMC_BASE_IDX);
-	return NULL;
-}
-
-/**
- * __kvm_perf_overflow() - Mirrors __kvm_perf_overflow() (pmu.c): set the counter's
- * GLOBAL_STATUS bit and, if the *cached* pmc->intr says so, raise KVM_REQ_PMI. A PEBS counter
- * instead sets BUFFER_OVF from a hardware PMI (no second PMI while it is set) and nothing at all
- * from the emulated path (f331601c65ad).
- * @pmc: counter
- * @in_pmi: true from the perf overflow handler, false from the drain (emulated overflow)
- */
-void __kvm_perf_overflow(struct vpmc_pmc *pmc, bool in_pmi)
-{
-	struct vpmc_pmu *pmu = pmc->pmu;
-	struct vpmc_obs o = obs_make(VPMC_OBS_OVERFLOW, pmc->idx);
-	bool skip_pmi = false;
-
-	if (pmc->perf_event && pmc->perf_event->attr.precise) {
-		if (!in_pmi) {
-			skip_pmi = true;
-		} else {
-			skip_pmi = pmu->global_status & GLOBAL_STATUS_BUFFER_OVF;
-			pmu->global_status |= GLOBAL_STATUS_BUFFER_OVF;
-			o.value = GLOBAL_STATUS_BUFFER_OVF;
-		}
-	} else {
-		pmu->global_status |= BIT_ULL(pmc->idx);
-		o.value = BIT_ULL(pmc->idx);
-	}
-	if (o.value) {
-		o.emulated = !in_pmi;
-		pmu->stats.overflows++;
-		vpmc__pmu_observe(pmu, &o);
-	}
-
-	if (pmc->intr && !skip_pmi)
-		pmu->requests |= KVM_REQ_PMI;
-}
-
-/**
- * kvm_perf_overflow() - Mirrors kvm_perf_overflow() (pmu.c), perf's overflow handler: ignored if
- * the counter's reprogram bit is already set (test_and_set_bit: trap 13), else signal the
- * overflow and raise KVM_REQ_PMU so the drain re-arms the counter.
- * @pmc: counter whose perf event overflowed
- */
-void kvm_perf_overflow(struct vpmc_pmc *pmc)
-{
-	struct vpmc_pmu *pmu = pmc->pmu;
-
-	if (pmu->reprogram_pmi & BIT_ULL(pmc->idx))
-		return;
-	pmu->reprogram_pmi |= BIT_ULL(pmc->idx);
-
-	__kvm_perf_overflow(pmc, true);
-	pmu->requests |= KVM_REQ_PMU;
-}
-
 /*
- * The host side of a hardware overflow: the counter's PMI interrupts guest mode (a VM-exit the
- * vCPU driver turns into an implicit exit and entry), and perf calls kvm_perf_overflow(). With
- * hooks.skid the handler runs later instead (vpmc__pmu_deliver_skid(), scenario 15A).
+ * Mirrors pmc_reprogram_counter(): create the perf event with period get_sample_period(counter)
+ * (0 for IN_TXCP events), user/kernel exclusion, and precise if the counter's PEBS_ENABLE bit
+ * is set; on success cache intr = INT || PEBS. Return: 0, or perf's error (the drain re-queues
+ * the counter). Left out: the PDIR/PDIST precise levels (any non-zero level is one here).
  */
-static void pmc_perf_overflow_handler(struct simperf_event *event, void *ctx)
+static int pmc_reprogram_counter(struct vpmc_pmc *pmc, uint64_t config, bool exclude_user,
+				 bool exclude_kernel, bool intr)
 {
-	struct vpmc_pmc *pmc = ctx;
-	struct vpmc_pmu *pmu = pmc->pmu;
-
-	(void)event;
-	if (pmu->hooks.skid) {
-		pmu->skid_pending |= BIT_ULL(pmc->idx);
-		return;
-	}
-	pmu->host_pmi = true;
-	kvm_perf_overflow(pmc);
-}
-
-/**
- * vpmc__pmu_deliver_skid() - Run the perf overflow handlers that hooks.skid held back, in
- * counter order, at the current time (a PMI that skidded past a VM-exit).
- * @pmu: vCPU
- */
-void vpmc__pmu_deliver_skid(struct vpmc_pmu *pmu)
-{
-	uint64_t pending = pmu->skid_pending;
-	struct vpmc_pmc *pmc;
-	int bit;
-
-	pmu->skid_pending = 0;
-	kvm_for_each_pmc(pmu, pmc, bit, pending)
-		kvm_perf_overflow(pmc);
-}
-
-/**
- * pmc_reprogram_counter() - Mirrors pmc_reprogram_counter() (pmu.c): create the perf event with
- * period get_sample_period(counter) (0 for IN_TXCP events), user/kernel exclusion, and precise
- * if the counter's PEBS_ENABLE bit is set; on success cache intr = INT || PEBS.
- * @pmc: counter, without a perf event
- * @config: eventsel & raw_event_mask
- * @exclude_user: !USR
- * @exclude_kernel: !OS
- * @intr: INT
- *
- * Return: 0, or -EBUSY when creation fails (hooks.fail_create).
- */
-int pmc_reprogram_counter(struct vpmc_pmc *pmc, uint64_t config, bool exclude_user,
-			  bool exclude_kernel, bool intr)
-{
-	struct vpmc_pmu *pmu = pmc->pmu;
-	bool pebs = pmu->pebs_enable & BIT_ULL(pmc->idx);
+	struct vpmc_pmu *pmu = pmc_to_pmu(pmc);
 	struct simperf_attr attr = {
-		.config = config,
-		.sample_period = get_sample_period(pmc, pmc->counter),
 		.exclude_user = exclude_user,
 		.exclude_kernel = exclude_kernel,
-		.precise = pebs,
+		.config = config,
 	};
+	bool pebs = test_bit(pmc->idx, &pmu->pebs_enable);
+	int r;
 
-	/* HSW_IN_TX_CHECKPOINTED is not supported with a non-zero period */
-	if (attr.config & HSW_IN_TX_CHECKPOINTED)
+	attr.sample_period = get_sample_period(pmc, pmc->counter);
+
+	if (attr.config & HSW_IN_TX_CHECKPOINTED) {
+		/* HSW_IN_TX_CHECKPOINTED is not supported with nonzero period. */
 		attr.sample_period = 0;
+	}
+	if (pebs)
+		attr.precise = true;
 
-	if (pmu->hooks.fail_create & BIT_ULL(pmc->idx))
-		return -EBUSY;
+	r = simperf_create(&pmc->perf, &attr, kvm_perf_overflow, pmc);
+	if (r)
+		return r;
 
-	simperf_create(&pmc->perf, &attr, pmc_perf_overflow_handler, pmc);
 	pmc->perf_event = &pmc->perf;
-	pmu->event_count++;
-	pmu->stats.perf_creates++;
+	pmc_to_pmu(pmc)->event_count++;
+	trace_vpmc_perf_create(pmc);
 	pmc->is_paused = false;
 	pmc->intr = intr || pebs;
 	return 0;
 }
 
-/**
- * pmc_pause_counter() - Mirrors pmc_pause_counter() (pmu.c, fd89499a5151): fold the live perf
- * count into counter, snapshot, then fold the pending emulated events; the counter is paused.
- * Hosts < 6.8 (de0f619564f4): fold the perf count only; overflow is counter < prev_counter.
- * @pmc: counter
- *
- * Return: true if the emulated events wrapped the counter (an emulated overflow).
+/*
+ * Mirrors pmc_pause_counter() (fd89499a5151): fold the live perf count into counter, snapshot,
+ * then fold the pending emulated events; the counter is paused. Return: true if the emulated
+ * events wrapped the counter (an emulated overflow).
  */
-bool pmc_pause_counter(struct vpmc_pmc *pmc)
+static bool pmc_pause_counter(struct vpmc_pmc *pmc)
 {
 	uint64_t counter = pmc->counter;
 	uint64_t prev_counter;
 
+	if (pmu_host_before(pmc_to_pmu(pmc), 6, 8))
+		return pmc_pause_counter_pre_6_8(pmc);
+
+	/* update counter, reset event value to avoid redundant accumulation */
 	if (pmc->perf_event && !pmc->is_paused) {
 		counter += simperf_pause(pmc->perf_event, true);
-		pmc->pmu->stats.perf_pauses++;
-		if (pmu_prev_counter_scheme(pmc->pmu))
-			pmc->is_paused = true;
-	}
-	if (pmu_prev_counter_scheme(pmc->pmu)) {
-		pmc->counter = counter & pmc_bitmask(pmc);
-		return pmc->counter < pmc->prev_counter;
+		trace_vpmc_perf_pause(pmc);
 	}
 
-	/* if hardware already wrapped the counter, that overflow is perf's business */
+	/*
+	 * Snapshot the previous counter *after* accumulating state from perf. If overflow already
+	 * happened, hardware (via perf) is responsible for generating a PMI. KVM just needs to
+	 * detect overflow on emulated counter events that haven't yet been processed.
+	 */
 	prev_counter = counter & pmc_bitmask(pmc);
 
 	counter += pmc->emulated_counter;
@@ -422,440 +169,221 @@ bool pmc_pause_counter(struct vpmc_pmc *pmc)
 	return pmc->counter < prev_counter;
 }
 
-/**
- * pmc_resume_counter() - Mirrors pmc_resume_counter() (pmu.c): reuse the perf event if perf
- * accepts the new period and its precise level still matches PEBS_ENABLE.
- * @pmc: counter
- *
- * Return: true if the event was re-armed and enabled; false if it must be re-created.
+/*
+ * Mirrors pmc_resume_counter(): reuse the perf event if perf accepts the new period and its
+ * precise level still matches PEBS_ENABLE. Return: false if it must be re-created.
  */
-bool pmc_resume_counter(struct vpmc_pmc *pmc)
+static bool pmc_resume_counter(struct vpmc_pmc *pmc)
 {
 	if (!pmc->perf_event)
 		return false;
 
+	/* recalibrate sample period and check if it's accepted by perf core */
 	if (simperf_is_sampling(pmc->perf_event) &&
-	    pmc_perf_event_period(pmc, get_sample_period(pmc, pmc->counter)))
+	    simperf_period(pmc->perf_event, get_sample_period(pmc, pmc->counter)))
 		return false;
 
-	if (!!(pmc->pmu->pebs_enable & BIT_ULL(pmc->idx)) != pmc->perf_event->attr.precise)
+	if (test_bit(pmc->idx, &pmc_to_pmu(pmc)->pebs_enable) != pmc->perf_event->attr.precise)
 		return false;
 
+	/* reuse perf_event to serve as pmc_reprogram_counter() does */
 	simperf_enable(pmc->perf_event);
 	pmc->is_paused = false;
-	pmc->pmu->stats.perf_resumes++;
+	trace_vpmc_perf_resume(pmc);
+
 	return true;
 }
 
-/**
- * pmc_release_perf_event() - Mirrors pmc_release_perf_event() (pmu.c): destroy the perf event;
- * current_config = 0. pmc->intr is left as it was (stale).
- * @pmc: counter
- */
-void pmc_release_perf_event(struct vpmc_pmc *pmc)
+/* Mirrors pmc_release_perf_event(): current_config = 0; pmc->intr is left as it was (stale). */
+static void pmc_release_perf_event(struct vpmc_pmc *pmc)
 {
-	if (!pmc->perf_event)
+	if (pmc->perf_event) {
+		simperf_release(pmc->perf_event);
+		pmc->perf_event = NULL;
+		pmc->current_config = 0;
+		pmc_to_pmu(pmc)->event_count--;
+		trace_vpmc_perf_release(pmc);
+	}
+}
+
+/* Mirrors pmc_stop_counter(): counter = pmc_read_counter(), then release the perf event. */
+static void pmc_stop_counter(struct vpmc_pmc *pmc)
+{
+	if (pmc->perf_event) {
+		pmc->counter = pmc_read_counter(pmc);
+		pmc_release_perf_event(pmc);
+	}
+}
+
+/* Mirrors pmc_update_sample_period(): re-arm a running sampling event. */
+static void pmc_update_sample_period(struct vpmc_pmc *pmc)
+{
+	if (!pmc->perf_event || pmc->is_paused || !simperf_is_sampling(pmc->perf_event))
 		return;
-	simperf_release(pmc->perf_event);
-	pmc->perf_event = NULL;
-	pmc->current_config = 0;
-	pmc->pmu->event_count--;
-	pmc->pmu->stats.perf_releases++;
+
+	simperf_period(pmc->perf_event, get_sample_period(pmc, pmc->counter));
 }
 
 /**
- * pmc_stop_counter() - Mirrors pmc_stop_counter() (pmu.c): counter = pmc_read_counter(), then
- * release the perf event (reset and lazy cleanup).
+ * pmc_write_counter() - Mirrors pmc_write_counter(): drop pending emulated events, make the
+ * guest-visible value @val (masked) relative to the live perf count, and re-arm the perf period
+ * from the new base, which excludes the live count: the write-period drift (semantics §2.9).
+ * Never reports an overflow and requests no reprogram. Mediated: counter = val & mask.
  * @pmc: counter
+ * @val: value written, events (already sign-extended by the caller where the MSR does it)
  */
-void pmc_stop_counter(struct vpmc_pmc *pmc)
+void pmc_write_counter(struct vpmc_pmc *pmc, uint64_t val)
 {
-	if (!pmc->perf_event)
+	if (kvm_vcpu_has_mediated_pmu(pmu_to_vcpu(pmc_to_pmu(pmc)))) {
+		pmc->counter = val & pmc_bitmask(pmc);
 		return;
-	pmc->counter = pmc_read_counter(pmc);
-	pmc_release_perf_event(pmc);
+	}
+
+	/*
+	 * Drop any unconsumed accumulated counts, the WRMSR is a write, not a read-modify-write.
+	 * Adjust the counter value so that its value is relative to the current count. Note, this
+	 * very sneakily offsets the accumulated emulated count too, by using pmc_read_counter()!
+	 */
+	pmc->emulated_counter = 0;
+	pmc->counter += val - pmc_read_counter(pmc);
+	pmc->counter &= pmc_bitmask(pmc);
+	pmc_update_sample_period(pmc);
 }
 
-static void reprogram_observe(struct vpmc_pmc *pmc, enum vpmc_reprogram_outcome outcome)
+/* Mirrors filter_cmp(). */
+static int filter_cmp(const void *pa, const void *pb, uint64_t mask)
 {
-	struct vpmc_obs o = obs_make(VPMC_OBS_REPROGRAM, pmc->idx);
+	uint64_t a = *(const uint64_t *)pa & mask;
+	uint64_t b = *(const uint64_t *)pb & mask;
 
-	o.value = outcome;
-	o.created = outcome == VPMC_REPROGRAM_CREATED;
-	vpmc__pmu_observe(pmc->pmu, &o);
+	return (a > b) - (a < b);
 }
 
-/* The drain's REPROGRAM tally, for the DRAIN observation. */
-struct drain_tally {
-	unsigned int reprogrammed, resumed, created;
-};
-
-static int reprogram_counter_tally(struct vpmc_pmc *pmc, struct drain_tally *t);
-
-/**
- * reprogram_counter() - Mirrors reprogram_counter() (pmu.c): pause and fold; leave a disabled
- * or filtered counter paused (its emulated overflow dropped); signal an emulated overflow with
- * the *old* intr; then resume the perf event if the config is unchanged, else re-create it.
- * Mediated: only refresh the hardware selector (kvm_mediated_pmu_refresh_event_filter()).
- * @pmc: counter
- *
- * Return: 0, or the perf creation error (the drain re-queues the counter).
- */
-int reprogram_counter(struct vpmc_pmc *pmc)
+/* Mirrors filter_sort_cmp(): by event select, excludes after includes. */
+static int filter_sort_cmp(const void *pa, const void *pb)
 {
-	struct drain_tally t = { 0, 0, 0 };
-
-	return reprogram_counter_tally(pmc, &t);
-}
-
-static int reprogram_counter_tally(struct vpmc_pmc *pmc, struct drain_tally *t)
-{
-	struct vpmc_pmu *pmu = pmc->pmu;
-	uint64_t eventsel = pmc->eventsel;
-	uint64_t new_config = eventsel;
-	bool emulate_overflow;
-	int r;
-
-	pmu->stats.reprograms++;
-	t->reprogrammed++;
-	if (kvm_vcpu_has_mediated_pmu(pmu)) {
-		kvm_mediated_pmu_refresh_event_filter(pmc);
-		reprogram_observe(pmc, VPMC_REPROGRAM_MEDIATED);
-		return 0;
-	}
-
-	emulate_overflow = pmc_pause_counter(pmc);
-	if (pmu->hooks.after_pause)
-		pmu->hooks.after_pause(pmc, pmu->hooks.data);
-
-	if (!pmc_is_globally_enabled(pmc) || !pmc_is_locally_enabled(pmc) ||
-	    !pmc_is_event_allowed(pmc)) {
-		pmc->prev_counter = 0;
-		reprogram_observe(pmc, VPMC_REPROGRAM_PAUSED);
-		return 0;
-	}
-
-	if (emulate_overflow)
-		__kvm_perf_overflow(pmc, false);
-	pmc->prev_counter = 0;
-
-	if (pmc_is_fixed(pmc)) {
-		uint64_t fixed_ctr_ctrl = fixed_ctrl_field(pmu->fixed_ctr_ctrl,
-							   pmc->idx - KVM_FIXED_PMC_BASE_IDX);
-
-		if (fixed_ctr_ctrl & INTEL_FIXED_0_KERNEL)
-			eventsel |= ARCH_PERFMON_EVENTSEL_OS;
-		if (fixed_ctr_ctrl & INTEL_FIXED_0_USER)
-			eventsel |= ARCH_PERFMON_EVENTSEL_USR;
-		if (fixed_ctr_ctrl & INTEL_FIXED_0_ENABLE_PMI)
-			eventsel |= ARCH_PERFMON_EVENTSEL_INT;
-		new_config = fixed_ctr_ctrl;
-	}
-
-	if (pmc->current_config == new_config && pmc_resume_counter(pmc)) {
-		t->resumed++;
-		reprogram_observe(pmc, VPMC_REPROGRAM_RESUMED);
-		return 0;
-	}
-
-	pmc_release_perf_event(pmc);
-	pmc->current_config = new_config;
-
-	r = pmc_reprogram_counter(pmc, eventsel & pmu->raw_event_mask,
-				  !(eventsel & ARCH_PERFMON_EVENTSEL_USR),
-				  !(eventsel & ARCH_PERFMON_EVENTSEL_OS),
-				  eventsel & ARCH_PERFMON_EVENTSEL_INT);
-	if (!r)
-		t->created++;
-	reprogram_observe(pmc, r ? VPMC_REPROGRAM_FAILED : VPMC_REPROGRAM_CREATED);
-	return r;
-}
-
-/* Hosts < 6.9: bits are cleared per counter after its reprogram (before 004a0aa56ede), so an
- * overflow handler running in between finds its bit set and is dropped. */
-static uint64_t kvm_pmu_handle_event_legacy(struct vpmc_pmu *pmu, struct drain_tally *t)
-{
-	uint64_t done = 0;
-	int bit;
-
-	for (bit = 0; bit < 64; bit++) {
-		struct vpmc_pmc *pmc;
-
-		if (!(pmu->reprogram_pmi & BIT_ULL(bit)))
-			continue;
-		pmc = kvm_pmc_idx_to_pmc(pmu, bit);
-		if (!pmc) {
-			pmu->reprogram_pmi &= ~BIT_ULL(bit);
-			continue;
-		}
-		done |= BIT_ULL(bit);
-		if (!reprogram_counter_tally(pmc, t))
-			pmu->reprogram_pmi &= ~BIT_ULL(bit);
-	}
-	return done;
-}
-
-/**
- * kvm_pmu_handle_event() - Mirrors kvm_pmu_handle_event() (pmu.c), the KVM_REQ_PMU drain:
- * snapshot reprogram_pmi and clear exactly those bits, reprogram each existing counter in
- * index order (a failure re-sets its bit without a new KVM_REQ_PMU), run the lazy cleanup if
- * due, and recompute the emulation bitmaps of the processed counters. Reports DRAIN.
- * @pmu: vCPU
- */
-void kvm_pmu_handle_event(struct vpmc_pmu *pmu)
-{
-	struct vpmc_obs o = obs_make(VPMC_OBS_DRAIN, -1);
-	struct drain_tally t = { 0, 0, 0 };
-	struct vpmc_pmc *pmc;
-	uint64_t bitmap;
-	int bit;
-
-	pmu->stats.drains++;
-	if (pmu_host_before(pmu, 6, 9)) {
-		bitmap = kvm_pmu_handle_event_legacy(pmu, &t);
-	} else {
-		bitmap = pmu->reprogram_pmi;
-		pmu->reprogram_pmi &= ~bitmap;
-		kvm_for_each_pmc(pmu, pmc, bit, bitmap) {
-			if (reprogram_counter_tally(pmc, &t))
-				pmu->reprogram_pmi |= BIT_ULL(bit);
-		}
-	}
-
-	if (pmu->need_cleanup)
-		kvm_pmu_cleanup(pmu);
-
-	kvm_for_each_pmc(pmu, pmc, bit, bitmap)
-		kvm_pmu_recalc_pmc_emulation(pmu, pmc);
-
-	o.nr_reprogrammed = t.reprogrammed;
-	o.nr_resumed = t.resumed;
-	o.nr_created = t.created;
-	vpmc__pmu_observe(pmu, &o);
+	return filter_cmp(pa, pb, KVM_PMU_MASKED_ENTRY_EVENT_SELECT | KVM_PMU_MASKED_ENTRY_EXCLUDE);
 }
 
 /*
- * Mirrors kvm_apic_local_deliver(apic, APIC_LVTPC) (lapic.c): deliver unless LVTPC is masked,
- * then mask LVTPC for Intel-compatible guests (a16eb25b09c0, ~6.6; AMD excluded since
- * 49ff3b4aec51, ~6.9). The in-kernel APIC is always hardware-enabled here.
+ * Mirrors filter_event_cmp(). Searching is done on the includes and the excludes separately,
+ * so the exclude bit can be ignored.
  */
-static bool kvm_apic_local_deliver_lvtpc(struct vpmc_pmu *pmu)
+static int filter_event_cmp(const void *pa, const void *pb)
 {
-	bool mask_after;
+	return filter_cmp(pa, pb, KVM_PMU_MASKED_ENTRY_EVENT_SELECT);
+}
 
-	if (pmu->lvtpc & APIC_LVT_MASKED)
+/* Mirrors find_filter_index(). */
+static int find_filter_index(const uint64_t *events, uint32_t nevents, uint64_t key)
+{
+	const uint64_t *fe = bsearch(&key, events, nevents, sizeof(events[0]), filter_event_cmp);
+
+	if (!fe)
+		return -1;
+
+	return (int)(fe - events);
+}
+
+/* Mirrors is_filter_entry_match(): (umask & entry's mask) == entry's match. */
+static bool is_filter_entry_match(uint64_t filter_event, uint64_t umask)
+{
+	uint64_t mask = filter_event >> (KVM_PMU_MASKED_ENTRY_UMASK_MASK_SHIFT - 8);
+	uint64_t match = filter_event & KVM_PMU_MASKED_ENTRY_UMASK_MATCH;
+
+	return (umask & mask) == match;
+}
+
+/* Mirrors filter_contains_match(): any entry with the event select whose umask matches. */
+static bool filter_contains_match(const uint64_t *events, uint32_t nevents, uint64_t eventsel,
+				  uint64_t eventsel_event)
+{
+	uint64_t event_select = eventsel & eventsel_event;
+	uint64_t umask = eventsel & ARCH_PERFMON_EVENTSEL_UMASK;
+	int i, index;
+
+	index = find_filter_index(events, nevents, event_select);
+	if (index < 0)
 		return false;
-	mask_after = !pmu_host_before(pmu, 6, 6) &&
-		     (pmu->vendor == VPMC_VENDOR_INTEL || pmu_host_before(pmu, 6, 9));
-	if (mask_after)
-		pmu->lvtpc |= APIC_LVT_MASKED;
+
+	/*
+	 * Entries are sorted by the event select. Walk the list in both directions to process all
+	 * entries with the targeted event select.
+	 */
+	for (i = index; i < (int)nevents; i++) {
+		if (filter_event_cmp(&events[i], &event_select))
+			break;
+
+		if (is_filter_entry_match(events[i], umask))
+			return true;
+	}
+
+	for (i = index - 1; i >= 0; i--) {
+		if (filter_event_cmp(&events[i], &event_select))
+			break;
+
+		if (is_filter_entry_match(events[i], umask))
+			return true;
+	}
+
+	return false;
+}
+
+/* Mirrors is_gp_event_allowed(); @eventsel_event is kvm_pmu_ops.EVENTSEL_EVENT. */
+static bool is_gp_event_allowed(const struct vpmc_pmu_event_filter *f, uint64_t eventsel,
+				uint64_t eventsel_event)
+{
+	const uint64_t *excludes = f->events + f->nr_includes;
+
+	if (filter_contains_match(f->events, f->nr_includes, eventsel, eventsel_event) &&
+	    !filter_contains_match(excludes, f->nr_excludes, eventsel, eventsel_event))
+		return f->action == KVM_PMU_EVENT_ALLOW;
+
+	return f->action == KVM_PMU_EVENT_DENY;
+}
+
+/* Mirrors is_fixed_event_allowed(). */
+static bool is_fixed_event_allowed(const struct vpmc_pmu_event_filter *filter, int idx)
+{
+	int fixed_idx = idx - KVM_FIXED_PMC_BASE_IDX;
+	uint64_t bitmap = filter->fixed_counter_bitmap;
+
+	if (filter->action == KVM_PMU_EVENT_DENY && test_bit(fixed_idx, &bitmap))
+		return false;
+	if (filter->action == KVM_PMU_EVENT_ALLOW && !test_bit(fixed_idx, &bitmap))
+		return false;
+
 	return true;
 }
 
 /**
- * kvm_pmu_deliver_pmi() - Mirrors kvm_pmu_deliver_pmi() (pmu.c), run for KVM_REQ_PMI: raise
- * LVTPC (the vendor LBR-freeze hook has nothing to do: no guest LBRs). Reports PMI with the
- * GLOBAL_STATUS the guest's handler will find.
- * @pmu: vCPU
- */
-void kvm_pmu_deliver_pmi(struct vpmc_pmu *pmu)
-{
-	struct vpmc_obs o = obs_make(VPMC_OBS_PMI, -1);
-
-	o.delivered = kvm_apic_local_deliver_lvtpc(pmu);
-	o.global_status = pmu->global_status;
-	if (o.delivered)
-		pmu->stats.pmis_delivered++;
-	else
-		pmu->stats.pmis_dropped++;
-	vpmc__pmu_observe(pmu, &o);
-}
-
-/**
- * kvm_pmu_recalc_pmc_emulation() - Mirrors kvm_pmu_recalc_pmc_emulation() (pmu.c, 5dfd498bad5f):
- * a locally enabled counter is a candidate for emulated instructions / branches if its event
- * matches; the filter and global enable are checked at trigger time instead.
- * @pmu: vCPU
+ * pmc_is_event_allowed() - Mirrors pmc_is_event_allowed() (check_pmu_event_filter() before
+ * 6.18): the VM's event filter lets the counter count; GP counters by eventsel, fixed ones by
+ * the fixed bitmap. Left out: SRCU.
  * @pmc: counter
+ *
+ * Return: true if there is no filter or it allows the counter's event.
  */
-void kvm_pmu_recalc_pmc_emulation(struct vpmc_pmu *pmu, struct vpmc_pmc *pmc)
+VISIBLE_FOR_TESTING bool pmc_is_event_allowed(const struct vpmc_pmc *pmc)
 {
-	pmu->pmc_counting_instructions &= ~BIT_ULL(pmc->idx);
-	pmu->pmc_counting_branches &= ~BIT_ULL(pmc->idx);
+	const struct vpmc_pmu_event_filter *filter = pmc_to_pmu(pmc)->filter;
 
-	if (!pmc_is_locally_enabled(pmc))
-		return;
-	if (pmc_is_event_match(pmc, pmu->ops->INSTRUCTIONS_RETIRED))
-		pmu->pmc_counting_instructions |= BIT_ULL(pmc->idx);
-	if (pmc_is_event_match(pmc, pmu->ops->BRANCH_INSTRUCTIONS_RETIRED))
-		pmu->pmc_counting_branches |= BIT_ULL(pmc->idx);
+	if (!filter)
+		return true;
+
+	if (pmc_is_gp(pmc))
+		return is_gp_event_allowed(filter, pmc->eventsel,
+					   pmc_to_pmu(pmc)->ops->EVENTSEL_EVENT);
+
+	return is_fixed_event_allowed(filter, pmc->idx);
 }
 
-/**
- * kvm_pmu_request_counter_reprogram() - Mirrors kvm_pmu_request_counter_reprogram() (pmu.h):
- * recompute the emulation bitmaps, set the counter's reprogram bit, raise KVM_REQ_PMU.
- * @pmc: counter
- */
-void kvm_pmu_request_counter_reprogram(struct vpmc_pmc *pmc)
-{
-	kvm_pmu_recalc_pmc_emulation(pmc->pmu, pmc);
-	pmc->pmu->reprogram_pmi |= BIT_ULL(pmc->idx);
-	pmc->pmu->requests |= KVM_REQ_PMU;
-}
-
-/**
- * reprogram_counters() - Mirrors reprogram_counters() (pmu.h; kvm_pmu_request_counters_reprogram()
- * in the mediated-era tree): mark @counters for reprogram, one KVM_REQ_PMU; no recalc.
- * @pmu: vCPU
- * @counters: global-index bitmap; 0 does nothing
- */
-void reprogram_counters(struct vpmc_pmu *pmu, uint64_t counters)
-{
-	if (!counters)
-		return;
-	pmu->reprogram_pmi |= counters;
-	pmu->requests |= KVM_REQ_PMU;
-}
-
-/* Mediated increment (283a5aa57b22): count now, overflow now, PMI by the current INT bit. */
-static void kvm_pmu_incr_counter_mediated(struct vpmc_pmc *pmc)
-{
-	struct vpmc_pmu *pmu = pmc->pmu;
-	struct vpmc_obs o;
-
-	pmc->counter = (pmc->counter + 1) & pmc_bitmask(pmc);
-	if (pmc->counter)
-		return;
-	pmu->global_status |= BIT_ULL(pmc->idx);
-	pmu->stats.overflows++;
-	o = obs_make(VPMC_OBS_OVERFLOW, pmc->idx);
-	o.emulated = true;
-	o.value = BIT_ULL(pmc->idx);
-	vpmc__pmu_observe(pmu, &o);
-	if (pmc_is_pmi_enabled(pmc))
-		pmu->requests |= KVM_REQ_PMI;
-}
-
-/**
- * kvm_pmu_incr_counter() - Mirrors kvm_pmu_incr_counter() (pmu.c), the policy seam
- * (Appendix A): exact: emulated_counter++ and request the reprogram; tolerance=T: request it
- * only once emulated_counter > T; tolerance-wrap=T: also when the guest-visible value wrapped
- * to 0; mediated and reference: the mediated increment. Hosts < 6.8 use the prev_counter
- * increment of de0f619564f4 (counter += 1 directly) under every perf-backed policy.
- * @pmc: counter that counts the retired event
- */
-void kvm_pmu_incr_counter(struct vpmc_pmc *pmc)
-{
-	struct vpmc_pmu *pmu = pmc->pmu;
-	bool request = true;
-
-	pmu->stats.increments++;
-	if (kvm_vcpu_has_mediated_pmu(pmu)) {
-		kvm_pmu_incr_counter_mediated(pmc);
-		return;
-	}
-	if (pmu_prev_counter_scheme(pmu)) {
-		pmc->prev_counter = pmc->counter;
-		pmc->counter = (pmc->counter + 1) & pmc_bitmask(pmc);
-		kvm_pmu_request_counter_reprogram(pmc);
-		return;
-	}
-
-	pmc->emulated_counter++;
-	if (pmu->policy.kind == VPMC_POLICY_TOLERANCE)
-		request = pmc->emulated_counter > pmu->policy.arg;
-	else if (pmu->policy.kind == VPMC_POLICY_TOLERANCE_WRAP)
-		request = pmc->emulated_counter > pmu->policy.arg || !pmc_read_counter(pmc);
-	if (request)
-		kvm_pmu_request_counter_reprogram(pmc);
-}
-
-/* The TRIGGER observation, out of line: the caller runs per emulated instruction and policy,
- * and its frame stays small without the observation on it. */
-static __attribute__((noinline)) void trigger_observe(struct vpmc_pmu *pmu,
-						      unsigned int perf_hw_id, uint64_t incr)
-{
-	struct vpmc_obs o = obs_make(VPMC_OBS_TRIGGER, -1);
-
-	o.index = perf_hw_id;
-	o.value = incr;
-	vpmc__pmu_observe(pmu, &o);
-}
-
-/**
- * kvm_pmu_trigger_event() - Mirrors kvm_pmu_trigger_event() (pmu.c, B-7.0): candidates from the
- * precomputed bitmap, gated by GLOBAL_CTRL (v2+), then per counter in index order the filter
- * and cpl_is_matched(), then kvm_pmu_incr_counter(). Reports TRIGGER once past the gate (built
- * only if the observer takes it, pmu_observes()).
- * @pmu: vCPU
- * @event_pmcs: pmc_counting_instructions or pmc_counting_branches
- * @perf_hw_id: PERF_COUNT_HW_INSTRUCTIONS or _BRANCH_INSTRUCTIONS (for the observation)
- */
-void kvm_pmu_trigger_event(struct vpmc_pmu *pmu, uint64_t event_pmcs, unsigned int perf_hw_id)
-{
-	uint64_t bitmap, incr = 0;
-	struct vpmc_pmc *pmc;
-	int i;
-
-	if (!event_pmcs)
-		return;
-	if (!kvm_pmu_has_perf_global_ctrl(pmu))
-		bitmap = event_pmcs;
-	else if (!(bitmap = event_pmcs & pmu->global_ctrl))
-		return;
-	pmu->stats.triggers++;
-	kvm_for_each_pmc(pmu, pmc, i, bitmap) {
-		if (!pmc_is_event_allowed(pmc) || !cpl_is_matched(pmc))
-			continue;
-		incr |= BIT_ULL(i);
-	}
-	/* reported before the increments' own observations (an overflow) */
-	if (pmu_observes(pmu, VPMC_OBS_TRIGGER))
-		trigger_observe(pmu, perf_hw_id, incr);
-
-	kvm_for_each_pmc(pmu, pmc, i, incr)
-		kvm_pmu_incr_counter(pmc);
-}
-
-/* The "disabled=MASK" policy: the hook returns before touching any counter. */
-static bool pmu_event_disabled(const struct vpmc_pmu *pmu, unsigned int perf_hw_id)
-{
-	return pmu->policy.kind == VPMC_POLICY_DISABLED && (pmu->policy.arg & BIT_ULL(perf_hw_id));
-}
-
-/**
- * kvm_pmu_instruction_retired() - Mirrors kvm_pmu_instruction_retired() (pmu.c, 43f5bea2639c):
- * KVM retired one instruction for the guest. Policy disabled with bit 1: nothing.
- * @pmu: vCPU
- */
-void kvm_pmu_instruction_retired(struct vpmc_pmu *pmu)
-{
-	if (pmu_event_disabled(pmu, PERF_COUNT_HW_INSTRUCTIONS))
-		return;
-	kvm_pmu_trigger_event(pmu, pmu->pmc_counting_instructions, PERF_COUNT_HW_INSTRUCTIONS);
-}
-
-/**
- * kvm_pmu_branch_retired() - Mirrors kvm_pmu_branch_retired() (pmu.c): KVM retired one branch
- * for the guest. Policy disabled with bit 4: nothing.
- * @pmu: vCPU
- */
-void kvm_pmu_branch_retired(struct vpmc_pmu *pmu)
-{
-	if (pmu_event_disabled(pmu, PERF_COUNT_HW_BRANCH_INSTRUCTIONS))
-		return;
-	kvm_pmu_trigger_event(pmu, pmu->pmc_counting_branches, PERF_COUNT_HW_BRANCH_INSTRUCTIONS);
-}
-
-/**
- * kvm_mediated_pmu_refresh_event_filter() - Mirrors kvm_mediated_pmu_refresh_event_filter()
- * (pmu.c): hardware counts only a locally enabled, filter-allowed counter.
- * @pmc: counter
- */
-void kvm_mediated_pmu_refresh_event_filter(struct vpmc_pmc *pmc)
+/* Mirrors kvm_mediated_pmu_refresh_event_filter(): hardware counts only a locally enabled,
+ * filter-allowed counter. */
+static void kvm_mediated_pmu_refresh_event_filter(struct vpmc_pmc *pmc)
 {
 	bool allowed = pmc_is_locally_enabled(pmc) && pmc_is_event_allowed(pmc);
-	struct vpmc_pmu *pmu = pmc->pmu;
+	struct vpmc_pmu *pmu = pmc_to_pmu(pmc);
 
 	if (pmc_is_gp(pmc)) {
 		pmc->eventsel_hw &= ~ARCH_PERFMON_EVENTSEL_ENABLE;
@@ -872,37 +400,258 @@ void kvm_mediated_pmu_refresh_event_filter(struct vpmc_pmc *pmc)
 }
 
 /**
- * kvm_pmu_is_valid_msr() - Mirrors kvm_pmu_is_valid_msr() (pmu.c): GLOBAL_STATUS/CTRL/OVF_CTRL
- * exist for PMU v2+ (on AMD guests too); anything else is the vendor's.
+ * reprogram_counter() - Mirrors reprogram_counter(): pause and fold; leave a disabled or
+ * filtered counter paused (its emulated overflow dropped); signal an emulated overflow with the
+ * *old* intr; then resume the perf event if the config is unchanged, else re-create it.
+ * Mediated: only refresh the hardware selector. Left out: the pin-control printk_once().
+ * @pmc: counter
+ *
+ * Return: 0, or the perf creation error (the drain re-queues the counter).
+ */
+VISIBLE_FOR_TESTING int reprogram_counter(struct vpmc_pmc *pmc)
+{
+	struct vpmc_pmu *pmu = pmc_to_pmu(pmc);
+	uint64_t eventsel = pmc->eventsel;
+	uint64_t new_config = eventsel;
+	bool emulate_overflow;
+	uint8_t fixed_ctr_ctrl;
+	int r;
+
+	if (pmu_host_before(pmu, 6, 8) && !kvm_vcpu_has_mediated_pmu(pmu_to_vcpu(pmu)))
+		return reprogram_counter_pre_6_8(pmc);
+	if (kvm_vcpu_has_mediated_pmu(pmu_to_vcpu(pmu))) {
+		kvm_mediated_pmu_refresh_event_filter(pmc);
+		trace_vpmc_reprogram(pmc, VPMC_REPROGRAM_MEDIATED);
+		return 0;
+	}
+
+	emulate_overflow = pmc_pause_counter(pmc);
+
+	if (!pmc_is_globally_enabled(pmc) || !pmc_is_locally_enabled(pmc) ||
+	    !pmc_is_event_allowed(pmc)) {
+		trace_vpmc_reprogram(pmc, VPMC_REPROGRAM_PAUSED);
+		return 0;
+	}
+
+	if (emulate_overflow)
+		__kvm_perf_overflow(pmc, false);
+
+	if (pmc_is_fixed(pmc)) {
+		fixed_ctr_ctrl = fixed_ctrl_field(pmu->fixed_ctr_ctrl,
+						  pmc->idx - KVM_FIXED_PMC_BASE_IDX);
+		if (fixed_ctr_ctrl & INTEL_FIXED_0_KERNEL)
+			eventsel |= ARCH_PERFMON_EVENTSEL_OS;
+		if (fixed_ctr_ctrl & INTEL_FIXED_0_USER)
+			eventsel |= ARCH_PERFMON_EVENTSEL_USR;
+		if (fixed_ctr_ctrl & INTEL_FIXED_0_ENABLE_PMI)
+			eventsel |= ARCH_PERFMON_EVENTSEL_INT;
+		new_config = (uint64_t)fixed_ctr_ctrl;
+	}
+
+	if (pmc->current_config == new_config && pmc_resume_counter(pmc)) {
+		trace_vpmc_reprogram(pmc, VPMC_REPROGRAM_RESUMED);
+		return 0;
+	}
+
+	pmc_release_perf_event(pmc);
+
+	pmc->current_config = new_config;
+
+	r = pmc_reprogram_counter(pmc, eventsel & pmu->raw_event_mask,
+				  !(eventsel & ARCH_PERFMON_EVENTSEL_USR),
+				  !(eventsel & ARCH_PERFMON_EVENTSEL_OS),
+				  eventsel & ARCH_PERFMON_EVENTSEL_INT);
+	trace_vpmc_reprogram(pmc, r ? VPMC_REPROGRAM_FAILED : VPMC_REPROGRAM_CREATED);
+	return r;
+}
+
+/*
+ * Mirrors pmc_is_event_match(): event select (with AMD's bits 35:32) and unit mask equal.
+ * Ignored: edge (all events KVM emulates are rising edges), pin control, counter mask and its
+ * invert flag (KVM does not emulate multiple events in one cycle), OS/USR/INT/EN.
+ */
+static inline bool pmc_is_event_match(const struct vpmc_pmc *pmc, uint64_t eventsel)
+{
+	return !((pmc->eventsel ^ eventsel) & AMD64_RAW_EVENT_MASK_NB);
+}
+
+/**
+ * kvm_pmu_recalc_pmc_emulation() - Mirrors kvm_pmu_recalc_pmc_emulation() (5dfd498bad5f): a
+ * locally enabled counter is a candidate for emulated instructions / branches if its event
+ * matches.
  * @pmu: vCPU
+ * @pmc: counter
+ */
+void kvm_pmu_recalc_pmc_emulation(struct vpmc_pmu *pmu, struct vpmc_pmc *pmc)
+{
+	pmu->pmc_counting_instructions &= ~BIT_ULL(pmc->idx);
+	pmu->pmc_counting_branches &= ~BIT_ULL(pmc->idx);
+
+	/*
+	 * Do NOT consult the PMU event filters, as the filters must be checked at the time of
+	 * emulation to ensure KVM uses fresh information.
+	 */
+	if (!pmc_is_locally_enabled(pmc))
+		return;
+
+	if (pmc_is_event_match(pmc, pmu->ops->INSTRUCTIONS_RETIRED))
+		__set_bit(pmc->idx, &pmu->pmc_counting_instructions);
+	if (pmc_is_event_match(pmc, pmu->ops->BRANCH_INSTRUCTIONS_RETIRED))
+		__set_bit(pmc->idx, &pmu->pmc_counting_branches);
+}
+
+/**
+ * kvm_pmu_handle_event() - Mirrors kvm_pmu_handle_event(), the KVM_REQ_PMU drain (004a0aa56ede,
+ * 6.9): snapshot reprogram_pmi and clear exactly those bits, reprogram each existing counter in
+ * index order, run the lazy cleanup if due, and recompute the emulation bitmaps of the
+ * processed counters. Reports DRAIN.
+ * @vcpu: vCPU
+ */
+void kvm_pmu_handle_event(struct vpmc_pmu *vcpu)
+{
+	uint64_t bitmap;
+	struct vpmc_pmu *pmu = vcpu_to_pmu(vcpu);
+	struct vpmc_pmc *pmc;
+	int bit;
+
+	if (pmu_host_before(pmu, 6, 9)) {
+		kvm_pmu_handle_event_pre_6_9(vcpu);
+		return;
+	}
+	trace_vpmc_drain_begin(pmu);
+
+	bitmap_copy(&bitmap, &pmu->reprogram_pmi, X86_PMC_IDX_MAX);
+
+	/*
+	 * The reprogramming bitmap can be written asynchronously by something other than the task
+	 * that holds vcpu->mutex, take care to clear only the bits that will actually processed.
+	 */
+	atomic64_andnot(bitmap, &pmu->__reprogram_pmi);
+
+	kvm_for_each_pmc(pmu, pmc, bit, bitmap) {
+		/*
+		 * If reprogramming fails, e.g. due to contention, re-set the reprogram bit, i.e.
+		 * opportunistically try again on the next PMU refresh. Don't make a new request as
+		 * doing so can stall the guest if reprogramming repeatedly fails.
+		 */
+		if (reprogram_counter(pmc))
+			set_bit(pmc->idx, &pmu->reprogram_pmi);
+	}
+
+	/*
+	 * Release unused perf_events if the corresponding guest MSRs weren't accessed during the
+	 * last vCPU time slice (need_cleanup is set when the vCPU is scheduled back in).
+	 */
+	if (pmu->need_cleanup)
+		kvm_pmu_cleanup(vcpu);
+
+	kvm_for_each_pmc(pmu, pmc, bit, bitmap)
+		kvm_pmu_recalc_pmc_emulation(pmu, pmc);
+	trace_vpmc_drain(pmu);
+}
+
+/**
+ * kvm_pmu_check_rdpmc_early() - Mirrors kvm_pmu_check_rdpmc_early(): on AMD an invalid index
+ * #GPs before the intercept; Intel has no early check.
+ * @vcpu: vCPU
+ * @idx: ECX
+ *
+ * Return: 0, or non-zero for #GP.
+ */
+int kvm_pmu_check_rdpmc_early(struct vpmc_pmu *vcpu, unsigned int idx)
+{
+	if (!vcpu->ops->check_rdpmc_early)
+		return 0;
+
+	return vcpu->ops->check_rdpmc_early(vcpu, idx);
+}
+
+/**
+ * kvm_pmu_rdpmc() - Mirrors kvm_pmu_rdpmc(): #GP without a vPMU or for an index the vendor
+ * does not decode; else pmc_read_counter() masked to the counter type. Left out: the VMware
+ * backdoor (off) and the CR4.PCE check (set in our guests).
+ * @vcpu: vCPU
+ * @idx: ECX
+ * @data: value read
+ *
+ * Return: 0, or 1 (#GP).
+ */
+int kvm_pmu_rdpmc(struct vpmc_pmu *vcpu, unsigned int idx, uint64_t *data)
+{
+	struct vpmc_pmu *pmu = vcpu_to_pmu(vcpu);
+	struct vpmc_pmc *pmc;
+	uint64_t mask = ~0ULL;
+
+	if (!pmu->version)
+		return 1;
+
+	pmc = vcpu->ops->rdpmc_ecx_to_pmc(vcpu, idx, &mask);
+	if (!pmc)
+		return 1;
+
+	*data = pmc_read_counter(pmc) & mask;
+	return 0;
+}
+
+/**
+ * kvm_pmu_deliver_pmi() - Mirrors kvm_pmu_deliver_pmi(), run for KVM_REQ_PMI: raise LVTPC.
+ * Reports PMI with the GLOBAL_STATUS the guest's handler will find. Left out: the vendor
+ * LBR-freeze hook (no guest LBRs); the in-kernel APIC is always there.
+ * @vcpu: vCPU
+ */
+void kvm_pmu_deliver_pmi(struct vpmc_pmu *vcpu)
+{
+	int r;
+
+	r = kvm_apic_local_deliver(vcpu, APIC_LVTPC);
+	trace_vpmc_pmi(vcpu, r);
+}
+
+/**
+ * kvm_pmu_is_valid_msr() - Mirrors kvm_pmu_is_valid_msr(): GLOBAL_STATUS/CTRL/OVF_CTRL exist
+ * for PMU v2+ (on AMD guests too); anything else is the vendor's.
+ * @vcpu: vCPU
  * @msr: MSR index
  *
  * Return: true if KVM's PMU handles @msr for this guest.
  */
-bool kvm_pmu_is_valid_msr(struct vpmc_pmu *pmu, uint32_t msr)
+bool kvm_pmu_is_valid_msr(struct vpmc_pmu *vcpu, uint32_t msr)
 {
 	switch (msr) {
 	case MSR_CORE_PERF_GLOBAL_STATUS:
 	case MSR_CORE_PERF_GLOBAL_CTRL:
 	case MSR_CORE_PERF_GLOBAL_OVF_CTRL:
-		return kvm_pmu_has_perf_global_ctrl(pmu);
+		return kvm_pmu_has_perf_global_ctrl(vcpu_to_pmu(vcpu));
 	default:
 		break;
 	}
-	return pmu->ops->msr_idx_to_pmc(pmu, msr) || pmu->ops->is_valid_msr(pmu, msr);
+	return vcpu->ops->msr_idx_to_pmc(vcpu, msr) || vcpu->ops->is_valid_msr(vcpu, msr);
+}
+
+/* Mirrors kvm_pmu_mark_pmc_in_use(). */
+static void kvm_pmu_mark_pmc_in_use(struct vpmc_pmu *vcpu, uint32_t msr)
+{
+	struct vpmc_pmu *pmu = vcpu_to_pmu(vcpu);
+	struct vpmc_pmc *pmc = vcpu->ops->msr_idx_to_pmc(vcpu, msr);
+
+	if (pmc)
+		__set_bit(pmc->idx, &pmu->pmc_in_use);
 }
 
 /**
- * kvm_pmu_get_msr() - Mirrors kvm_pmu_get_msr() (pmu.c): the global MSRs (the clear/set and
- * OVF_CTRL MSRs read 0), else the vendor handler.
- * @pmu: vCPU
+ * kvm_pmu_get_msr() - Mirrors kvm_pmu_get_msr(): the global MSRs (the clear/set and OVF_CTRL
+ * MSRs read 0), else the vendor handler.
+ * @vcpu: vCPU
  * @msr_info: index in, data out
  *
  * Return: 0, or 1 (#GP).
  */
-int kvm_pmu_get_msr(struct vpmc_pmu *pmu, struct msr_data *msr_info)
+int kvm_pmu_get_msr(struct vpmc_pmu *vcpu, struct msr_data *msr_info)
 {
-	switch (msr_info->index) {
+	struct vpmc_pmu *pmu = vcpu_to_pmu(vcpu);
+	uint32_t msr = msr_info->index;
+
+	switch (msr) {
 	case MSR_CORE_PERF_GLOBAL_STATUS:
 	case MSR_AMD64_PERF_CNTR_GLOBAL_STATUS:
 		msr_info->data = pmu->global_status;
@@ -917,70 +666,67 @@ int kvm_pmu_get_msr(struct vpmc_pmu *pmu, struct msr_data *msr_info)
 		msr_info->data = 0;
 		break;
 	default:
-		return pmu->ops->get_msr(pmu, msr_info);
+		return vcpu->ops->get_msr(vcpu, msr_info);
 	}
+
 	return 0;
-}
-
-/* The GLOBAL_CTRL write (both vendors; AMD dropped its reserved bits first). */
-static int kvm_pmu_set_global_ctrl(struct vpmc_pmu *pmu, uint64_t data)
-{
-	uint64_t diff;
-
-	if (pmu->global_ctrl_rsvd & data) /* kvm_valid_perf_global_ctrl() */
-		return 1;
-	if (pmu->global_ctrl != data) {
-		diff = pmu->global_ctrl ^ data;
-		pmu->global_ctrl = data;
-		reprogram_counters(pmu, diff);
-	}
-	return 0;
-}
-
-/* Mirrors kvm_pmu_mark_pmc_in_use() (pmu.c). */
-static void kvm_pmu_mark_pmc_in_use(struct vpmc_pmu *pmu, uint32_t msr)
-{
-	struct vpmc_pmc *pmc = pmu->ops->msr_idx_to_pmc(pmu, msr);
-
-	if (pmc)
-		pmu->pmc_in_use |= BIT_ULL(pmc->idx);
 }
 
 /**
- * kvm_pmu_set_msr() - Mirrors kvm_pmu_set_msr() (pmu.c): Intel #GPs on guest writes of the
- * read-only GLOBAL_STATUS and on reserved bits, AMD ignores them; GLOBAL_CTRL changes request
- * a reprogram of every changed bit; OVF_CTRL / STATUS_CLR clear status bits (guest writes
- * only); AMD STATUS_SET (6.18+) sets them; other MSRs mark the counter in use and go to the
- * vendor. Host-initiated writes (migration) may set GLOBAL_STATUS.
- * @pmu: vCPU
+ * kvm_pmu_set_msr() - Mirrors kvm_pmu_set_msr(): Intel #GPs on guest writes of the read-only
+ * GLOBAL_STATUS and on reserved bits, AMD ignores them; GLOBAL_CTRL changes request a reprogram
+ * of every changed bit; OVF_CTRL / STATUS_CLR clear status bits (guest writes only); AMD
+ * STATUS_SET (6.18+) sets them; other MSRs mark the counter in use and go to the vendor.
+ * Host-initiated writes (migration) may set GLOBAL_STATUS.
+ * @vcpu: vCPU
  * @msr_info: index, data, host_initiated
  *
  * Return: 0, or 1 (#GP for a guest; failure for the host).
  */
-int kvm_pmu_set_msr(struct vpmc_pmu *pmu, struct msr_data *msr_info)
+int kvm_pmu_set_msr(struct vpmc_pmu *vcpu, struct msr_data *msr_info)
 {
+	struct vpmc_pmu *pmu = vcpu_to_pmu(vcpu);
+	uint32_t msr = msr_info->index;
 	uint64_t data = msr_info->data;
+	uint64_t diff;
 
-	switch (msr_info->index) {
+	/*
+	 * Note, AMD ignores writes to reserved bits and read-only PMU MSRs, whereas Intel generates
+	 * #GP on attempts to write reserved/RO MSRs.
+	 */
+	switch (msr) {
 	case MSR_CORE_PERF_GLOBAL_STATUS:
 		if (!msr_info->host_initiated)
 			return 1; /* RO MSR */
 		/* fallthrough */
 	case MSR_AMD64_PERF_CNTR_GLOBAL_STATUS:
-		/* Per PPR, read-only; guest writes are ignored. */
+		/* Per PPR, Read-only MSR. Writes are ignored. */
 		if (!msr_info->host_initiated)
 			break;
+
 		if (data & pmu->global_status_rsvd)
 			return 1;
+
 		pmu->global_status = data;
 		break;
 	case MSR_AMD64_PERF_CNTR_GLOBAL_CTL:
 		data &= ~pmu->global_ctrl_rsvd;
-		return kvm_pmu_set_global_ctrl(pmu, data);
+		/* fallthrough */
 	case MSR_CORE_PERF_GLOBAL_CTRL:
-		return kvm_pmu_set_global_ctrl(pmu, data);
+		if (!kvm_valid_perf_global_ctrl(pmu, data))
+			return 1;
+
+		if (pmu->global_ctrl != data) {
+			diff = pmu->global_ctrl ^ data;
+			pmu->global_ctrl = data;
+			kvm_pmu_request_counters_reprogram(pmu, diff);
+		}
+		break;
 	case MSR_CORE_PERF_GLOBAL_OVF_CTRL:
-		/* GLOBAL_STATUS_RESET: same reserved bits as GLOBAL_STATUS */
+		/*
+		 * GLOBAL_OVF_CTRL, a.k.a. GLOBAL STATUS_RESET, clears bits in GLOBAL_STATUS, and
+		 * so the set of reserved bits is the same.
+		 */
 		if (data & pmu->global_status_rsvd)
 			return 1;
 		/* fallthrough */
@@ -993,150 +739,35 @@ int kvm_pmu_set_msr(struct vpmc_pmu *pmu, struct msr_data *msr_info)
 			pmu->global_status |= data & ~pmu->global_status_rsvd;
 		break;
 	default:
-		kvm_pmu_mark_pmc_in_use(pmu, msr_info->index);
-		return pmu->ops->set_msr(pmu, msr_info);
+		kvm_pmu_mark_pmc_in_use(vcpu, msr_info->index);
+		return vcpu->ops->set_msr(vcpu, msr_info);
 	}
+
 	return 0;
 }
 
 /**
- * vpmc__msr_is_pmu() - Whether @msr belongs to either vendor's PMU MSR ranges (the MSRs whose
- * guest accesses are observed as READ/WRITE, valid or not for this guest).
- * @msr: MSR index
- *
- * Return: true for Intel PERFCTR/EVNTSEL/PMC (8 each), FIXED_CTR0-2, 0x38d-0x392, PEBS and
- * DS_AREA; AMD K7 and F15H counters, PerfMonV2 global MSRs.
+ * kvm_pmu_reset() - Mirrors kvm_pmu_reset(): stop and zero every counter (GP eventsel too),
+ * clear FIXED_CTR_CTRL, GLOBAL_CTRL, GLOBAL_STATUS and the reprogram bitmap. Left out: the
+ * vendor reset hook (no guest LBRs).
+ * @vcpu: vCPU
  */
-bool vpmc__msr_is_pmu(uint32_t msr)
+VISIBLE_FOR_TESTING void kvm_pmu_reset(struct vpmc_pmu *vcpu)
 {
-	static const struct {
-		uint32_t first, last;
-	} ranges[] = {
-		{ MSR_IA32_PERFCTR0, MSR_IA32_PERFCTR0 + KVM_MAX_NR_GP_COUNTERS - 1 },
-		{ MSR_P6_EVNTSEL0, MSR_P6_EVNTSEL0 + KVM_MAX_NR_GP_COUNTERS - 1 },
-		{ MSR_IA32_PMC0, MSR_IA32_PMC0 + KVM_MAX_NR_GP_COUNTERS - 1 },
-		{ MSR_CORE_PERF_FIXED_CTR0, MSR_CORE_PERF_FIXED_CTR0 + KVM_MAX_NR_FIXED_COUNTERS - 1 },
-		{ MSR_CORE_PERF_FIXED_CTR_CTRL, MSR_CORE_PERF_GLOBAL_INUSE },
-		{ MSR_IA32_PEBS_ENABLE, MSR_PEBS_DATA_CFG },
-		{ MSR_IA32_DS_AREA, MSR_IA32_DS_AREA },
-		{ MSR_K7_EVNTSEL0, MSR_K7_PERFCTR3 },
-		{ MSR_F15H_PERF_CTL0, MSR_F15H_PERF_CTR5 },
-		{ MSR_AMD64_PERF_CNTR_GLOBAL_STATUS, MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_SET },
-	};
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(ranges); i++) {
-		if (msr >= ranges[i].first && msr <= ranges[i].last)
-			return true;
-	}
-	return false;
-}
-
-/* x86.c keeps the K7 counters, PERFCTR0/1 and EVNTSEL0/1 harmless when the vPMU lacks them:
- * writes are dropped and reads return 0 (the selftest relies on 0xc1/0xc2). */
-static bool x86_msr_is_legacy_perf(uint32_t msr)
-{
-	return (msr >= MSR_K7_EVNTSEL0 && msr <= MSR_K7_PERFCTR3) ||
-	       (msr >= MSR_IA32_PERFCTR0 && msr <= MSR_P6_PERFCTR1) ||
-	       (msr >= MSR_P6_EVNTSEL0 && msr <= MSR_P6_EVNTSEL1);
-}
-
-/**
- * vpmc__x86_set_msr() - Mirrors the PMU cases of kvm_set_msr_common() (x86.c): a valid PMU MSR
- * goes to kvm_pmu_set_msr(); an invalid legacy one is dropped; any other invalid one #GPs.
- * @pmu: vCPU
- * @msr_info: index, data, host_initiated
- *
- * Return: KVM_MSR_OK, KVM_MSR_GP, or KVM_MSR_NOT_PMU (@msr is no PMU MSR: nothing done).
- */
-int vpmc__x86_set_msr(struct vpmc_pmu *pmu, struct msr_data *msr_info)
-{
-	if (!vpmc__msr_is_pmu(msr_info->index))
-		return KVM_MSR_NOT_PMU;
-	if (kvm_pmu_is_valid_msr(pmu, msr_info->index))
-		return kvm_pmu_set_msr(pmu, msr_info) ? KVM_MSR_GP : KVM_MSR_OK;
-	return x86_msr_is_legacy_perf(msr_info->index) ? KVM_MSR_OK : KVM_MSR_GP;
-}
-
-/**
- * vpmc__x86_get_msr() - Mirrors the PMU cases of kvm_get_msr_common() (x86.c); see
- * vpmc__x86_set_msr().
- * @pmu: vCPU
- * @msr_info: index and host_initiated in, data out (0 after #GP)
- *
- * Return: KVM_MSR_OK, KVM_MSR_GP, or KVM_MSR_NOT_PMU.
- */
-int vpmc__x86_get_msr(struct vpmc_pmu *pmu, struct msr_data *msr_info)
-{
-	msr_info->data = 0;
-	if (!vpmc__msr_is_pmu(msr_info->index))
-		return KVM_MSR_NOT_PMU;
-	if (kvm_pmu_is_valid_msr(pmu, msr_info->index)) {
-		if (!kvm_pmu_get_msr(pmu, msr_info))
-			return KVM_MSR_OK;
-		msr_info->data = 0;
-		return KVM_MSR_GP;
-	}
-	return x86_msr_is_legacy_perf(msr_info->index) ? KVM_MSR_OK : KVM_MSR_GP;
-}
-
-/**
- * kvm_pmu_check_rdpmc_early() - Mirrors kvm_pmu_check_rdpmc_early() (pmu.c): on AMD an invalid
- * index #GPs before the intercept; Intel has no early check.
- * @pmu: vCPU
- * @idx: ECX
- *
- * Return: 0, or non-zero for #GP.
- */
-int kvm_pmu_check_rdpmc_early(struct vpmc_pmu *pmu, unsigned int idx)
-{
-	if (!pmu->ops->check_rdpmc_early)
-		return 0;
-	return pmu->ops->check_rdpmc_early(pmu, idx);
-}
-
-/**
- * kvm_pmu_rdpmc() - Mirrors kvm_pmu_rdpmc() (pmu.c): #GP without a vPMU or for an index the
- * vendor does not decode; else pmc_read_counter() masked to the counter type. CR4.PCE is set
- * in our guests and the VMware backdoor is off, so neither adds a #GP or a pseudo-counter.
- * @pmu: vCPU
- * @idx: ECX
- * @data: value read
- *
- * Return: 0, or 1 (#GP).
- */
-int kvm_pmu_rdpmc(struct vpmc_pmu *pmu, unsigned int idx, uint64_t *data)
-{
-	struct vpmc_pmc *pmc;
-	uint64_t mask = ~0ULL;
-
-	if (!pmu->version)
-		return 1;
-	pmc = pmu->ops->rdpmc_ecx_to_pmc(pmu, idx, &mask);
-	if (!pmc)
-		return 1;
-	*data = pmc_read_counter(pmc) & mask;
-	return 0;
-}
-
-/**
- * kvm_pmu_reset() - Mirrors kvm_pmu_reset() (pmu.c): stop and zero every counter (GP eventsel
- * too), clear FIXED_CTR_CTRL, GLOBAL_CTRL, GLOBAL_STATUS and the reprogram bitmap.
- * @pmu: vCPU
- */
-void kvm_pmu_reset(struct vpmc_pmu *pmu)
-{
+	struct vpmc_pmu *pmu = vcpu_to_pmu(vcpu);
 	struct vpmc_pmc *pmc;
 	int i;
 
 	pmu->need_cleanup = false;
-	pmu->reprogram_pmi = 0;
+
+	bitmap_zero(&pmu->reprogram_pmi, X86_PMC_IDX_MAX);
 
 	kvm_for_each_pmc(pmu, pmc, i, pmu->all_valid_pmc_idx) {
 		pmc_stop_counter(pmc);
 		pmc->counter = 0;
 		pmc->emulated_counter = 0;
-		pmc->prev_counter = 0;
+		pmc->prev_counter = 0; /* hosts < 6.8: intel/amd_pmu_reset() cleared it */
+
 		if (pmc_is_gp(pmc)) {
 			pmc->eventsel = 0;
 			pmc->eventsel_hw = 0;
@@ -1148,15 +779,23 @@ void kvm_pmu_reset(struct vpmc_pmu *pmu)
 }
 
 /**
- * kvm_pmu_refresh() - Mirrors kvm_pmu_refresh() (pmu.c): reset, restore every mask to
- * "nothing valid", let the vendor derive the PMU from CPUID (@cfg), then enable all GP counters
- * in GLOBAL_CTRL as hardware does at RESET (de120e1d692d, 6.9; also v1 when mediated).
- * @pmu: vCPU
+ * kvm_pmu_refresh() - Mirrors kvm_pmu_refresh(): reset, restore every mask to "nothing valid",
+ * let the vendor derive the PMU from CPUID (@cfg), then enable all GP counters in GLOBAL_CTRL
+ * as hardware does at RESET (de120e1d692d, 6.9; also v1 when mediated).
+ * @vcpu: vCPU
  * @cfg: guest CPUID / PERF_CAPABILITIES; version 0 = vPMU disabled
  */
-void kvm_pmu_refresh(struct vpmc_pmu *pmu, const struct vpmc_pmu_config *cfg)
+void kvm_pmu_refresh(struct vpmc_pmu *vcpu, const struct vpmc_pmu_config *cfg)
 {
-	kvm_pmu_reset(pmu);
+	struct vpmc_pmu *pmu = vcpu_to_pmu(vcpu);
+
+	if (pmu_host_before(pmu, 6, 9)) {
+		kvm_pmu_refresh_pre_6_9(vcpu, cfg);
+		return;
+	}
+
+	/* Stop/release all existing counters/events before realizing the new vPMU model. */
+	kvm_pmu_reset(vcpu);
 
 	pmu->version = 0;
 	pmu->nr_arch_gp_counters = 0;
@@ -1170,56 +809,370 @@ void kvm_pmu_refresh(struct vpmc_pmu *pmu, const struct vpmc_pmu_config *cfg)
 	pmu->global_status_rsvd = ~0ULL;
 	pmu->fixed_ctr_ctrl_rsvd = ~0ULL;
 	pmu->pebs_enable_rsvd = ~0ULL;
-	pmu->all_valid_pmc_idx = 0;
+	bitmap_zero(&pmu->all_valid_pmc_idx, X86_PMC_IDX_MAX);
 	pmu->pebs = false;
 
 	if (!cfg->version) /* kvm->arch.enable_pmu */
 		return;
 
-	pmu->ops->refresh(pmu, cfg);
+	vcpu->ops->refresh(vcpu, cfg);
 
-	if (pmu_host_before(pmu, 6, 9))
-		return;
-	if (kvm_gp_pmc_mask(pmu) &&
-	    (kvm_pmu_has_perf_global_ctrl(pmu) || kvm_vcpu_has_mediated_pmu(pmu)))
-		pmu->global_ctrl = kvm_gp_pmc_mask(pmu);
+	/*
+	 * At RESET, both Intel and AMD CPUs set all enable bits for general purpose counters in
+	 * IA32_PERF_GLOBAL_CTRL (so that software that was written for v1 PMUs don't unknowingly
+	 * leave GP counters disabled in the global controls).
+	 */
+	if (pmu->nr_arch_gp_counters &&
+	    (kvm_pmu_has_perf_global_ctrl(pmu) || kvm_vcpu_has_mediated_pmu(vcpu)))
+		pmu->global_ctrl = BIT_ULL(pmu->nr_arch_gp_counters) - 1;
 }
 
 /**
- * kvm_pmu_cleanup() - Mirrors kvm_pmu_cleanup() (pmu.c): release the perf events of counters
- * that are neither in use this time slice nor locally enabled (folding their count), then start
- * a new time slice.
- * @pmu: vCPU
+ * kvm_pmu_init() - Mirrors kvm_pmu_init(): the vendor's init. Left out: the memset
+ * (vpmc__pmu_init() clears the vCPU, ops and the vpmcsim fields included, before it calls this).
+ * @vcpu: vCPU
  */
-void kvm_pmu_cleanup(struct vpmc_pmu *pmu)
+void kvm_pmu_init(struct vpmc_pmu *vcpu)
 {
-	uint64_t bitmask = pmu->all_valid_pmc_idx & ~pmu->pmc_in_use;
+	vcpu->ops->init(vcpu);
+}
+
+/**
+ * kvm_pmu_cleanup() - Mirrors kvm_pmu_cleanup(): release the perf events of counters that are
+ * neither in use this time slice nor locally enabled (folding their count), then start a new
+ * time slice.
+ * @vcpu: vCPU
+ */
+void kvm_pmu_cleanup(struct vpmc_pmu *vcpu)
+{
+	struct vpmc_pmu *pmu = vcpu_to_pmu(vcpu);
 	struct vpmc_pmc *pmc;
+	uint64_t bitmask;
 	int i;
 
 	pmu->need_cleanup = false;
+
+	bitmap_andnot(&bitmask, &pmu->all_valid_pmc_idx, &pmu->pmc_in_use, X86_PMC_IDX_MAX);
+
 	kvm_for_each_pmc(pmu, pmc, i, bitmask) {
 		if (pmc->perf_event && !pmc_is_locally_enabled(pmc))
 			pmc_stop_counter(pmc);
 	}
-	pmu->pmc_in_use = 0;
+
+	bitmap_zero(&pmu->pmc_in_use, X86_PMC_IDX_MAX);
 }
 
 /**
- * kvm_pmu_sched_in() - Mirrors the PMU part of kvm_arch_sched_in() / kvm_arch_vcpu_load()
- * (x86.c): a vCPU that owns perf events schedules a lazy cleanup at the next drain.
- * @pmu: vCPU
+ * kvm_pmu_destroy() - Mirrors kvm_pmu_destroy(): reset, which releases the perf events.
+ * @vcpu: vCPU
  */
-void kvm_pmu_sched_in(struct vpmc_pmu *pmu)
+void kvm_pmu_destroy(struct vpmc_pmu *vcpu)
 {
-	if (pmu->version && pmu->event_count) {
-		pmu->need_cleanup = true;
-		pmu->requests |= KVM_REQ_PMU;
+	kvm_pmu_reset(vcpu);
+}
+
+/* Mirrors pmc_is_pmi_enabled() (mediated): the *current* INT bit (GP) or PMI bit of the fixed
+ * nibble, unlike the cached pmc->intr of the perf-backed path. */
+static bool pmc_is_pmi_enabled(const struct vpmc_pmc *pmc)
+{
+	uint8_t fixed_ctr_ctrl;
+
+	if (pmc_is_gp(pmc))
+		return pmc->eventsel & ARCH_PERFMON_EVENTSEL_INT;
+
+	fixed_ctr_ctrl = fixed_ctrl_field(pmc_to_pmu(pmc)->fixed_ctr_ctrl,
+					  pmc->idx - KVM_FIXED_PMC_BASE_IDX);
+	return fixed_ctr_ctrl & INTEL_FIXED_0_ENABLE_PMI;
+}
+
+/*
+ * Mirrors kvm_pmu_incr_counter(). Perf-backed: accumulate the event in emulated_counter and
+ * request the reprogram that detects overflow (the policy may defer it). Mediated and the
+ * reference counter: count in pmc->counter and signal an overflow at once (283a5aa57b22).
+ */
+static void kvm_pmu_incr_counter(struct vpmc_pmc *pmc)
+{
+	struct vpmc_pmu *pmu = pmc_to_pmu(pmc);
+
+	if (pmu_host_before(pmu, 6, 8) && !kvm_vcpu_has_mediated_pmu(pmu_to_vcpu(pmu))) {
+		kvm_pmu_incr_counter_pre_6_8(pmc);
+		return;
+	}
+	trace_vpmc_increment(pmc);
+
+	/*
+	 * For perf-based PMUs, accumulate software-emulated events separately from pmc->counter,
+	 * as pmc->counter is offset by the count of the associated perf event. Request
+	 * reprogramming, which will consult both emulated and hardware-generated events to detect
+	 * overflow.
+	 */
+	if (!kvm_vcpu_has_mediated_pmu(pmu_to_vcpu(pmu))) {
+		pmc->emulated_counter++;
+		if (!policy_defer_reprogram(pmc))
+			kvm_pmu_request_counter_reprogram(pmc);
+		return;
+	}
+
+	/*
+	 * For mediated PMUs, pmc->counter is updated when the vCPU's PMU is put, and will be
+	 * loaded into hardware when the PMU is loaded. Simply increment the counter and signal
+	 * overflow if it wraps to zero.
+	 */
+	pmc->counter = (pmc->counter + 1) & pmc_bitmask(pmc);
+	if (!pmc->counter) {
+		pmu->global_status |= BIT_ULL(pmc->idx);
+		trace_vpmc_overflow(pmc, BIT_ULL(pmc->idx), true);
+		if (pmc_is_pmi_enabled(pmc))
+			kvm_make_request(KVM_REQ_PMI, pmu_to_vcpu(pmu));
+	}
+}
+
+/*
+ * Mirrors cpl_is_matched() (static inline there too; it runs per candidate counter of every
+ * emulated instruction): (OS, USR) from EVNTSEL bits 17/16 or the fixed nibble's bits 0/1; if
+ * equal, the answer without reading the CPL; else CPL 0 -> OS, CPL 1..3 -> USR.
+ */
+static inline bool cpl_is_matched(const struct vpmc_pmc *pmc)
+{
+	bool select_os, select_user;
+	uint64_t config;
+
+	if (pmc_is_gp(pmc)) {
+		config = pmc->eventsel;
+		select_os = config & ARCH_PERFMON_EVENTSEL_OS;
+		select_user = config & ARCH_PERFMON_EVENTSEL_USR;
+	} else {
+		config = fixed_ctrl_field(pmc_to_pmu(pmc)->fixed_ctr_ctrl,
+					  pmc->idx - KVM_FIXED_PMC_BASE_IDX);
+		select_os = config & INTEL_FIXED_0_KERNEL;
+		select_user = config & INTEL_FIXED_0_USER;
+	}
+
+	/*
+	 * Skip the CPL lookup, which isn't free on Intel, if the result will be the same
+	 * regardless of the CPL.
+	 */
+	if (select_os == select_user)
+		return select_os;
+
+	return pmu_to_vcpu(pmc_to_pmu(pmc))->cpl == 0 ? select_os : select_user;
+}
+
+/*
+ * The TRIGGER observation: the counters kvm_pmu_trigger_event() increments among the @bitmap
+ * that passed its GLOBAL_CTRL gate, recomputed from the predicates the increments do not
+ * change, and whether @event_pmcs are the instruction or the branch counters. Out of line: the
+ * caller runs per emulated instruction and policy, and its frame stays small.
+ */
+static __attribute__((noinline)) void trace_vpmc_trigger_obs(struct vpmc_pmu *pmu,
+							     const uint64_t *event_pmcs,
+							     uint64_t bitmap)
+{
+	struct vpmc_obs o = __trace_vpmc_obs(pmu, VPMC_OBS_TRIGGER, -1);
+	struct vpmc_pmc *pmc;
+	int i;
+
+	o.index = event_pmcs == &pmu->pmc_counting_branches ? PERF_COUNT_HW_BRANCH_INSTRUCTIONS
+							     : PERF_COUNT_HW_INSTRUCTIONS;
+	kvm_for_each_pmc(pmu, pmc, i, bitmap) {
+		if (pmc_is_event_allowed(pmc) && cpl_is_matched(pmc))
+			o.value |= BIT_ULL(i);
+	}
+	__trace_vpmc(pmu, &o);
+}
+
+/* TRIGGER (trace.h; here for pmu.c's statics): kvm_pmu_trigger_event() got past its gate. */
+static inline void trace_vpmc_trigger(struct vpmc_pmu *pmu, const uint64_t *event_pmcs,
+				      uint64_t bitmap)
+{
+	pmu->stats.triggers++;
+	if (trace_vpmc_enabled(pmu, VPMC_OBS_TRIGGER))
+		trace_vpmc_trigger_obs(pmu, event_pmcs, bitmap);
+}
+
+/**
+ * kvm_pmu_trigger_event() - Mirrors kvm_pmu_trigger_event(): candidates from the precomputed
+ * bitmap, gated by GLOBAL_CTRL (v2+), then per counter in index order the filter and
+ * cpl_is_matched(), then kvm_pmu_incr_counter(). Reports TRIGGER once past the gate, before
+ * the increments' own observations (an overflow). Left out: SRCU.
+ * @vcpu: vCPU
+ * @event_pmcs: &pmc_counting_instructions or &pmc_counting_branches
+ */
+VISIBLE_FOR_TESTING void kvm_pmu_trigger_event(struct vpmc_pmu *vcpu, const uint64_t *event_pmcs)
+{
+	uint64_t bitmap;
+	struct vpmc_pmu *pmu = vcpu_to_pmu(vcpu);
+	struct vpmc_pmc *pmc;
+	int i;
+
+	if (bitmap_empty(event_pmcs, X86_PMC_IDX_MAX))
+		return;
+
+	if (!kvm_pmu_has_perf_global_ctrl(pmu))
+		bitmap_copy(&bitmap, event_pmcs, X86_PMC_IDX_MAX);
+	else if (!bitmap_and(&bitmap, event_pmcs, &pmu->global_ctrl, X86_PMC_IDX_MAX))
+		return;
+
+	trace_vpmc_trigger(pmu, event_pmcs, bitmap);
+	kvm_for_each_pmc(pmu, pmc, i, bitmap) {
+		if (!pmc_is_event_allowed(pmc) || !cpl_is_matched(pmc))
+			continue;
+
+		kvm_pmu_incr_counter(pmc);
 	}
 }
 
 /**
- * vpmc__pmu_init() - Mirrors kvm_pmu_init() + kvm_pmu_refresh(): a vCPU at RESET for @cfg.
+ * kvm_pmu_instruction_retired() - Mirrors kvm_pmu_instruction_retired() (43f5bea2639c): KVM
+ * retired one instruction for the guest. The disabled=MASK policy may drop it.
+ * @vcpu: vCPU
+ */
+void kvm_pmu_instruction_retired(struct vpmc_pmu *vcpu)
+{
+	if (policy_event_disabled(vcpu, PERF_COUNT_HW_INSTRUCTIONS))
+		return;
+	kvm_pmu_trigger_event(vcpu, &vcpu_to_pmu(vcpu)->pmc_counting_instructions);
+}
+
+/**
+ * kvm_pmu_branch_retired() - Mirrors kvm_pmu_branch_retired(): KVM retired one branch for the
+ * guest. The disabled=MASK policy may drop it.
+ * @vcpu: vCPU
+ */
+void kvm_pmu_branch_retired(struct vpmc_pmu *vcpu)
+{
+	if (policy_event_disabled(vcpu, PERF_COUNT_HW_BRANCH_INSTRUCTIONS))
+		return;
+	kvm_pmu_trigger_event(vcpu, &vcpu_to_pmu(vcpu)->pmc_counting_branches);
+}
+
+/* Mirrors is_masked_filter_valid(). */
+static bool is_masked_filter_valid(const struct vpmc_pmu_event_filter *filter,
+				   uint64_t eventsel_event)
+{
+	uint64_t mask = eventsel_event | KVM_PMU_MASKED_ENTRY_UMASK_MASK |
+			KVM_PMU_MASKED_ENTRY_UMASK_MATCH | KVM_PMU_MASKED_ENTRY_EXCLUDE;
+	uint32_t i;
+
+	for (i = 0; i < filter->nevents; i++) {
+		if (filter->events[i] & ~mask)
+			return false;
+	}
+
+	return true;
+}
+
+/* Mirrors convert_to_masked_filter(): drop impossible entries, add an all-ones umask mask. */
+static void convert_to_masked_filter(struct vpmc_pmu_event_filter *filter, uint64_t eventsel_event)
+{
+	uint32_t i, j;
+
+	for (i = 0, j = 0; i < filter->nevents; i++) {
+		/* Skip events that are impossible to match against a guest event. */
+		if (filter->events[i] & ~(eventsel_event | ARCH_PERFMON_EVENTSEL_UMASK))
+			continue;
+		filter->events[j++] = filter->events[i] |
+				      (0xffULL << KVM_PMU_MASKED_ENTRY_UMASK_MASK_SHIFT);
+	}
+
+	filter->nevents = j;
+}
+
+/* Mirrors prepare_filter_lists(): convert or validate, sort, split includes / excludes. */
+static int prepare_filter_lists(struct vpmc_pmu_event_filter *filter, uint64_t eventsel_event)
+{
+	uint32_t i;
+
+	if (!(filter->flags & KVM_PMU_EVENT_FLAG_MASKED_EVENTS))
+		convert_to_masked_filter(filter, eventsel_event);
+	else if (!is_masked_filter_valid(filter, eventsel_event))
+		return -EINVAL;
+
+	/*
+	 * Sort entries by event select and includes vs. excludes so that all entries for a given
+	 * event select can be processed efficiently during filtering.
+	 */
+	qsort(filter->events, filter->nevents, sizeof(filter->events[0]), filter_sort_cmp);
+
+	i = filter->nevents;
+	/* Find the first EXCLUDE event (only supported for masked events). */
+	if (filter->flags & KVM_PMU_EVENT_FLAG_MASKED_EVENTS) {
+		for (i = 0; i < filter->nevents; i++) {
+			if (filter->events[i] & KVM_PMU_MASKED_ENTRY_EXCLUDE)
+				break;
+		}
+	}
+
+	filter->nr_includes = i;
+	filter->nr_excludes = filter->nevents - filter->nr_includes;
+	return 0;
+}
+
+/**
+ * kvm_vm_ioctl_set_pmu_event_filter() - Mirrors kvm_vm_ioctl_set_pmu_event_filter(): validate
+ * and install a filter (replacing any), then mark every counter for reprogram and raise
+ * KVM_REQ_PMU (f1c5651fda43), so the filter takes effect at the next drain (emulated events:
+ * at once). Left out: the copies from userspace, the lock and SRCU.
+ * @vcpu: vCPU (KVM: the VM, every vCPU of it)
+ * @action: KVM_PMU_EVENT_ALLOW or KVM_PMU_EVENT_DENY
+ * @flags: 0 or KVM_PMU_EVENT_FLAG_MASKED_EVENTS
+ * @fixed_counter_bitmap: fixed counters listed
+ * @events: raw eventsel entries, or KVM_PMU_ENCODE_MASKED_ENTRY() values; copied
+ * @nevents: at most KVM_PMU_EVENT_FILTER_MAX_EVENTS
+ *
+ * Return: 0, -EINVAL (bad action, flags or masked entry), -E2BIG, or -ENOMEM.
+ */
+int kvm_vm_ioctl_set_pmu_event_filter(struct vpmc_pmu *vcpu, uint32_t action, uint32_t flags,
+				      uint32_t fixed_counter_bitmap, const uint64_t *events,
+				      uint32_t nevents)
+{
+	struct vpmc_pmu_event_filter *filter, *old;
+	int r;
+
+	if (action != KVM_PMU_EVENT_ALLOW && action != KVM_PMU_EVENT_DENY)
+		return -EINVAL;
+
+	if (flags & ~KVM_PMU_EVENT_FLAG_MASKED_EVENTS)
+		return -EINVAL;
+
+	if (nevents > KVM_PMU_EVENT_FILTER_MAX_EVENTS)
+		return -E2BIG;
+
+	filter = calloc(1, sizeof(*filter));
+	if (!filter)
+		return -ENOMEM;
+
+	filter->action = action;
+	filter->nevents = nevents;
+	filter->fixed_counter_bitmap = fixed_counter_bitmap;
+	filter->flags = flags;
+
+	if (nevents)
+		memcpy(filter->events, events, nevents * sizeof(events[0]));
+
+	r = prepare_filter_lists(filter, vcpu->ops->EVENTSEL_EVENT);
+	if (r)
+		goto cleanup;
+
+	old = vcpu->filter; /* rcu_replace_pointer(): the old filter is freed below */
+	vcpu->filter = filter;
+	filter = old;
+
+	atomic64_set(&vcpu_to_pmu(vcpu)->__reprogram_pmi, -1ULL);
+
+	kvm_make_request(KVM_REQ_PMU, vcpu);
+
+	r = 0;
+cleanup:
+	free(filter);
+	return r;
+}
+
+/* ---- vpmcsim ---- */
+
+/**
+ * vpmc__pmu_init() - A vCPU at RESET for @cfg: kvm_pmu_init() and kvm_pmu_refresh(), after
+ * the vpmcsim fields are set.
  * @pmu: storage
  * @cfg: PMU enumeration (validated by the caller)
  * @policy: accounting policy (validated by the caller)
@@ -1241,17 +1194,225 @@ void vpmc__pmu_init(struct vpmc_pmu *pmu, const struct vpmc_pmu_config *cfg,
 	if (obs)
 		pmu->obs = *obs;
 	pmu->lvtpc = APIC_DM_NMI;
-	pmu->ops->init(pmu);
+	kvm_pmu_init(pmu);
 	kvm_pmu_refresh(pmu, cfg);
 }
 
 /**
- * vpmc__pmu_destroy() - Mirrors kvm_pmu_destroy(): reset (releases perf events), free the filter.
+ * vpmc__pmu_destroy() - kvm_pmu_destroy(), then free the event filter as
+ * kvm_arch_destroy_vm() does.
  * @pmu: vCPU
  */
 void vpmc__pmu_destroy(struct vpmc_pmu *pmu)
 {
-	kvm_pmu_reset(pmu);
+	kvm_pmu_destroy(pmu);
 	free(pmu->filter);
 	pmu->filter = NULL;
+}
+
+/**
+ * vpmc__get_sample_period() - get_sample_period(), for the guest simulation.
+ * @pmc: counter
+ * @counter_value: value, masked
+ *
+ * Return: events until a counter holding @counter_value wraps past zero.
+ */
+uint64_t vpmc__get_sample_period(const struct vpmc_pmc *pmc, uint64_t counter_value)
+{
+	return get_sample_period(pmc, counter_value);
+}
+
+/**
+ * vpmc__pmc_is_event_allowed() - pmc_is_event_allowed(), for the guest simulation.
+ * @pmc: counter
+ *
+ * Return: true if there is no filter or it allows the counter's event.
+ */
+bool vpmc__pmc_is_event_allowed(const struct vpmc_pmc *pmc)
+{
+	return pmc_is_event_allowed(pmc);
+}
+
+/**
+ * vpmc__pmc_is_pmi_enabled() - pmc_is_pmi_enabled(), for the guest simulation.
+ * @pmc: counter
+ *
+ * Return: true if an overflow of the counter raises a PMI now.
+ */
+bool vpmc__pmc_is_pmi_enabled(const struct vpmc_pmc *pmc)
+{
+	return pmc_is_pmi_enabled(pmc);
+}
+
+/**
+ * vpmc__cpl_is_matched() - cpl_is_matched(), for the guest simulation.
+ * @pmc: counter
+ *
+ * Return: true if an event at the vCPU's current CPL counts.
+ */
+bool vpmc__cpl_is_matched(const struct vpmc_pmc *pmc)
+{
+	return cpl_is_matched(pmc);
+}
+
+#ifdef VPMC_TESTING
+/**
+ * vpmc__pmu_deliver_skid() - Raise the perf overflow interrupts that simperf's inject.skid held
+ * back, in counter order, at the current time (a PMI that skidded past a VM-exit).
+ * @pmu: vCPU
+ */
+void vpmc__pmu_deliver_skid(struct vpmc_pmu *pmu)
+{
+	int i;
+
+	for (i = 0; i < KVM_MAX_NR_GP_COUNTERS; i++)
+		simperf_deliver_skid(&pmu->gp_counters[i].perf);
+	for (i = 0; i < KVM_MAX_NR_FIXED_COUNTERS; i++)
+		simperf_deliver_skid(&pmu->fixed_counters[i].perf);
+}
+#endif
+
+/*
+ * kvm_pmu_handle_event() before 004a0aa56ede (6.9): each bit is cleared after its counter's
+ * reprogram, so an overflow handler running in between finds its bit set and is dropped (fix
+ * 21); a counter that fails keeps its bit.
+ */
+static void kvm_pmu_handle_event_pre_6_9(struct vpmc_pmu *vcpu)
+{
+	struct vpmc_pmu *pmu = vcpu_to_pmu(vcpu);
+	uint64_t done = 0;
+	struct vpmc_pmc *pmc;
+	int bit;
+
+	trace_vpmc_drain_begin(pmu);
+
+	for (bit = 0; bit < X86_PMC_IDX_MAX; bit++) {
+		if (!test_bit(bit, &pmu->reprogram_pmi))
+			continue;
+		pmc = kvm_pmc_idx_to_pmc(pmu, bit);
+		if (!pmc) {
+			pmu->reprogram_pmi &= ~BIT_ULL(bit);
+			continue;
+		}
+		done |= BIT_ULL(bit);
+		if (!reprogram_counter(pmc))
+			pmu->reprogram_pmi &= ~BIT_ULL(bit);
+	}
+
+	if (pmu->need_cleanup)
+		kvm_pmu_cleanup(vcpu);
+
+	kvm_for_each_pmc(pmu, pmc, bit, done)
+		kvm_pmu_recalc_pmc_emulation(pmu, pmc);
+	trace_vpmc_drain(pmu);
+}
+
+/* kvm_pmu_refresh() before de120e1d692d (6.9): GLOBAL_CTRL stays 0 at RESET. */
+static void kvm_pmu_refresh_pre_6_9(struct vpmc_pmu *vcpu, const struct vpmc_pmu_config *cfg)
+{
+	struct vpmc_pmu *pmu = vcpu_to_pmu(vcpu);
+
+	kvm_pmu_reset(vcpu);
+
+	pmu->version = 0;
+	pmu->nr_arch_gp_counters = 0;
+	pmu->nr_arch_fixed_counters = 0;
+	pmu->counter_bitmask[KVM_PMC_GP] = 0;
+	pmu->counter_bitmask[KVM_PMC_FIXED] = 0;
+	pmu->eventsel_rsvd = 0xffffffff00000000ULL | ARCH_PERFMON_EVENTSEL_ANY;
+	pmu->raw_event_mask = X86_RAW_EVENT_MASK;
+	pmu->global_ctrl_rsvd = ~0ULL;
+	pmu->global_status_rsvd = ~0ULL;
+	pmu->fixed_ctr_ctrl_rsvd = ~0ULL;
+	pmu->pebs_enable_rsvd = ~0ULL;
+	bitmap_zero(&pmu->all_valid_pmc_idx, X86_PMC_IDX_MAX);
+	pmu->pebs = false;
+
+	if (!cfg->version)
+		return;
+
+	vcpu->ops->refresh(vcpu, cfg);
+}
+
+/*
+ * pmc_pause_counter() and reprogram_counter() from de0f619564f4 (6.2) to fd89499a5151 (6.8):
+ * overflow is "counter < prev_counter", prev_counter being the counter before the last emulated
+ * increment (which counted in pmc->counter directly); reprogram_complete clears prev_counter.
+ */
+static bool pmc_pause_counter_pre_6_8(struct vpmc_pmc *pmc)
+{
+	uint64_t counter = pmc->counter;
+
+	/* update counter, reset event value to avoid redundant accumulation */
+	if (pmc->perf_event && !pmc->is_paused) {
+		counter += simperf_pause(pmc->perf_event, true);
+		trace_vpmc_perf_pause(pmc);
+		pmc->is_paused = true;
+	}
+	pmc->counter = counter & pmc_bitmask(pmc);
+	return pmc->counter < pmc->prev_counter;
+}
+
+static int reprogram_counter_pre_6_8(struct vpmc_pmc *pmc)
+{
+	struct vpmc_pmu *pmu = pmc_to_pmu(pmc);
+	uint64_t eventsel = pmc->eventsel;
+	uint64_t new_config = eventsel;
+	bool emulate_overflow;
+	uint8_t fixed_ctr_ctrl;
+	int r;
+
+	emulate_overflow = pmc_pause_counter(pmc);
+
+	if (!pmc_is_globally_enabled(pmc) || !pmc_is_locally_enabled(pmc) ||
+	    !pmc_is_event_allowed(pmc)) {
+		pmc->prev_counter = 0;
+		trace_vpmc_reprogram(pmc, VPMC_REPROGRAM_PAUSED);
+		return 0;
+	}
+
+	if (emulate_overflow)
+		__kvm_perf_overflow(pmc, false);
+	pmc->prev_counter = 0;
+
+	if (pmc_is_fixed(pmc)) {
+		fixed_ctr_ctrl = fixed_ctrl_field(pmu->fixed_ctr_ctrl,
+						  pmc->idx - KVM_FIXED_PMC_BASE_IDX);
+		if (fixed_ctr_ctrl & INTEL_FIXED_0_KERNEL)
+			eventsel |= ARCH_PERFMON_EVENTSEL_OS;
+		if (fixed_ctr_ctrl & INTEL_FIXED_0_USER)
+			eventsel |= ARCH_PERFMON_EVENTSEL_USR;
+		if (fixed_ctr_ctrl & INTEL_FIXED_0_ENABLE_PMI)
+			eventsel |= ARCH_PERFMON_EVENTSEL_INT;
+		new_config = (uint64_t)fixed_ctr_ctrl;
+	}
+
+	if (pmc->current_config == new_config && pmc_resume_counter(pmc)) {
+		trace_vpmc_reprogram(pmc, VPMC_REPROGRAM_RESUMED);
+		return 0;
+	}
+
+	pmc_release_perf_event(pmc);
+
+	pmc->current_config = new_config;
+
+	r = pmc_reprogram_counter(pmc, eventsel & pmu->raw_event_mask,
+				  !(eventsel & ARCH_PERFMON_EVENTSEL_USR),
+				  !(eventsel & ARCH_PERFMON_EVENTSEL_OS),
+				  eventsel & ARCH_PERFMON_EVENTSEL_INT);
+	trace_vpmc_reprogram(pmc, r ? VPMC_REPROGRAM_FAILED : VPMC_REPROGRAM_CREATED);
+	return r;
+}
+
+/*
+ * kvm_pmu_incr_counter() from de0f619564f4 (6.2) to fd89499a5151 (6.8): count in pmc->counter
+ * directly, remembering the value before, and always request the reprogram (no policy defers it).
+ */
+static void kvm_pmu_incr_counter_pre_6_8(struct vpmc_pmc *pmc)
+{
+	trace_vpmc_increment(pmc);
+
+	pmc->prev_counter = pmc->counter;
+	pmc->counter = (pmc->counter + 1) & pmc_bitmask(pmc);
+	kvm_pmu_request_counter_reprogram(pmc);
 }

@@ -1,7 +1,8 @@
 /*
- * pmu_amd.c - The AMD half of KVM's vPMU, as in arch/x86/kvm/svm/pmu.c: legacy K7 MSRs
- * (0xc0010000-7), PerfCtrExtCore CTL/CTR pairs (0xc0010200+), PerfMonV2, RDPMC decoding.
- * AMD never #GPs on counter or event-select writes: reserved bits are dropped.
+ * pmu_amd.c - Twin of arch/x86/kvm/svm/pmu.c (B-7.0), the AMD half of KVM's vPMU: legacy K7
+ * MSRs (0xc0010000-7), PerfCtrExtCore CTL/CTR pairs (0xc0010200+), PerfMonV2, RDPMC decoding.
+ * AMD never #GPs on counter or event-select writes: reserved bits are dropped. Legacy forks in
+ * the vpmcsim block at the end.
  *
  * Guest CPUID is derived from struct vpmc_pmu_config: version 2 = PerfMonV2 (which implies
  * PerfCtrExtCore), version 1 with more than 4 GP counters = PerfCtrExtCore (6 counters), else
@@ -12,15 +13,17 @@
 #include <errno.h>
 
 #include "pmu.h"
+#include "vpmcsim.h"
 
 enum pmu_type {
 	PMU_TYPE_COUNTER = 0,
 	PMU_TYPE_EVNTSEL,
 };
 
-#define AMD64_NUM_COUNTERS 4
-#define AMD64_NUM_COUNTERS_CORE 6
 #define AMD64_EVENTSEL_RSVD 0xfffffff000280000ULL
+
+/* The legacy fork (vpmcsim block) */
+static bool amd_is_valid_msr_pre_6_18(struct vpmc_pmu *pmu, uint32_t msr);
 
 /* Mirrors amd_pmu_get_pmc(). */
 static struct vpmc_pmc *amd_pmu_get_pmc(struct vpmc_pmu *pmu, unsigned int pmc_idx)
@@ -87,15 +90,15 @@ static struct vpmc_pmc *amd_msr_idx_to_pmc(struct vpmc_pmu *pmu, uint32_t msr)
 /* Mirrors amd_is_valid_msr(); GLOBAL_STATUS_SET exists from 6.18 (68e61f6fd656). */
 static bool amd_is_valid_msr(struct vpmc_pmu *pmu, uint32_t msr)
 {
+	if (pmu_host_before(pmu, 6, 18))
+		return amd_is_valid_msr_pre_6_18(pmu, msr);
+
 	switch (msr) {
 	case MSR_K7_EVNTSEL0 ... MSR_K7_PERFCTR3:
 		return pmu->version > 0;
 	case MSR_F15H_PERF_CTL0 ... MSR_F15H_PERF_CTR5:
 		return pmu->perfctr_core;
 	case MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_SET:
-		if (pmu_host_before(pmu, 6, 18))
-			return false;
-		/* fallthrough */
 	case MSR_AMD64_PERF_CNTR_GLOBAL_STATUS:
 	case MSR_AMD64_PERF_CNTR_GLOBAL_CTL:
 	case MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_CLR:
@@ -205,3 +208,23 @@ const struct vpmc_pmu_ops amd_pmu_ops = {
 	.INSTRUCTIONS_RETIRED = 0x00c0,
 	.BRANCH_INSTRUCTIONS_RETIRED = 0x00c2,
 };
+
+/* ---- vpmcsim ---- */
+
+/* amd_is_valid_msr() before 68e61f6fd656 (6.18): no GLOBAL_STATUS_SET. */
+static bool amd_is_valid_msr_pre_6_18(struct vpmc_pmu *pmu, uint32_t msr)
+{
+	switch (msr) {
+	case MSR_K7_EVNTSEL0 ... MSR_K7_PERFCTR3:
+		return pmu->version > 0;
+	case MSR_F15H_PERF_CTL0 ... MSR_F15H_PERF_CTR5:
+		return pmu->perfctr_core;
+	case MSR_AMD64_PERF_CNTR_GLOBAL_STATUS:
+	case MSR_AMD64_PERF_CNTR_GLOBAL_CTL:
+	case MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_CLR:
+		return pmu->version > 1;
+	default:
+		break;
+	}
+	return amd_msr_idx_to_pmc(pmu, msr);
+}

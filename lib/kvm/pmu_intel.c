@@ -1,36 +1,34 @@
 /*
- * pmu_intel.c - The Intel half of KVM's vPMU, as in arch/x86/kvm/vmx/pmu_intel.c: MSR map
- * (PERFCTR 0xc1+ with 32-bit sign extension, full-width PMC 0x4c1+, EVNTSEL 0x186+, FIXED_CTR
- * 0x309+, FIXED_CTR_CTRL, PEBS), RDPMC decoding and the refresh from CPUID.0AH.
- * No guest LBRs and no PEBS baseline are modeled.
+ * pmu_intel.c - Twin of arch/x86/kvm/vmx/pmu_intel.c (B-7.0), the Intel half of KVM's vPMU: MSR
+ * map (PERFCTR 0xc1+ with 32-bit sign extension, full-width PMC 0x4c1+, EVNTSEL 0x186+,
+ * FIXED_CTR 0x309+, FIXED_CTR_CTRL, PEBS), RDPMC decoding and the refresh from CPUID.0AH.
+ * No guest LBRs and no PEBS baseline are modeled. Legacy forks in the vpmcsim block at the end.
  */
 #include "config.h"
 
 #include "pmu.h"
+#include "vpmcsim.h"
 
-/* RDPMC ECX: bits 31:16 type, 15:0 index (architectural PMUs, since 6.9) */
-#define INTEL_RDPMC_GP 0
-#define INTEL_RDPMC_FIXED 0x40000000U
-#define INTEL_RDPMC_TYPE_MASK 0xffff0000U
-#define INTEL_RDPMC_INDEX_MASK 0x0000ffffU
+#define MSR_PMC_FULL_WIDTH_BIT (MSR_IA32_PMC0 - MSR_IA32_PERFCTR0)
 
-/* perf's encodings of the fixed counters' architectural events (intel_get_fixed_pmc_eventsel():
- * instructions, cycles, and the REF_CPU_CYCLES pseudo-encoding). */
-static const uint64_t intel_fixed_pmc_eventsel[KVM_MAX_NR_FIXED_COUNTERS] = { 0x00c0, 0x003c,
-									      0x0300 };
+/* The legacy forks (vpmcsim block) */
+static struct vpmc_pmc *intel_rdpmc_ecx_to_pmc_pre_6_9(struct vpmc_pmu *pmu, unsigned int idx,
+						       uint64_t *mask);
+static void reprogram_fixed_counters_pre_6_8(struct vpmc_pmu *pmu, uint64_t data);
 
 /*
- * Mirrors reprogram_fixed_counters() (vmx/pmu_intel.c): store FIXED_CTR_CTRL and request the
- * reprogram of every fixed counter whose nibble changed, comparing full 64-bit values
- * (05519c86d699, 6.8; before, the old value was a u8 and counter 2's nibble always read 0).
+ * Mirrors reprogram_fixed_counters(): store FIXED_CTR_CTRL and request the reprogram of every
+ * fixed counter whose nibble changed, comparing full 64-bit values (05519c86d699, 6.8).
  */
 static void reprogram_fixed_counters(struct vpmc_pmu *pmu, uint64_t data)
 {
 	uint64_t old_fixed_ctr_ctrl = pmu->fixed_ctr_ctrl_hw;
 	int i;
 
-	if (pmu_host_before(pmu, 6, 8))
-		old_fixed_ctr_ctrl = (uint8_t)pmu->fixed_ctr_ctrl;
+	if (pmu_host_before(pmu, 6, 8)) {
+		reprogram_fixed_counters_pre_6_8(pmu, data);
+		return;
+	}
 
 	pmu->fixed_ctr_ctrl = data;
 	pmu->fixed_ctr_ctrl_hw = data;
@@ -39,15 +37,15 @@ static void reprogram_fixed_counters(struct vpmc_pmu *pmu, uint64_t data)
 
 		if (!pmc || fixed_ctrl_field(data, i) == fixed_ctrl_field(old_fixed_ctr_ctrl, i))
 			continue;
-		pmu->pmc_in_use |= BIT_ULL(KVM_FIXED_PMC_BASE_IDX + i);
+
+		__set_bit(KVM_FIXED_PMC_BASE_IDX + i, &pmu->pmc_in_use);
 		kvm_pmu_request_counter_reprogram(pmc);
 	}
 }
 
 /*
- * Mirrors intel_rdpmc_ecx_to_pmc() (vmx/pmu_intel.c): type 0 = GP, type 0x4000 = fixed, any
- * other type (including bit 31, "fast") #GPs; result masked to the type's width. Hosts < 6.9
- * (before d652981db08f): bit 30 selects fixed, bits 31:30 are dropped from the index.
+ * Mirrors intel_rdpmc_ecx_to_pmc() (d652981db08f, 6.9): type 0 = GP, type 0x4000 = fixed, any
+ * other type (including bit 31, "fast") #GPs; result masked to the type's width.
  */
 static struct vpmc_pmc *intel_rdpmc_ecx_to_pmc(struct vpmc_pmu *pmu, unsigned int idx,
 					       uint64_t *mask)
@@ -55,12 +53,10 @@ static struct vpmc_pmc *intel_rdpmc_ecx_to_pmc(struct vpmc_pmu *pmu, unsigned in
 	unsigned int type = idx & INTEL_RDPMC_TYPE_MASK;
 	struct vpmc_pmc *pmc;
 
-	if (pmu_host_before(pmu, 6, 9)) {
-		type = idx & INTEL_RDPMC_FIXED;
-		idx &= ~(3U << 30);
-	} else {
-		idx &= INTEL_RDPMC_INDEX_MASK;
-	}
+	if (pmu_host_before(pmu, 6, 9))
+		return intel_rdpmc_ecx_to_pmc_pre_6_9(pmu, idx, mask);
+
+	idx &= INTEL_RDPMC_INDEX_MASK;
 
 	switch (type) {
 	case INTEL_RDPMC_FIXED:
@@ -120,35 +116,39 @@ static struct vpmc_pmc *intel_msr_idx_to_pmc(struct vpmc_pmu *pmu, uint32_t msr)
 /* Mirrors intel_pmu_get_msr(). */
 static int intel_pmu_get_msr(struct vpmc_pmu *pmu, struct msr_data *msr_info)
 {
-	uint32_t msr = msr_info->index;
 	struct vpmc_pmc *pmc;
+	uint32_t msr = msr_info->index;
 
 	switch (msr) {
 	case MSR_CORE_PERF_FIXED_CTR_CTRL:
 		msr_info->data = pmu->fixed_ctr_ctrl;
-		return 0;
+		break;
 	case MSR_IA32_PEBS_ENABLE:
 		msr_info->data = pmu->pebs_enable;
-		return 0;
+		break;
 	case MSR_IA32_DS_AREA:
 		msr_info->data = pmu->ds_area;
-		return 0;
-	default:
 		break;
+	default:
+		if ((pmc = get_gp_pmc(pmu, msr, MSR_IA32_PERFCTR0)) ||
+		    (pmc = get_fw_gp_pmc(pmu, msr))) {
+			uint64_t val = pmc_read_counter(pmc);
+
+			msr_info->data = val & pmu->counter_bitmask[KVM_PMC_GP];
+			break;
+		} else if ((pmc = get_fixed_pmc(pmu, msr))) {
+			uint64_t val = pmc_read_counter(pmc);
+
+			msr_info->data = val & pmu->counter_bitmask[KVM_PMC_FIXED];
+			break;
+		} else if ((pmc = get_gp_pmc(pmu, msr, MSR_P6_EVNTSEL0))) {
+			msr_info->data = pmc->eventsel;
+			break;
+		}
+		return 1;
 	}
-	if ((pmc = get_gp_pmc(pmu, msr, MSR_IA32_PERFCTR0)) || (pmc = get_fw_gp_pmc(pmu, msr))) {
-		msr_info->data = pmc_read_counter(pmc) & pmu->counter_bitmask[KVM_PMC_GP];
-		return 0;
-	}
-	if ((pmc = get_fixed_pmc(pmu, msr))) {
-		msr_info->data = pmc_read_counter(pmc) & pmu->counter_bitmask[KVM_PMC_FIXED];
-		return 0;
-	}
-	if ((pmc = get_gp_pmc(pmu, msr, MSR_P6_EVNTSEL0))) {
-		msr_info->data = pmc->eventsel;
-		return 0;
-	}
-	return 1;
+
+	return 0;
 }
 
 /* is_noncanonical_msr_address() for 48-bit virtual addresses (no LA57). */
@@ -157,78 +157,87 @@ static bool is_noncanonical_address(uint64_t la)
 	return (uint64_t)((int64_t)(la << 16) >> 16) != la;
 }
 
-/* Counter writes: #GP above the width on 0x4c1+; a guest's 0xc1+ write is sign-extended. */
-static int intel_pmu_write_gp_counter(struct vpmc_pmu *pmu, struct vpmc_pmc *pmc,
-				      struct msr_data *msr_info)
-{
-	uint64_t data = msr_info->data;
-
-	if ((msr_info->index & MSR_PMC_FULL_WIDTH_BIT) && (data & ~pmu->counter_bitmask[KVM_PMC_GP]))
-		return 1;
-	if (!msr_info->host_initiated && !(msr_info->index & MSR_PMC_FULL_WIDTH_BIT))
-		data = (uint64_t)(int64_t)(int32_t)data;
-	pmc_write_counter(pmc, data);
-	return 0;
-}
-
-/* EVNTSEL writes: #GP on reserved bits (IN_TXCP allowed on counter 2 only, with TSX). */
-static int intel_pmu_write_eventsel(struct vpmc_pmu *pmu, struct vpmc_pmc *pmc, uint64_t data)
-{
-	uint64_t eventsel_rsvd = pmu->eventsel_rsvd;
-
-	if (pmc->idx == 2 && (pmu->raw_event_mask & HSW_IN_TX_CHECKPOINTED))
-		eventsel_rsvd ^= HSW_IN_TX_CHECKPOINTED;
-	if (data & eventsel_rsvd)
-		return 1;
-	if (data != pmc->eventsel) {
-		pmc->eventsel = data;
-		pmc->eventsel_hw = data;
-		kvm_pmu_request_counter_reprogram(pmc);
-	}
-	return 0;
-}
-
-/* Mirrors intel_pmu_set_msr(). */
+/*
+ * Mirrors intel_pmu_set_msr(): counter writes #GP above the width on 0x4c1+, and a guest's
+ * 0xc1+ write is sign-extended; EVNTSEL writes #GP on reserved bits (IN_TXCP allowed on counter
+ * 2 only, with TSX).
+ */
 static int intel_pmu_set_msr(struct vpmc_pmu *pmu, struct msr_data *msr_info)
 {
+	struct vpmc_pmc *pmc;
 	uint32_t msr = msr_info->index;
 	uint64_t data = msr_info->data;
-	struct vpmc_pmc *pmc;
+	uint64_t reserved_bits, diff;
 
 	switch (msr) {
 	case MSR_CORE_PERF_FIXED_CTR_CTRL:
 		if (data & pmu->fixed_ctr_ctrl_rsvd)
 			return 1;
+
 		if (pmu->fixed_ctr_ctrl != data)
 			reprogram_fixed_counters(pmu, data);
-		return 0;
+		break;
 	case MSR_IA32_PEBS_ENABLE:
 		if (data & pmu->pebs_enable_rsvd)
 			return 1;
-		if (pmu->pebs_enable != data) {
-			uint64_t diff = pmu->pebs_enable ^ data;
 
+		if (pmu->pebs_enable != data) {
+			diff = pmu->pebs_enable ^ data;
 			pmu->pebs_enable = data;
-			reprogram_counters(pmu, diff);
+			kvm_pmu_request_counters_reprogram(pmu, diff);
 		}
-		return 0;
+		break;
 	case MSR_IA32_DS_AREA:
 		if (is_noncanonical_address(data))
 			return 1;
+
 		pmu->ds_area = data;
-		return 0;
-	default:
 		break;
+	default:
+		if ((pmc = get_gp_pmc(pmu, msr, MSR_IA32_PERFCTR0)) ||
+		    (pmc = get_fw_gp_pmc(pmu, msr))) {
+			if ((msr & MSR_PMC_FULL_WIDTH_BIT) &&
+			    (data & ~pmu->counter_bitmask[KVM_PMC_GP]))
+				return 1;
+
+			if (!msr_info->host_initiated && !(msr & MSR_PMC_FULL_WIDTH_BIT))
+				data = (uint64_t)(int64_t)(int32_t)data;
+			pmc_write_counter(pmc, data);
+			break;
+		} else if ((pmc = get_fixed_pmc(pmu, msr))) {
+			pmc_write_counter(pmc, data);
+			break;
+		} else if ((pmc = get_gp_pmc(pmu, msr, MSR_P6_EVNTSEL0))) {
+			reserved_bits = pmu->eventsel_rsvd;
+			if ((pmc->idx == 2) && (pmu->raw_event_mask & HSW_IN_TX_CHECKPOINTED))
+				reserved_bits ^= HSW_IN_TX_CHECKPOINTED;
+			if (data & reserved_bits)
+				return 1;
+
+			if (data != pmc->eventsel) {
+				pmc->eventsel = data;
+				pmc->eventsel_hw = data;
+				kvm_pmu_request_counter_reprogram(pmc);
+			}
+			break;
+		}
+		/* Not a known PMU MSR. */
+		return 1;
 	}
-	if ((pmc = get_gp_pmc(pmu, msr, MSR_IA32_PERFCTR0)) || (pmc = get_fw_gp_pmc(pmu, msr)))
-		return intel_pmu_write_gp_counter(pmu, pmc, msr_info);
-	if ((pmc = get_fixed_pmc(pmu, msr))) {
-		pmc_write_counter(pmc, data);
-		return 0;
-	}
-	if ((pmc = get_gp_pmc(pmu, msr, MSR_P6_EVNTSEL0)))
-		return intel_pmu_write_eventsel(pmu, pmc, data);
-	return 1; /* not a known PMU MSR */
+
+	return 0;
+}
+
+/*
+ * Mirrors intel_get_fixed_pmc_eventsel(): perf's encoding of fixed counter @index's
+ * architectural event (instructions, cycles, and the REF_CPU_CYCLES pseudo-encoding).
+ */
+static uint64_t intel_get_fixed_pmc_eventsel(unsigned int index)
+{
+	static const uint64_t fixed_pmc_eventsel[KVM_MAX_NR_FIXED_COUNTERS] = { 0x00c0, 0x003c,
+										 0x0300 };
+
+	return fixed_pmc_eventsel[index];
 }
 
 static unsigned int min_uint(unsigned int a, unsigned int b)
@@ -272,7 +281,8 @@ static void intel_pmu_refresh(struct vpmc_pmu *pmu, const struct vpmc_pmu_config
 					       INTEL_FIXED_0_ENABLE_PMI)
 					      << (i * INTEL_FIXED_BITS_STRIDE));
 
-	counter_rsvd = ~(kvm_gp_pmc_mask(pmu) | (kvm_fixed_pmc_mask(pmu) << KVM_FIXED_PMC_BASE_IDX));
+	counter_rsvd = ~((BIT_ULL(pmu->nr_arch_gp_counters) - 1) |
+			 ((BIT_ULL(pmu->nr_arch_fixed_counters) - 1) << KVM_FIXED_PMC_BASE_IDX));
 	pmu->global_ctrl_rsvd = counter_rsvd;
 	pmu->global_status_rsvd = pmu->global_ctrl_rsvd;
 	if (pmu->pebs) /* guest CPUID has DS */
@@ -280,7 +290,7 @@ static void intel_pmu_refresh(struct vpmc_pmu *pmu, const struct vpmc_pmu_config
 	pmu->global_status_rsvd &= ~GLOBAL_STATUS_COND_CHG;
 
 	if (pmu->pebs)
-		pmu->pebs_enable_rsvd = ~kvm_gp_pmc_mask(pmu);
+		pmu->pebs_enable_rsvd = ~(BIT_ULL(pmu->nr_arch_gp_counters) - 1);
 }
 
 /* Mirrors intel_pmu_init(): counter types and indices; fixed counters get perf's encoding. */
@@ -297,7 +307,7 @@ static void intel_pmu_init(struct vpmc_pmu *pmu)
 		pmu->fixed_counters[i].type = KVM_PMC_FIXED;
 		pmu->fixed_counters[i].idx = i + KVM_FIXED_PMC_BASE_IDX;
 		pmu->fixed_counters[i].pmu = pmu;
-		pmu->fixed_counters[i].eventsel = intel_fixed_pmc_eventsel[i];
+		pmu->fixed_counters[i].eventsel = intel_get_fixed_pmc_eventsel(i);
 	}
 }
 
@@ -315,3 +325,52 @@ const struct vpmc_pmu_ops intel_pmu_ops = {
 	.INSTRUCTIONS_RETIRED = 0x00c0,
 	.BRANCH_INSTRUCTIONS_RETIRED = 0x00c4,
 };
+
+/* ---- vpmcsim ---- */
+
+/*
+ * intel_rdpmc_ecx_to_pmc() before d652981db08f (6.9): bit 30 selects fixed, bits 31:30 are
+ * dropped from the index, so no type #GPs.
+ */
+static struct vpmc_pmc *intel_rdpmc_ecx_to_pmc_pre_6_9(struct vpmc_pmu *pmu, unsigned int idx,
+						       uint64_t *mask)
+{
+	bool fixed = idx & INTEL_RDPMC_FIXED;
+	struct vpmc_pmc *pmc;
+
+	idx &= ~(3U << 30);
+	if (fixed) {
+		if (idx >= KVM_MAX_NR_FIXED_COUNTERS)
+			return NULL;
+		pmc = kvm_pmc_idx_to_pmc(pmu, (int)idx + KVM_FIXED_PMC_BASE_IDX);
+		*mask &= pmu->counter_bitmask[KVM_PMC_FIXED];
+		return pmc;
+	}
+	if (idx >= KVM_MAX_NR_GP_COUNTERS)
+		return NULL;
+	pmc = kvm_pmc_idx_to_pmc(pmu, (int)idx);
+	*mask &= pmu->counter_bitmask[KVM_PMC_GP];
+	return pmc;
+}
+
+/*
+ * reprogram_fixed_counters() before 05519c86d699 (6.8): the old value was kept in a u8, so
+ * counter 2's old nibble always read 0.
+ */
+static void reprogram_fixed_counters_pre_6_8(struct vpmc_pmu *pmu, uint64_t data)
+{
+	uint8_t old_fixed_ctr_ctrl = pmu->fixed_ctr_ctrl;
+	int i;
+
+	pmu->fixed_ctr_ctrl = data;
+	pmu->fixed_ctr_ctrl_hw = data;
+	for (i = 0; i < KVM_MAX_NR_FIXED_COUNTERS; i++) {
+		struct vpmc_pmc *pmc = get_fixed_pmc(pmu, MSR_CORE_PERF_FIXED_CTR0 + i);
+
+		if (!pmc || fixed_ctrl_field(data, i) == fixed_ctrl_field(old_fixed_ctr_ctrl, i))
+			continue;
+
+		__set_bit(KVM_FIXED_PMC_BASE_IDX + i, &pmu->pmc_in_use);
+		kvm_pmu_request_counter_reprogram(pmc);
+	}
+}

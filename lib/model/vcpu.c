@@ -1,9 +1,9 @@
 /*
  * vcpu.c - One modeled vCPU driven by native trace events (the public vpmc_vcpu_* API).
  *
- * Plays the parts of x86.c around the PMU: vcpu_enter_guest() request handling (KVM_REQ_PMU
- * before KVM_REQ_PMI), kvm_skip_emulated_instruction() / x86_emulate_instruction() retirement,
- * MSR and RDPMC exits, the LVTPC register, sched-in; and the host hardware: guest segments
+ * Drives lib/kvm's x86.c and lapic.c excerpts (entries, MSR exits, the LVTPC register,
+ * sched-in) and plays the rest of x86.c around the PMU: kvm_skip_emulated_instruction() /
+ * x86_emulate_instruction() retirement, RDPMC exits; and the host hardware: guest segments
  * counted by the perf events (perf-backed policies) or directly by the counters (mediated,
  * reference), with the VM-exit a host PMI forces at the exact overflowing instruction.
  */
@@ -13,6 +13,8 @@
 #include <string.h>
 
 #include "model.h"
+#include "trace.h"
+#include "vpmcsim.h"
 
 struct vpmc_vcpu {
 	uint64_t t_prev;            /* time of this vCPU's previous event, ns */
@@ -20,6 +22,8 @@ struct vpmc_vcpu {
 	struct vpmc_pmu pmu;        /* next to t_prev: its hot fields come first */
 	struct vpmc_pmu_config cfg; /* after KVM's caps */
 };
+_Static_assert(offsetof(struct vpmc_vcpu, pmu) == 16,
+	       "struct vpmc_vcpu: the pmu's per-event fields follow t_prev (HACKING.md, Performance)");
 
 /* Which architectural event a guest hardware counter counts in a segment (trace-format.md):
  * instructions (0xc0) or branches (Intel 0xc4, AMD 0xc2), unit mask 0; anything else (cycles,
@@ -65,22 +69,6 @@ static void vcpu_end(struct vpmc_vcpu *v, uint64_t time_ns)
 	v->t_prev = time_ns;
 }
 
-/* The request part of vcpu_enter_guest() (x86.c): KVM_REQ_PMU, then KVM_REQ_PMI. */
-static void vcpu_enter_guest(struct vpmc_vcpu *v)
-{
-	struct vpmc_pmu *pmu = &v->pmu;
-
-	pmu->stats.entries++;
-	if (pmu->requests & KVM_REQ_PMU) {
-		pmu->requests &= ~KVM_REQ_PMU;
-		kvm_pmu_handle_event(pmu);
-	}
-	if (pmu->requests & KVM_REQ_PMI) {
-		pmu->requests &= ~KVM_REQ_PMI;
-		kvm_pmu_deliver_pmi(pmu);
-	}
-}
-
 /* The reference counter's PMI reaches the guest at the event that caused it. */
 static void vcpu_reference_pmi(struct vpmc_vcpu *v)
 {
@@ -108,7 +96,7 @@ static bool direct_counts(const struct vpmc_pmc *pmc)
 
 	if (pmu->reference)
 		return pmc_is_locally_enabled(pmc) && pmc_is_globally_enabled(pmc) &&
-		       pmc_is_event_allowed(pmc) && cpl_is_matched(pmc);
+		       vpmc__pmc_is_event_allowed(pmc) && vpmc__cpl_is_matched(pmc);
 	if (pmc_is_gp(pmc)) {
 		en = pmc->eventsel_hw & ARCH_PERFMON_EVENTSEL_ENABLE;
 		os = pmc->eventsel_hw & ARCH_PERFMON_EVENTSEL_OS;
@@ -127,7 +115,7 @@ static bool direct_counts(const struct vpmc_pmc *pmc)
 static bool direct_pmi_enabled(const struct vpmc_pmc *pmc)
 {
 	if (pmc->pmu->reference)
-		return pmc_is_pmi_enabled(pmc);
+		return vpmc__pmc_is_pmi_enabled(pmc);
 	if (pmc_is_gp(pmc))
 		return pmc->eventsel_hw & ARCH_PERFMON_EVENTSEL_INT;
 	return fixed_ctrl_field(pmc->pmu->fixed_ctr_ctrl_hw, pmc->idx - KVM_FIXED_PMC_BASE_IDX) &
@@ -147,7 +135,7 @@ static unsigned int hw_units(struct vpmc_pmu *pmu, struct hw_unit *u)
 			cls = hw_event_class(pmu, pmc->eventsel);
 			if (cls == HW_NONE || !direct_counts(pmc))
 				continue;
-			u[n].left = get_sample_period(pmc, pmc->counter);
+			u[n].left = vpmc__get_sample_period(pmc, pmc->counter);
 		} else {
 			if (!pmc->perf_event || !simperf_counts_at(pmc->perf_event, pmu->cpl))
 				continue;
@@ -203,15 +191,9 @@ static uint64_t hw_unit_overflow_at(const struct hw_unit *u, uint64_t pos, uint6
 static void direct_overflow(struct vpmc_pmc *pmc, bool *exit)
 {
 	struct vpmc_pmu *pmu = pmc->pmu;
-	struct vpmc_obs o;
 
 	pmu->global_status |= BIT_ULL(pmc->idx);
-	pmu->stats.overflows++;
-	memset(&o, 0, sizeof(o));
-	o.kind = VPMC_OBS_OVERFLOW;
-	o.counter = pmc->idx;
-	o.value = BIT_ULL(pmc->idx);
-	vpmc__pmu_observe(pmu, &o);
+	trace_vpmc_overflow(pmc, BIT_ULL(pmc->idx), false);
 	if (!direct_pmi_enabled(pmc))
 		return;
 	pmu->requests |= KVM_REQ_PMI;
@@ -233,16 +215,14 @@ static bool hw_units_count(struct vpmc_pmu *pmu, struct hw_unit *u, unsigned int
 		if (!events)
 			continue;
 		if (!kvm_vcpu_has_mediated_pmu(pmu)) {
-			simperf_count(pmc->perf_event, events);
+			/* the host PMI of a hardware overflow interrupts guest mode */
+			if (simperf_count(pmc->perf_event, events))
+				exit = true;
 			continue;
 		}
 		pmc->counter = (pmc->counter + events) & pmc_bitmask(pmc);
 		if (events == u[k].left)
 			direct_overflow(pmc, &exit);
-	}
-	if (pmu->host_pmi) {
-		pmu->host_pmi = false;
-		exit = true;
 	}
 	return exit;
 }
@@ -284,7 +264,7 @@ static bool guest_run(struct vpmc_vcpu *v, uint64_t time_ns, uint64_t insn, uint
 		pmu->seg_insn = next;
 		pmu->seg_br = seg_branches(next, insn, br);
 		if (hw_units_count(pmu, u, n, next - pos, pmu->seg_br - seg_branches(pos, insn, br)))
-			vcpu_enter_guest(v);
+			vpmc__x86_enter_guest(&v->pmu);
 		vcpu_reference_pmi(v);
 		pos = next;
 		p->pmi = stop_at_pmi && pmu->stats.pmis_delivered != pmis;
@@ -381,7 +361,7 @@ void vpmc_vcpu_free(struct vpmc_vcpu *v)
 void vpmc_vcpu_entry(struct vpmc_vcpu *v, uint64_t time_ns)
 {
 	vcpu_begin(v, time_ns);
-	vcpu_enter_guest(v);
+	vpmc__x86_enter_guest(&v->pmu);
 	vcpu_end(v, time_ns);
 }
 
@@ -402,12 +382,6 @@ void vpmc_vcpu_retire(struct vpmc_vcpu *v, uint64_t time_ns, bool branch, uint8_
 	vcpu_retire(v, time_ns, branch, cpl);
 }
 
-/* kvm_lapic_reg_write(APIC_LVTPC): only the LVT's writable bits are kept. */
-static void vcpu_write_lvtpc(struct vpmc_vcpu *v, uint64_t value)
-{
-	v->pmu.lvtpc = (uint32_t)value & APIC_LVT_WRITABLE;
-}
-
 /* The counter whose value MSR @msr is (not its event select), or -1. */
 static int msr_counter(struct vpmc_pmu *pmu, uint32_t msr)
 {
@@ -423,21 +397,6 @@ static int msr_counter(struct vpmc_pmu *pmu, uint32_t msr)
 	return pmc ? pmc->idx : -1;
 }
 
-static void observe_access(struct vpmc_vcpu *v, enum vpmc_obs_kind kind, int counter, bool rdpmc,
-			   uint32_t index, uint64_t value, bool gp)
-{
-	struct vpmc_obs o;
-
-	memset(&o, 0, sizeof(o));
-	o.kind = kind;
-	o.counter = gp ? -1 : counter;
-	o.rdpmc = rdpmc;
-	o.index = index;
-	o.gp = gp;
-	o.value = gp && kind == VPMC_OBS_READ ? 0 : value; /* a write: what the guest tried */
-	vpmc__pmu_observe(&v->pmu, &o);
-}
-
 static int vcpu_wrmsr(struct vpmc_vcpu *v, uint64_t time_ns, uint32_t msr, uint64_t value,
 		      bool host)
 {
@@ -446,14 +405,13 @@ static int vcpu_wrmsr(struct vpmc_vcpu *v, uint64_t time_ns, uint32_t msr, uint6
 
 	vcpu_begin(v, time_ns);
 	if (msr == X2APIC_MSR_LVTPC) {
-		vcpu_write_lvtpc(v, value);
+		vpmc__lapic_write_lvtpc(&v->pmu, (uint32_t)value);
 		vcpu_end(v, time_ns);
 		return 0;
 	}
 	r = vpmc__x86_set_msr(&v->pmu, &mi);
 	if (r != KVM_MSR_NOT_PMU && !host)
-		observe_access(v, VPMC_OBS_WRITE, msr_counter(&v->pmu, msr), false, msr, value,
-			       r == KVM_MSR_GP);
+		trace_vpmc_write(&v->pmu, msr_counter(&v->pmu, msr), msr, value, r == KVM_MSR_GP);
 	vcpu_end(v, time_ns);
 	return r == KVM_MSR_GP ? VPMC_GP : 0;
 }
@@ -473,8 +431,8 @@ static int vcpu_rdmsr(struct vpmc_vcpu *v, uint64_t time_ns, uint32_t msr, uint6
 	r = vpmc__x86_get_msr(&v->pmu, &mi);
 	*value = mi.data;
 	if (r != KVM_MSR_NOT_PMU && !host)
-		observe_access(v, VPMC_OBS_READ, msr_counter(&v->pmu, msr), false, msr, mi.data,
-			       r == KVM_MSR_GP);
+		trace_vpmc_read(&v->pmu, msr_counter(&v->pmu, msr), false, msr, mi.data,
+				r == KVM_MSR_GP);
 	vcpu_end(v, time_ns);
 	return r == KVM_MSR_GP ? VPMC_GP : 0;
 }
@@ -501,7 +459,7 @@ int vpmc_vcpu_rdpmc(struct vpmc_vcpu *v, uint64_t time_ns, uint32_t ecx, uint64_
 	if (gp)
 		*value = 0;
 	pmc = gp ? NULL : v->pmu.ops->rdpmc_ecx_to_pmc(&v->pmu, ecx, &mask);
-	observe_access(v, VPMC_OBS_READ, pmc ? pmc->idx : -1, true, ecx, *value, gp);
+	trace_vpmc_read(&v->pmu, pmc ? pmc->idx : -1, true, ecx, *value, gp);
 	vcpu_end(v, time_ns);
 	return gp ? VPMC_GP : 0;
 }
@@ -516,7 +474,7 @@ void vpmc_vcpu_set_cpl(struct vpmc_vcpu *v, uint64_t time_ns, uint8_t cpl)
 void vpmc_vcpu_write_lvtpc(struct vpmc_vcpu *v, uint64_t time_ns, uint32_t value)
 {
 	vcpu_begin(v, time_ns);
-	vcpu_write_lvtpc(v, value);
+	vpmc__lapic_write_lvtpc(&v->pmu, value);
 	vcpu_end(v, time_ns);
 }
 
@@ -529,7 +487,7 @@ void vpmc_vcpu_sched_out(struct vpmc_vcpu *v, uint64_t time_ns)
 void vpmc_vcpu_sched_in(struct vpmc_vcpu *v, uint64_t time_ns)
 {
 	vcpu_begin(v, time_ns);
-	kvm_pmu_sched_in(&v->pmu);
+	vpmc__x86_vcpu_load(&v->pmu);
 	vcpu_end(v, time_ns);
 }
 
@@ -606,6 +564,18 @@ void vpmc_vcpu_stats(const struct vpmc_vcpu *v, struct vpmc_vcpu_stats *st)
 /* ---- internal hooks (vcpu.h) ---- */
 
 /**
+ * vpmc__vcpu_trigger_count() - Where the vCPU counts its kvm_pmu_trigger_event() calls past the
+ * GLOBAL_CTRL gate (vpmc_vcpu_stats().triggers), for a caller that reads it per event.
+ * @v: vCPU
+ *
+ * Return: the counter, owned by @v, valid until vpmc_vcpu_free().
+ */
+const uint64_t *vpmc__vcpu_trigger_count(const struct vpmc_vcpu *v)
+{
+	return &v->pmu.stats.triggers;
+}
+
+/**
  * vpmc__vcpu_pmu() - The vCPU's struct vpmc_pmu, for tests that drive kernel functions directly.
  * @v: vCPU
  *
@@ -645,9 +615,10 @@ int vpmc__vcpu_host_rdmsr(struct vpmc_vcpu *v, uint64_t time_ns, uint32_t msr, u
 	return vcpu_rdmsr(v, time_ns, msr, value, true);
 }
 
+#ifdef VPMC_TESTING
 /**
- * vpmc__vcpu_deliver_skid() - Deliver the perf overflow handlers held back by hooks.skid, at
- * @time_ns (a host PMI arriving during a later exit).
+ * vpmc__vcpu_deliver_skid() - Deliver the perf overflow interrupts that simperf's inject.skid
+ * held back, at @time_ns (a host PMI arriving during a later exit).
  * @v: vCPU
  * @time_ns: trace time
  */
@@ -657,3 +628,4 @@ void vpmc__vcpu_deliver_skid(struct vpmc_vcpu *v, uint64_t time_ns)
 	vpmc__pmu_deliver_skid(&v->pmu);
 	vcpu_end(v, time_ns);
 }
+#endif

@@ -688,7 +688,7 @@ static int replay_add_vcpu(struct vpmc_replay *r, uint32_t vcpu, uint64_t t)
 		err = vpmc_vcpu_new(&lv->pol, &r->cfg, &l->policy, vcpu, &obs);
 		if (err)
 			return err;
-		lv->pol_triggers = &vpmc__vcpu_pmu(lv->pol)->stats.triggers;
+		lv->pol_triggers = vpmc__vcpu_trigger_count(lv->pol);
 	}
 	for (i = 0; r->ov.nr && i < r->nr_lanes; i++) {
 		struct lane_vcpu *lv = r->lanes[i].vcpus[vcpu];

@@ -812,3 +812,22 @@ void vpmc_reader_free(struct vpmc_reader *r)
 	free(r->path);
 	free(r);
 }
+
+int vpmc_format_parse(enum vpmc_format *out, const char *s)
+{
+	static const char *const names[] = {
+		[VPMC_FORMAT_AUTO] = "auto",
+		[VPMC_FORMAT_VTR] = "vtr",
+		[VPMC_FORMAT_TEXT] = "text",
+		[VPMC_FORMAT_DAT] = "dat",
+	};
+	size_t i;
+
+	for (i = 0; s && i < ARRAY_SIZE(names); i++) {
+		if (!strcmp(s, names[i])) {
+			*out = (enum vpmc_format)i;
+			return 0;
+		}
+	}
+	return VPMC_ERR_INVAL;
+}

@@ -6,6 +6,10 @@
  * a sample period, the x86 arming clamp, pause-and-reset, period changes and the overflow call,
  * mirroring kernel/events/core.c and arch/x86/events/core.c. Counting is driven from outside
  * (simperf_count()): the caller feeds it the guest-mode hardware events it would see.
+ *
+ * Tests inject perf's own failures here (struct simperf_inject), not in KVM's code: a refused
+ * creation or period, an overflow interrupt that skids past the VM-exit, one that races with
+ * KVM's drain. Those checks are compiled only under VPMC_TESTING.
  */
 #include "config.h"
 
@@ -54,26 +58,38 @@ static void simperf_stop(struct simperf_event *event)
 /**
  * simperf_create() - Mirrors perf_event_create_kernel_counter() (kernel/events/core.c) for
  * KVM's attributes: a new event, count 0, period_left = sample_period, active and armed.
- * @event: storage (KVM's pmc->perf_event)
+ * @event: storage (KVM's pmc->perf_event); its injected failures are kept
  * @attr: attributes; copied
- * @overflow: overflow handler (kvm_perf_overflow)
- * @ctx: its context (the kvm_pmc)
+ * @overflow_handler: overflow handler (kvm_perf_overflow)
+ * @context: its context (the kvm_pmc)
+ *
+ * Return: 0, or -EBUSY if creation fails (injected: inject.fail_create); @event is then
+ * untouched.
  */
-void simperf_create(struct simperf_event *event, const struct simperf_attr *attr,
-		    simperf_overflow_fn overflow, void *ctx)
+int simperf_create(struct simperf_event *event, const struct simperf_attr *attr,
+		   simperf_overflow_handler_t overflow_handler, void *context)
 {
+	struct simperf_inject inject = event->inject;
+
+#ifdef VPMC_TESTING
+	if (inject.fail_create)
+		return -EBUSY;
+#endif
 	memset(event, 0, sizeof(*event));
+	event->inject = inject;
 	event->attr = *attr;
 	event->period_left = (int64_t)attr->sample_period;
-	event->overflow = overflow;
-	event->ctx = ctx;
+	event->overflow_handler = overflow_handler;
+	event->overflow_handler_context = context;
 	event->active = true;
 	simperf_arm(event);
+	return 0;
 }
 
 /**
  * simperf_pause() - Mirrors perf_event_pause(): disable the event and return its count,
- * resetting the count to 0 if @reset. The remaining period is kept (x86_pmu_stop()).
+ * resetting the count to 0 if @reset. The remaining period is kept (x86_pmu_stop()). Injected
+ * (inject.pause_overflow): an overflow interrupt that arrives right then, once.
  * @event: event
  * @reset: set the count to 0 (KVM always passes true)
  *
@@ -87,6 +103,13 @@ uint64_t simperf_pause(struct simperf_event *event, bool reset)
 		simperf_stop(event);
 	if (reset)
 		event->count = 0;
+#ifdef VPMC_TESTING
+	if (event->inject.pause_overflow) {
+		event->inject.pause_overflow = false;
+		if (event->overflow_handler)
+			event->overflow_handler(event);
+	}
+#endif
 	return count;
 }
 
@@ -110,12 +133,16 @@ uint64_t simperf_read(const struct simperf_event *event)
  * @value: new period, events
  *
  * Return: 0, or -EINVAL for a counting event, a zero period or one with bit 63 set
- * (_perf_event_period()).
+ * (_perf_event_period()), or when injected (inject.refuse_period).
  */
 int simperf_period(struct simperf_event *event, uint64_t value)
 {
 	bool active = event->active;
 
+#ifdef VPMC_TESTING
+	if (event->inject.refuse_period)
+		return -EINVAL;
+#endif
 	if (!simperf_is_sampling(event) || !value || (value >> 63))
 		return -EINVAL;
 	event->attr.sample_period = value;
@@ -149,7 +176,7 @@ void simperf_enable(struct simperf_event *event)
 void simperf_release(struct simperf_event *event)
 {
 	event->active = false;
-	event->overflow = NULL;
+	event->overflow_handler = NULL;
 }
 
 /**
@@ -194,11 +221,13 @@ uint64_t simperf_events_to_overflow(const struct simperf_event *event)
 /**
  * simperf_count() - The hardware counts @n guest events. If the armed count runs out, this is
  * x86_pmu_handle_irq(): update the count, re-arm (x86_perf_event_set_period()) and call the
- * overflow handler (perf_event_overflow()).
+ * overflow handler (perf_event_overflow()). Injected (inject.skid): the interrupt is held back
+ * until simperf_deliver_skid(), as a PMI that skids past the VM-exit.
  * @event: an active event
  * @n: events, at most simperf_events_to_overflow()
  *
- * Return: true if the overflow handler ran.
+ * Return: true if the overflow interrupt fired (and the handler, if any, ran): it interrupted
+ * guest mode, a VM-exit.
  */
 bool simperf_count(struct simperf_event *event, uint64_t n)
 {
@@ -210,7 +239,31 @@ bool simperf_count(struct simperf_event *event, uint64_t n)
 		return false;
 	event->period_left -= (int64_t)event->armed;
 	simperf_arm(event);
-	if (event->overflow)
-		event->overflow(event, event->ctx);
+#ifdef VPMC_TESTING
+	if (event->inject.skid) {
+		event->inject.skid_pending = true;
+		return false;
+	}
+#endif
+	if (event->overflow_handler)
+		event->overflow_handler(event);
 	return true;
 }
+
+#ifdef VPMC_TESTING
+/**
+ * simperf_deliver_skid() - The overflow interrupt that inject.skid held back arrives now.
+ * @event: event
+ *
+ * Return: true if one was pending (the handler ran if the event still has one).
+ */
+bool simperf_deliver_skid(struct simperf_event *event)
+{
+	if (!event->inject.skid_pending)
+		return false;
+	event->inject.skid_pending = false;
+	if (event->overflow_handler)
+		event->overflow_handler(event);
+	return true;
+}
+#endif

@@ -3,6 +3,7 @@
 #define VPMC_PERF_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* What KVM puts in struct perf_event_attr (pmc_reprogram_counter()). */
@@ -17,8 +18,22 @@ struct simperf_attr {
 struct simperf_event;
 
 /* The overflow handler (KVM: kvm_perf_overflow), called at the event that exhausts the armed
- * count, after perf has re-armed the event. */
-typedef void (*simperf_overflow_fn)(struct simperf_event *event, void *ctx);
+ * count, after perf has re-armed the event; its context is event->overflow_handler_context. */
+typedef void (*simperf_overflow_handler_t)(struct simperf_event *event);
+
+/*
+ * Failures of perf that tests inject (architecture.md §4.1), acted on only in VPMC_TESTING
+ * builds. They live in the padding after simperf_event.active, and simperf_create() and
+ * simperf_release() leave them as they are, so a test can set them on a counter's storage
+ * before KVM creates its event.
+ */
+struct simperf_inject {
+	bool fail_create;    /* simperf_create() fails with -EBUSY */
+	bool refuse_period;  /* simperf_period() refuses with -EINVAL */
+	bool skid;           /* simperf_count() holds the overflow interrupt back (skid_pending) */
+	bool skid_pending;   /* ... until simperf_deliver_skid() */
+	bool pause_overflow; /* the next simperf_pause() raises the overflow interrupt, once */
+};
 
 /*
  * One perf event. Only guest-mode hardware events reach it (exclude_host): KVM's emulated
@@ -32,12 +47,17 @@ struct simperf_event {
 	uint64_t armed;      /* events the hardware counter was armed with (0: not sampling) */
 	uint64_t hw_done;    /* events counted since it was armed */
 	bool active;         /* PERF_EVENT_STATE_ACTIVE: counting */
-	simperf_overflow_fn overflow;
-	void *ctx;
+	struct simperf_inject inject;
+	simperf_overflow_handler_t overflow_handler;
+	void *overflow_handler_context;
 };
 
-void simperf_create(struct simperf_event *event, const struct simperf_attr *attr,
-		    simperf_overflow_fn overflow, void *ctx);
+_Static_assert(offsetof(struct simperf_event, overflow_handler) ==
+		       offsetof(struct simperf_event, active) + 8,
+	       "struct simperf_inject must fit in the padding after active");
+
+int simperf_create(struct simperf_event *event, const struct simperf_attr *attr,
+		   simperf_overflow_handler_t overflow_handler, void *context);
 uint64_t simperf_pause(struct simperf_event *event, bool reset);
 uint64_t simperf_read(const struct simperf_event *event);
 int simperf_period(struct simperf_event *event, uint64_t value);
@@ -47,5 +67,9 @@ bool simperf_is_sampling(const struct simperf_event *event);
 bool simperf_counts_at(const struct simperf_event *event, unsigned int cpl);
 uint64_t simperf_events_to_overflow(const struct simperf_event *event);
 bool simperf_count(struct simperf_event *event, uint64_t n);
+
+#ifdef VPMC_TESTING
+bool simperf_deliver_skid(struct simperf_event *event);
+#endif
 
 #endif /* VPMC_PERF_H */

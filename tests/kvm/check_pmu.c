@@ -1,5 +1,5 @@
 /*
- * check_pmu.c - KVM's common vPMU code (lib/pmu.c, lib/pmu_filter.c): the 16 traps of
+ * check_pmu.c - KVM's common vPMU code (lib/kvm/pmu.c): the 16 traps of
  * kvm-vpmu-semantics.md Appendix B, the legacy switches ("before" values of
  * upstream-fix-scenarios.md), race and failure injection, the event filter, the policy seam,
  * reset/refresh and lazy cleanup. Each expected value is derived from KVM's code in a comment.
@@ -9,6 +9,7 @@
 #include <errno.h>
 
 #include "harness-internal.h"
+#include "vpmcsim.h"
 
 #define LATEST VPMC_KERNEL_LATEST
 #define SEL_INSN (EN | OS | INSN)
@@ -78,7 +79,7 @@ static void fix15a(unsigned int host, unsigned int want_overflows)
 	struct rec r;
 	struct vpmc_vcpu *v = vcpu_make(VPMC_VENDOR_INTEL, VPMC_POLICY_EXACT, 0, host, &r);
 
-	vpmc__vcpu_pmu(v)->hooks.skid = true;
+	vpmc__vcpu_pmu(v)->gp_counters[0].perf.inject.skid = true;
 	gp0_running(v, SEL_INSN_PMI, M48 - 1);
 	vpmc_vcpu_guest(v, 10, 2, 0, 0);
 	ck_assert_uint_eq(rec_count(&r, VPMC_OBS_OVERFLOW, -2), 0);
@@ -532,7 +533,7 @@ START_TEST(test_trap13_hardware_overflow_dropped_while_bit_set)
 	struct rec r;
 	struct vpmc_vcpu *v = intel(&r);
 
-	vpmc__vcpu_pmu(v)->hooks.skid = true;
+	vpmc__vcpu_pmu(v)->gp_counters[0].perf.inject.skid = true;
 	gp0_running(v, SEL_INSN_PMI, M48 - 1);
 	vpmc_vcpu_guest(v, 10, 2, 0, 0);
 	retire(v, 11);
@@ -551,7 +552,7 @@ START_TEST(test_trap13_tolerance_keeps_hardware_overflow)
 	struct rec r;
 	struct vpmc_vcpu *v = vcpu_make(VPMC_VENDOR_INTEL, VPMC_POLICY_TOLERANCE, 10, LATEST, &r);
 
-	vpmc__vcpu_pmu(v)->hooks.skid = true;
+	vpmc__vcpu_pmu(v)->gp_counters[0].perf.inject.skid = true;
 	gp0_running(v, SEL_INSN_PMI, M48 - 1);
 	vpmc_vcpu_guest(v, 10, 2, 0, 0);
 	retire(v, 11);
@@ -574,13 +575,13 @@ START_TEST(test_trap14_failed_create_requeued_silently)
 	struct vpmc_vcpu *v = intel(&r);
 	struct vpmc_pmu *pmu = vpmc__vcpu_pmu(v);
 
-	pmu->hooks.fail_create = 1;
+	pmu->gp_counters[0].perf.inject.fail_create = true;
 	gp0_running(v, SEL_INSN, 0);
 	ck_assert_ptr_null(pmu->gp_counters[0].perf_event);
 	ck_assert_uint_eq(pmu->reprogram_pmi, 1);
 	ck_assert_uint_eq(pmu->requests & KVM_REQ_PMU, 0);
 	ck_assert_uint_eq(rec_nth(&r, VPMC_OBS_REPROGRAM, 0)->value, VPMC_REPROGRAM_FAILED);
-	pmu->hooks.fail_create = 0;
+	pmu->gp_counters[0].perf.inject.fail_create = false;
 	vpmc_vcpu_entry(v, 10);
 	vpmc_vcpu_guest(v, 20, 5, 0, 0);
 	ck_assert_uint_eq(rec_count(&r, VPMC_OBS_DRAIN, -2), 1);
@@ -714,33 +715,24 @@ START_TEST(test_legacy_prev_counter_single_wrap)
 END_TEST
 
 /*
- * Fix 21: a perf overflow handler for GP0 runs during the drain, right after GP0 was paused.
+ * Fix 21: a perf overflow handler for GP0 runs during the drain, right as GP0 is paused (perf
+ * raises it in perf_event_pause()).
  * 6.9+: the snapshot already cleared the bit: the handler sets it again, status bit and PMI,
  * KVM_REQ_PMU pending: GP0 is reprogrammed again at the next drain.
  * 6.8: the bit is still set until reprogram_complete: the handler is dropped, then the bit is
  * cleared: no status, no PMI, nothing pending.
  */
-static void inject_overflow(struct vpmc_pmc *pmc, void *data)
-{
-	unsigned int *once = data;
-
-	if (pmc->idx == 0 && !(*once)++)
-		kvm_perf_overflow(pmc);
-}
-
 static void fix21(unsigned int host, bool after)
 {
 	struct rec r;
 	struct vpmc_vcpu *v = vcpu_make(VPMC_VENDOR_INTEL, VPMC_POLICY_EXACT, 0, host, &r);
 	struct vpmc_pmu *pmu = vpmc__vcpu_pmu(v);
-	unsigned int once = 0;
 
 	gp0_running(v, SEL_INSN_PMI, 0);
-	pmu->hooks.after_pause = inject_overflow;
-	pmu->hooks.data = &once;
+	pmu->gp_counters[0].perf.inject.pause_overflow = true;
 	retire(v, 1);
 	vpmc_vcpu_entry(v, 2);
-	ck_assert_uint_eq(once, 1);
+	ck_assert(!pmu->gp_counters[0].perf.inject.pause_overflow); /* raised, once */
 	ck_assert_uint_eq(vpmc_vcpu_global_status(v), after ? 1 : 0);
 	ck_assert_uint_eq(rec_count(&r, VPMC_OBS_PMI, -2), after ? 1 : 0);
 	ck_assert_uint_eq(pmu->reprogram_pmi, after ? 1 : 0);
@@ -764,7 +756,7 @@ START_TEST(test_legacy_drain_bits)
 	struct vpmc_vcpu *v = vcpu_make(VPMC_VENDOR_INTEL, VPMC_POLICY_EXACT, 0, VPMC_KERNEL(6, 8), &r);
 	struct vpmc_pmu *pmu = vpmc__vcpu_pmu(v);
 
-	pmu->hooks.fail_create = 2;
+	pmu->gp_counters[1].perf.inject.fail_create = true;
 	wr(v, 0, 0x186, SEL_INSN);
 	wr(v, 0, 0x187, SEL_INSN);
 	wr(v, 0, 0x38f, 3);
@@ -1223,7 +1215,7 @@ START_TEST(test_reprogram_resume_or_create)
 	wr(v, 3, 0x186, SEL_INSN | USR);
 	vpmc_vcpu_entry(v, 4);
 	ck_assert_uint_eq(rec_nth(&r, VPMC_OBS_REPROGRAM, 2)->value, VPMC_REPROGRAM_CREATED);
-	pmu->hooks.refuse_period = 1;
+	pmu->gp_counters[0].perf.inject.refuse_period = true;
 	retire(v, 5);
 	vpmc_vcpu_entry(v, 6);
 	ck_assert_uint_eq(rec_nth(&r, VPMC_OBS_REPROGRAM, 3)->value, VPMC_REPROGRAM_CREATED);
@@ -1347,13 +1339,13 @@ START_TEST(test_small_helpers)
 	pmu->all_valid_pmc_idx &= ~(1ULL << 40);
 	ck_assert_ptr_null(get_fixed_pmc(pmu, 0x30c));
 	ck_assert_int_eq(reprogram_counter(pmc), 0); /* disabled: paused */
-	reprogram_counters(pmu, 0);
+	kvm_pmu_request_counters_reprogram(pmu, 0);
 	ck_assert_uint_eq(pmu->requests, 0);
-	kvm_pmu_trigger_event(pmu, 0, PERF_COUNT_HW_INSTRUCTIONS);
+	kvm_pmu_trigger_event(pmu, &(uint64_t){ 0 });
 	ck_assert_uint_eq(rec_count(&r, VPMC_OBS_TRIGGER, -2), 0);
-	pmu->skid_pending = 1ULL << 9; /* no counter 9: nothing to deliver */
+	pmu->gp_counters[7].perf.inject.skid_pending = true; /* no counter 7: nothing to deliver */
 	vpmc__pmu_deliver_skid(pmu);
-	ck_assert_uint_eq(pmu->skid_pending, 0);
+	ck_assert(!pmu->gp_counters[7].perf.inject.skid_pending);
 	vpmc_vcpu_free(v);
 }
 END_TEST

@@ -354,6 +354,21 @@ START_TEST(test_cpl_follows_segments)
 }
 END_TEST
 
+/* The counters whose perf overflow interrupt inject.skid holds back, by global index. */
+static uint64_t skid_pending(struct vpmc_pmu *pmu)
+{
+	uint64_t pending = 0;
+	int i;
+
+	for (i = 0; i < 64; i++) {
+		struct vpmc_pmc *pmc = kvm_pmc_idx_to_pmc(pmu, i);
+
+		if (pmc && pmc->perf.inject.skid_pending)
+			pending |= 1ULL << i;
+	}
+	return pending;
+}
+
 /* Skid: the overflow handler is held back: no implicit exit inside the segment. */
 START_TEST(test_skid_no_implicit_exit)
 {
@@ -361,14 +376,14 @@ START_TEST(test_skid_no_implicit_exit)
 	struct vpmc_vcpu *v = vcpu_make(VPMC_VENDOR_INTEL, VPMC_POLICY_EXACT, 0, VPMC_KERNEL_LATEST, &r);
 	struct vpmc_vcpu_stats st;
 
-	vpmc__vcpu_pmu(v)->hooks.skid = true;
+	vpmc__vcpu_pmu(v)->gp_counters[0].perf.inject.skid = true;
 	vpmc_vcpu_wrmsr(v, 0, 0x4c1, M48 - 1);
 	vpmc_vcpu_wrmsr(v, 0, 0x186, SEL_INSN_PMI);
 	vpmc_vcpu_entry(v, 0);
 	vpmc_vcpu_guest(v, 10, 2 + 4, 0, 0); /* re-armed with the same period 2: two overflows */
 	vpmc_vcpu_stats(v, &st);
 	ck_assert_uint_eq(st.entries, 1);
-	ck_assert_uint_eq(vpmc__vcpu_pmu(v)->skid_pending, 1);
+	ck_assert_uint_eq(skid_pending(vpmc__vcpu_pmu(v)), 1);
 	vpmc__vcpu_deliver_skid(v, 11);
 	ck_assert_uint_eq(rec_count(&r, VPMC_OBS_OVERFLOW, 0), 1);
 	ck_assert_uint_eq(rec_nth(&r, VPMC_OBS_OVERFLOW, 0)->time_ns, 11);

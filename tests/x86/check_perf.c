@@ -1,5 +1,5 @@
 /*
- * check_perf.c - The simulated x86 perf event (lib/perf.c). Expected values follow
+ * check_perf.c - The simulated x86 perf event (lib/x86/perf.c). Expected values follow
  * x86_perf_event_set_period() / x86_perf_event_update() (arch/x86/events/core.c) and
  * perf_event_pause() / __perf_event_period() (kernel/events/core.c), worked out by hand.
  */
@@ -15,13 +15,12 @@ struct hits {
 	void *ctx;
 };
 
-static void on_overflow(struct simperf_event *event, void *ctx)
+static void on_overflow(struct simperf_event *event)
 {
-	struct hits *h = ctx;
+	struct hits *h = event->overflow_handler_context;
 
-	(void)event;
 	h->n++;
-	h->ctx = ctx;
+	h->ctx = event->overflow_handler_context;
 }
 
 static void make(struct simperf_event *ev, struct hits *h, uint64_t period)
@@ -30,7 +29,7 @@ static void make(struct simperf_event *ev, struct hits *h, uint64_t period)
 
 	h->n = 0;
 	h->ctx = NULL;
-	simperf_create(ev, &attr, on_overflow, h);
+	ck_assert_int_eq(simperf_create(ev, &attr, on_overflow, h), 0);
 }
 
 /* create: count 0, period_left = period, armed with max(period, 2). */
@@ -45,7 +44,7 @@ static const struct {
 
 START_TEST(test_create_arms_with_clamp)
 {
-	struct simperf_event ev;
+	struct simperf_event ev = { 0 };
 	struct hits h;
 
 	make(&ev, &h, arm_cases[_i].period);
@@ -67,7 +66,7 @@ END_TEST
  */
 START_TEST(test_rearm_after_overflow)
 {
-	struct simperf_event ev;
+	struct simperf_event ev = { 0 };
 	struct hits h;
 
 	make(&ev, &h, 1);
@@ -91,7 +90,7 @@ END_TEST
  */
 START_TEST(test_pause_keeps_remaining_period)
 {
-	struct simperf_event ev;
+	struct simperf_event ev = { 0 };
 	struct hits h;
 
 	make(&ev, &h, 3);
@@ -119,7 +118,7 @@ END_TEST
 /* pause without reset keeps the count (KVM always resets; the API allows both). */
 START_TEST(test_pause_without_reset)
 {
-	struct simperf_event ev;
+	struct simperf_event ev = { 0 };
 	struct hits h;
 
 	make(&ev, &h, 100);
@@ -138,7 +137,7 @@ END_TEST
  */
 START_TEST(test_period_rearms_from_now_keeping_count)
 {
-	struct simperf_event ev;
+	struct simperf_event ev = { 0 };
 	struct hits h;
 
 	make(&ev, &h, 100);
@@ -156,7 +155,7 @@ END_TEST
 /* On a paused event the new period is armed at the next enable, in full. */
 START_TEST(test_period_on_paused_event)
 {
-	struct simperf_event ev;
+	struct simperf_event ev = { 0 };
 	struct hits h;
 
 	make(&ev, &h, 100);
@@ -172,7 +171,7 @@ END_TEST
 /* _perf_event_period(): -EINVAL for a counting event, period 0, or bit 63. */
 START_TEST(test_period_refused)
 {
-	struct simperf_event ev;
+	struct simperf_event ev = { 0 };
 	struct hits h;
 
 	make(&ev, &h, 100);
@@ -188,7 +187,7 @@ END_TEST
 /* A counting event (period 0: KVM's IN_TXCP quirk) counts and never overflows. */
 START_TEST(test_counting_event_never_overflows)
 {
-	struct simperf_event ev;
+	struct simperf_event ev = { 0 };
 	struct hits h;
 
 	make(&ev, &h, 0);
@@ -202,7 +201,7 @@ END_TEST
 /* exclude_kernel drops CPL 0, exclude_user CPL 1..3; an inactive event counts nowhere. */
 START_TEST(test_counts_at_cpl)
 {
-	struct simperf_event ev;
+	struct simperf_event ev = { 0 };
 	struct simperf_attr attr = { .config = 0xc0, .sample_period = 5, .exclude_user = true };
 
 	simperf_create(&ev, &attr, NULL, NULL);
@@ -221,6 +220,46 @@ START_TEST(test_counts_at_cpl)
 }
 END_TEST
 
+/*
+ * Injected failures of perf (struct simperf_inject): a refused creation leaves the storage
+ * alone; a refused period; an overflow interrupt held back by skid until delivered; one raised
+ * by the next pause, once. The bits survive create and release.
+ */
+START_TEST(test_injected_failures)
+{
+	struct simperf_event ev = { 0 };
+	struct simperf_attr attr = { .config = 0xc0, .sample_period = 5 };
+	struct hits h = { 0, NULL };
+
+	ev.inject.fail_create = true;
+	ck_assert_int_eq(simperf_create(&ev, &attr, on_overflow, &h), -EBUSY);
+	ck_assert(!ev.active);
+	ev.inject.fail_create = false;
+	ev.inject.refuse_period = true;
+	ck_assert_int_eq(simperf_create(&ev, &attr, on_overflow, &h), 0);
+	ck_assert(ev.inject.refuse_period);
+	ck_assert_int_eq(simperf_period(&ev, 10), -EINVAL);
+	ck_assert_uint_eq(ev.attr.sample_period, 5);
+
+	ev.inject.skid = true;
+	ck_assert(!simperf_count(&ev, 5));
+	ck_assert_uint_eq(h.n, 0);
+	ck_assert(ev.inject.skid_pending);
+	ck_assert(simperf_deliver_skid(&ev));
+	ck_assert_uint_eq(h.n, 1);
+	ck_assert(!simperf_deliver_skid(&ev));
+
+	ev.inject.pause_overflow = true;
+	ck_assert_uint_eq(simperf_pause(&ev, true), 5);
+	ck_assert_uint_eq(h.n, 2);
+	simperf_enable(&ev);
+	simperf_pause(&ev, true);
+	ck_assert_uint_eq(h.n, 2);
+	simperf_release(&ev);
+	ck_assert(ev.inject.skid);
+}
+END_TEST
+
 static Suite *perf_suite(void)
 {
 	Suite *s = suite_create("perf");
@@ -235,6 +274,7 @@ static Suite *perf_suite(void)
 	tcase_add_test(tc, test_period_refused);
 	tcase_add_test(tc, test_counting_event_never_overflows);
 	tcase_add_test(tc, test_counts_at_cpl);
+	tcase_add_test(tc, test_injected_failures);
 	suite_add_tcase(s, tc);
 	return s;
 }
