@@ -44,7 +44,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct kvm_record r;
 	struct vpmc_event ev;
 
-	if (input_file(data, size) || trace_dat_open(&d, path, &err))
+	if (input_file(data, size) || trace_dat_open(&d, path, true, &err))
 		return 0;
 	if (kvm_import_new(&im, &o)) {
 		trace_dat_close(d);

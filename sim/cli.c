@@ -18,6 +18,7 @@ void cli_init(struct cli *c, const char *cmd, enum vpmc_output fmt)
 	c->cmd = cmd;
 	c->fmt = fmt;
 	vpmc_reader_opts_default(&c->ropts);
+	c->ropts.isolate_dat = true; /* a libtracecmd crash on a corrupt file is an error */
 	vpmc_cost_default(&c->cost);
 }
 

@@ -74,6 +74,7 @@ static int parse_args(int argc, char **argv, struct convert_args *a)
 	int c, li;
 
 	vpmc_reader_opts_default(&a->opts);
+	a->opts.isolate_dat = true; /* a libtracecmd crash on a corrupt file is an error */
 	while ((li = -1, c = getopt_long(argc, argv, "o:h", opts, &li)) != -1) {
 		/* every option that takes a value is given once */
 		if (optarg && (c == 'o' || c >= CONV_FORMAT)) {

@@ -35,6 +35,8 @@ struct vpmc_reader_opts {
 	enum vpmc_format format;
 	bool lenient;          /* malformed lines (and trace.dat pages libtracecmd cannot read)
 				* become counted skips with a warning instead of errors */
+	bool isolate_dat;      /* open trace.dat in a forked probe first, so that a crash in
+				* libtracecmd on a corrupt file becomes VPMC_ERR_PARSE */
 	uint64_t guest_ips;    /* guest instructions per second of guest-mode time; 0 = none */
 	unsigned int guest_branch_permille; /* branches per 1000 synthesized guest instructions */
 	bool has_pmu;          /* pmu overrides what the trace says (or the defaults) */
@@ -42,7 +44,8 @@ struct vpmc_reader_opts {
 	bool nested;           /* also return the nested events (VPMC_EV_NEXIT...; vpmc/nested.h) */
 };
 
-/* Defaults: AUTO, strict, guest_ips and permille as documented in vpmcsim(1), no override. */
+/* Defaults: AUTO, strict, no fork (isolate_dat false), guest_ips and permille as documented
+ * in vpmcsim(1), no override. */
 void vpmc_reader_opts_default(struct vpmc_reader_opts *o);
 
 struct vpmc_reader;

@@ -14,7 +14,8 @@
  * guards, in this order:
  * - trace_dat_layout.c walks the file's layout first (sizes, offsets, page headers, compressed
  *   chunks) and refuses what libtracecmd would trust wrongly, naming what and where;
- * - probe_open() then opens the file once in a forked child as the parent will
+ * - probe_open() then, if the caller asks (vpmc_reader_opts.isolate_dat: vpmcsim does, the
+ *   library does not fork by default), opens the file once in a forked child as the parent will
  *   (tracecmd_open(), or dat_direct_tep()'s format parsing): a crash there (in text we do not
  *   parse, in compressed sections we do not inflate) is an error here, not a crash.
  *   Validating everything ourselves instead would mean parsing event formats and inflating
@@ -349,7 +350,8 @@ static bool cpus_in_order(const struct dat_layout *l)
 	return true;
 }
 
-int trace_dat_open(struct trace_dat **out, const char *path, struct vpmc__errbuf *err)
+int trace_dat_open(struct trace_dat **out, const char *path, bool isolate,
+		   struct vpmc__errbuf *err)
 {
 	struct trace_dat *d = calloc(1, sizeof(*d));
 	pid_t child = -1;
@@ -366,7 +368,7 @@ int trace_dat_open(struct trace_dat **out, const char *path, struct vpmc__errbuf
 	d->read_direct = !ret && dat_direct_usable(&d->layout);
 	if (!ret && !d->read_direct)
 		ret = dat_layout_check_pages(&d->layout, path, err);
-	if (!ret)
+	if (!ret && isolate)
 		ret = probe_open(d, &child, err);
 	if (!ret)
 		ret = d->read_direct ? open_direct(d, err) : open_libtracecmd(d, err);

@@ -16,18 +16,21 @@ struct trace_dat;
  * trace_dat_open() - Open a trace.dat file, without host plugins (TRACECMD_FL_LOAD_NO_PLUGINS).
  * @out: set on success only
  * @path: the file
+ * @isolate: open it in a forked child first (vpmc_reader_opts.isolate_dat)
  * @err: on failure, "PATH: why"
  *
- * The file's layout is checked first (lib/trace_dat_layout.c). Plain and zstd/zlib v6/v7
- * files whose options leave time stamps alone are read by trace_dat_direct.c, the others by
- * libtracecmd (tracecmd_open()). Either way the file is opened once in a child process first:
- * a trace.dat that crashes libtracecmd or libtraceevent is an error, not a crash.
+ * The file's layout is checked first (lib/trace/dat_layout.c). Plain and zstd/zlib v6/v7
+ * files whose options leave time stamps alone are read by dat_direct.c, the others by
+ * libtracecmd (tracecmd_open()). With @isolate the file is opened once in a child process
+ * first: a trace.dat that crashes libtracecmd or libtraceevent is an error, not a crash.
+ * Without it the library never forks.
  *
  * Return: 0; VPMC_ERR_IO (cannot open or read @path, or no child process), VPMC_ERR_PARSE
- * (truncated or corrupt, or libtracecmd refuses it, or it crashes either), VPMC_ERR_NOMEM, or
- * VPMC_ERR_NOSUPPORT (built without libtracecmd).
+ * (truncated or corrupt, or libtracecmd refuses it, or it crashes in the child), VPMC_ERR_NOMEM,
+ * or VPMC_ERR_NOSUPPORT (built without libtracecmd).
  */
-int trace_dat_open(struct trace_dat **out, const char *path, struct vpmc__errbuf *err);
+int trace_dat_open(struct trace_dat **out, const char *path, bool isolate,
+		   struct vpmc__errbuf *err);
 
 /* trace_dat_next(): a CPU's records stopped before its data did. */
 #define TRACE_DAT_UNREAD 2

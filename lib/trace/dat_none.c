@@ -3,9 +3,11 @@
 
 #include "dat.h"
 
-int trace_dat_open(struct trace_dat **out, const char *path, struct vpmc__errbuf *err)
+int trace_dat_open(struct trace_dat **out, const char *path, bool isolate,
+		   struct vpmc__errbuf *err)
 {
 	(void)out;
+	(void)isolate;
 	return vpmc__set_error(err, VPMC_ERR_NOSUPPORT,
 			       "%s: trace.dat support not built in (configure --with-libtracecmd)",
 			       path);

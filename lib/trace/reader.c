@@ -1,9 +1,9 @@
 /* reader.c - The pull interface over every trace format: .vtr, kvm tracepoint text, trace.dat.
  *
- * Streaming: a fixed buffer of READER_BUF_SIZE bytes holds the lines being parsed, a line longer
- * than READER_LINE_MAX is an error, and nothing grows with the trace except counters, so memory
- * is the same for a 1 kB and a 100 GB trace. Text and trace.dat records go through the importer
- * (import.h), which turns kvm tracepoints into native events.
+ * Streaming: text inputs are read through a fixed line buffer (linebuf.h), and nothing grows with
+ * the trace except counters, so memory is the same for a 1 kB and a 100 GB trace. Each input
+ * kind is a source (sources[]: open, next event, where, close); text and trace.dat records go
+ * through the importer (import.h), which turns kvm tracepoints into native events.
  */
 #include "config.h"
 
@@ -18,14 +18,12 @@
 
 #include "import.h"
 #include "dat.h"
+#include "linebuf.h"
 #include "nested_import.h"
 #include "text.h"
 #include "vtr.h"
 #include "internal.h"
 
-#define READER_BUF_SIZE (64 * 1024)
-#define READER_LINE_MAX 4096     /* bytes in a line, without its '\n' */
-#define READER_SKIP_MAX (1024 * 1024) /* bytes of one over-long line --lenient skips at most */
 #define READER_BACK_MAX_NS 1000000000ULL /* a time stamp may go back this far on its vCPU */
 #define READER_WARNINGS_MAX 16   /* warnings kept: the first few of each kind (warn_max[]) */
 #define READER_UNKNOWN_MAX 256   /* distinct unknown event names; later ones go to "(other)" */
@@ -55,24 +53,28 @@ struct unknown_name {
 	uint64_t count;
 };
 
+struct vpmc_reader;
+
+/* One kind of input, chosen at open (detected or given). */
+struct source {
+	bool by_name; /* opened by its name and read at offsets (trace.dat), not line by line */
+	int (*open)(struct vpmc_reader *r);  /* after the format is known; 0 or the error */
+	int (*next)(struct vpmc_reader *r, struct vpmc_event *ev); /* 1, 0 (end) or the error */
+	void (*where)(const struct vpmc_reader *r, char *buf, size_t len); /* vpmc_reader_where() */
+	void (*close)(struct vpmc_reader *r); /* also after a failed open */
+};
+
 struct vpmc_reader {
 	struct vpmc_reader_opts opts;
 	enum vpmc_format format;
+	const struct source *src;     /* NULL before the format is known */
 	struct vpmc_pmu_config pmu;
 	char *name;                   /* for messages ("-" is shown as "<stdin>") */
 	char *path;                   /* as given, for vpmc_reader_source() */
 	bool open, done;
 	int failed;                   /* sticky error code, 0 if none */
 
-	/* input: a file descriptor, or a private copy of an in-memory buffer */
-	int fd;
-	char *mem;
-	size_t mem_len, mem_pos;
-	char *buf;
-	size_t start, end;            /* unparsed bytes are buf[start, end) */
-	size_t clean;                 /* buf[start, clean) has no NUL byte; buf[clean] is one */
-	bool eof;
-	uint64_t line;                /* number of the last line returned */
+	struct linebuf lb;            /* text inputs; also where detection looks */
 
 	struct text_parser *tp;
 	struct vtr_parser *vtr;
@@ -114,8 +116,10 @@ int vpmc_reader_new(struct vpmc_reader **out, const struct vpmc_reader_opts *opt
 		r->opts = *opts;
 	else
 		vpmc_reader_opts_default(&r->opts);
-	r->fd = -1;
+	linebuf_init(&r->lb);
 	r->format = r->opts.format;
+	if ((unsigned int)r->format > VPMC_FORMAT_DAT) /* read as text, as it always was */
+		r->format = VPMC_FORMAT_TEXT;
 	r->pmu = r->opts.pmu;
 	if (!r->opts.has_pmu)
 		vpmc_pmu_config_default(&r->pmu, VPMC_VENDOR_INTEL);
@@ -123,17 +127,8 @@ int vpmc_reader_new(struct vpmc_reader **out, const struct vpmc_reader_opts *opt
 	return 0;
 }
 
-static int __attribute__((format(printf, 3, 4))) fail(struct vpmc_reader *r, int err,
-						       const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(r->err.msg, sizeof(r->err.msg), fmt, ap);
-	va_end(ap);
-	r->failed = err;
-	return err;
-}
+/* Fail with the message in r->err; the code is sticky (r->failed). Return: @code. */
+#define fail(r, code, ...) ((r)->failed = vpmc__set_error(&(r)->err, (code), __VA_ARGS__))
 
 static void __attribute__((format(printf, 3, 4))) warn(struct vpmc_reader *r,
 						       enum warn_kind kind, const char *fmt, ...)
@@ -152,158 +147,14 @@ static void __attribute__((format(printf, 3, 4))) warn(struct vpmc_reader *r,
  * Lines.
  */
 
-/* NUL bytes are looked for once per block read, not once per line. */
-static void find_nul(struct vpmc_reader *r, size_t from, size_t to)
-{
-	const char *nul = memchr(r->buf + from, '\0', to - from);
-
-	r->clean = nul ? (size_t)(nul - r->buf) : to;
-}
-
-/* More bytes into buf[end, READER_BUF_SIZE). Return: how many (0 at the end), or -errno. */
-static ssize_t fill(struct vpmc_reader *r)
-{
-	size_t room = READER_BUF_SIZE - r->end;
-	ssize_t n;
-
-	if (r->mem) {
-		n = (ssize_t)(r->mem_len - r->mem_pos < room ? r->mem_len - r->mem_pos : room);
-		memcpy(r->buf + r->end, r->mem + r->mem_pos, (size_t)n);
-		r->mem_pos += (size_t)n;
-	} else {
-		do
-			n = read(r->fd, r->buf + r->end, room);
-		while (n < 0 && errno == EINTR);
-		if (n < 0)
-			return -errno;
-	}
-	if (r->clean == r->end)
-		find_nul(r, r->end, r->end + (size_t)n);
-	r->end += (size_t)n;
-	return n;
-}
-
-/* Move the unparsed bytes to the front and read more after them. Return: 0, or an error. */
-static int refill(struct vpmc_reader *r)
-{
-	ssize_t n;
-
-	if (r->start) {
-		memmove(r->buf, r->buf + r->start, r->end - r->start);
-		r->end -= r->start;
-		r->clean -= r->start;
-		r->start = 0;
-	}
-	n = fill(r);
-	if (n < 0)
-		return fail(r, VPMC_ERR_IO, "%s: %s", r->name, strerror((int)-n));
-	if (!n)
-		r->eof = true;
-	return 0;
-}
-
-/* The '\n' ending the line at start, reading more as needed; NULL at the end of the input or
- * when READER_LINE_MAX bytes have no '\n' (check r->failed). */
-static const char *find_newline(struct vpmc_reader *r)
-{
-	for (;;) {
-		const char *nl = memchr(r->buf + r->start, '\n', r->end - r->start);
-
-		if (nl || r->eof || r->end - r->start > READER_LINE_MAX)
-			return nl;
-		if (refill(r))
-			return NULL;
-	}
-}
-
-#define STR_(x) #x
-#define STR(x) STR_(x)
-
-struct line {
-	const char *p;
-	size_t len;
-	bool cut;          /* the last line, without a '\n' (a trace cut by ^C or a full disk) */
-	const char *bad;   /* why the line cannot be parsed at all, or NULL */
-	unsigned int col;  /* where (1-based), 0 for the whole line */
-};
-
-/* "FILE:LINE[:COL]" of the current line. */
-static const char *where(const struct vpmc_reader *r, unsigned int col, char *buf, size_t len)
-{
-	if (col)
-		snprintf(buf, len, "%s:%llu:%u", r->name, (unsigned long long)r->line, col);
-	else
-		snprintf(buf, len, "%s:%llu", r->name, (unsigned long long)r->line);
-	return buf;
-}
-
-/*
- * Drop the rest of an over-long line @l (--lenient): bytes up to and including the next '\n',
- * but at most READER_SKIP_MAX of them, so that an endless line (/dev/zero) ends in an error.
- */
-static int skip_rest_of_line(struct vpmc_reader *r, const struct line *l)
-{
-	uint64_t skipped = 0;
-	char at[VPMC_ERRMSG_MAX / 2];
-
-	for (;;) {
-		const char *nl = memchr(r->buf + r->start, '\n', r->end - r->start);
-
-		if (nl) {
-			r->start = (size_t)(nl - r->buf) + 1;
-			if (r->clean < r->start)
-				find_nul(r, r->start, r->end);
-			return 0;
-		}
-		skipped += r->end - r->start;
-		if (skipped > READER_SKIP_MAX)
-			return fail(r, VPMC_ERR_PARSE, "%s: %s, and no newline in its first "
-				    "%d MiB: too much to skip, even with --lenient (not a text trace?)",
-				    where(r, l->col, at, sizeof(at)), l->bad, READER_SKIP_MAX >> 20);
-		r->start = r->end = r->clean = 0;
-		if (r->eof)
-			return 0;
-		if (refill(r))
-			return r->failed;
-	}
-}
-
 /* The next line, without its '\n'. Return: 1, 0 at the end, or an error (I/O). */
-static int next_line(struct vpmc_reader *r, struct line *l)
+static int next_line(struct vpmc_reader *r, struct linebuf_line *l)
 {
-	const char *nl;
-	size_t avail;
+	int ret = linebuf_next(&r->lb, r->opts.lenient, l, &r->err);
 
-	nl = find_newline(r);
-	if (r->failed)
-		return r->failed;
-	avail = r->end - r->start;
-	if (!avail)
-		return 0;
-	r->line++;
-	l->p = r->buf + r->start;
-	l->bad = NULL;
-	l->col = 0;
-	l->len = nl ? (size_t)(nl - l->p) : avail;
-	l->cut = !nl;
-	/* a NUL byte in the first READER_LINE_MAX bytes is the line's first problem */
-	if (r->clean < r->start + (l->len < READER_LINE_MAX ? l->len : READER_LINE_MAX)) {
-		l->bad = "NUL byte in the line (binary data?)";
-		l->col = (unsigned int)(r->clean - r->start) + 1;
-	}
-	if (l->len > READER_LINE_MAX) {
-		if (!l->bad)
-			l->bad = "line longer than " STR(READER_LINE_MAX) " bytes";
-		l->cut = false;
-		/* strict: the error is now, not after reading to the end of an endless line */
-		if (!r->opts.lenient)
-			return 1;
-		return skip_rest_of_line(r, l) ? r->failed : 1;
-	}
-	r->start += l->len + !!nl;
-	if (r->clean < r->start)
-		find_nul(r, r->start, r->end);
-	return 1;
+	if (ret < 0)
+		r->failed = ret;
+	return ret;
 }
 
 /* A malformed line: an error, or (lenient) a counted skip with a warning. Return: 0 to go on. */
@@ -311,7 +162,7 @@ static int bad_line(struct vpmc_reader *r, unsigned int col, const char *msg, bo
 {
 	char at[VPMC_ERRMSG_MAX / 2];
 
-	where(r, col, at, sizeof(at));
+	linebuf_where(&r->lb, col, at, sizeof(at));
 	if (cut) {
 		/* A cut last line is what an interrupted recording leaves: not a failure. */
 		r->st.truncated_tail = true;
@@ -472,172 +323,15 @@ static int open_importer(struct vpmc_reader *r)
 	return 0;
 }
 
-static int open_dat(struct vpmc_reader *r)
+/* "FILE:LINE" of the last line read. */
+static void line_where(const struct vpmc_reader *r, char *buf, size_t len)
 {
-	struct stat st;
-	int ret;
-
-	if (r->fd == STDIN_FILENO && !strcmp(r->path, "-"))
-		return fail(r, VPMC_ERR_PARSE, "%s: trace.dat cannot be read from standard input "
-			    "(give its file name)", r->name);
-	if (r->mem)
-		return fail(r, VPMC_ERR_PARSE, "%s: trace.dat cannot be read from memory", r->name);
-	/* opened again by name below: a pipe or FIFO would be read from its start no more */
-	if (r->fd >= 0 && (fstat(r->fd, &st) || !S_ISREG(st.st_mode)))
-		return fail(r, VPMC_ERR_PARSE, "%s: a trace.dat must be a regular file (it is read "
-			    "at offsets), not a pipe or FIFO", r->name);
-	if (r->fd > STDIN_FILENO) { /* trace_dat.c opens the file itself */
-		close(r->fd);
-		r->fd = -1;
-	}
-	ret = trace_dat_open(&r->dat, r->path, &r->err);
-	if (ret)
-		r->failed = ret;
-	return ret;
-}
-
-static int next_vtr(struct vpmc_reader *r, struct vpmc_event *ev);
-
-/*
- * A .vtr's directives (!pmu, !host, !source) come before its first event: read up to that event
- * and hold it for the first vpmc_reader_next(), so that vpmc_reader_pmu() and
- * vpmc_reader_source() describe the trace as soon as it is open. A malformed line here is kept
- * (r->failed) for vpmc_reader_next() to return, as it would have been without this.
- */
-static void vtr_read_header(struct vpmc_reader *r)
-{
-	int ret = next_vtr(r, &r->held);
-
-	r->has_held = ret == 1;
-	r->held_end = ret == 0;
-}
-
-/* Common to open() and open_mem(): detect the format and set up its parser. */
-static int start(struct vpmc_reader *r)
-{
-	ssize_t n;
-
-	r->buf = malloc(READER_BUF_SIZE);
-	if (!r->buf)
-		return fail(r, VPMC_ERR_NOMEM, "%s", vpmc_strerror(VPMC_ERR_NOMEM));
-	do {
-		n = fill(r);
-		if (n < 0)
-			return fail(r, VPMC_ERR_IO, "%s: %s", r->name, strerror((int)-n));
-	} while (n > 0 && r->end < sizeof(dat_magic));
-	if (!r->end)
-		return fail(r, VPMC_ERR_PARSE, "%s: empty input (no trace)", r->name);
-	if (r->format == VPMC_FORMAT_AUTO)
-		r->format = detect(r->buf, r->end);
-	r->open = true;
-	switch (r->format) {
-	case VPMC_FORMAT_DAT:
-		return open_dat(r) ? r->failed : open_importer(r);
-	case VPMC_FORMAT_VTR:
-		r->vtr = malloc(sizeof(*r->vtr));
-		if (!r->vtr)
-			return fail(r, VPMC_ERR_NOMEM, "%s", vpmc_strerror(VPMC_ERR_NOMEM));
-		vtr_parser_init(r->vtr);
-		vtr_read_header(r);
-		return 0;
-	default:
-		r->format = VPMC_FORMAT_TEXT;
-		r->tp = malloc(sizeof(*r->tp));
-		if (!r->tp)
-			return fail(r, VPMC_ERR_NOMEM, "%s", vpmc_strerror(VPMC_ERR_NOMEM));
-		trace_text_init(r->tp);
-		return open_importer(r);
-	}
-}
-
-static int set_names(struct vpmc_reader *r, const char *path)
-{
-	r->path = strdup(path);
-	r->name = strdup(strcmp(path, "-") ? path : "<stdin>");
-	if (!r->path || !r->name)
-		return fail(r, VPMC_ERR_NOMEM, "%s", vpmc_strerror(VPMC_ERR_NOMEM));
-	return 0;
-}
-
-int vpmc_reader_open(struct vpmc_reader *r, const char *path)
-{
-	if (!r || !path || r->name)
-		return VPMC_ERR_INVAL;
-	if (set_names(r, path))
-		return r->failed;
-	if (!strcmp(path, "-")) {
-		if (r->format == VPMC_FORMAT_DAT)
-			return fail(r, VPMC_ERR_PARSE, "%s: trace.dat cannot be read from standard "
-				    "input (give its file name)", r->name);
-		r->fd = STDIN_FILENO;
-	} else {
-		if (r->format == VPMC_FORMAT_DAT) { /* no need to read it here */
-			r->open = true;
-			return open_dat(r) ? r->failed : open_importer(r);
-		}
-		r->fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (r->fd < 0)
-			return fail(r, VPMC_ERR_IO, "%s: %s", r->name, strerror(errno));
-	}
-	return start(r);
-}
-
-int vpmc_reader_open_mem(struct vpmc_reader *r, const char *name, const void *data, size_t len)
-{
-	if (!r || !name || (!data && len) || r->name)
-		return VPMC_ERR_INVAL;
-	if (set_names(r, name))
-		return r->failed;
-	r->mem = malloc(len ? len : 1);
-	if (!r->mem)
-		return fail(r, VPMC_ERR_NOMEM, "%s", vpmc_strerror(VPMC_ERR_NOMEM));
-	if (len)
-		memcpy(r->mem, data, len);
-	r->mem_len = len;
-	if (r->format == VPMC_FORMAT_DAT)
-		return fail(r, VPMC_ERR_PARSE, "%s: trace.dat cannot be read from memory", r->name);
-	return start(r);
+	linebuf_where(&r->lb, 0, buf, len);
 }
 
 /* ---------------------------------------------------------------------------------------------
- * Reading.
+ * Text and trace.dat: records through the importer.
  */
-
-/* The next .vtr event. Return: 1, 0 (end), or an error. */
-static int next_vtr(struct vpmc_reader *r, struct vpmc_event *ev)
-{
-	struct text_error te;
-	struct line l;
-	int ret;
-
-	for (;;) {
-		ret = next_line(r, &l);
-		if (ret < 0)
-			return ret;
-		if (!ret) {
-			if (vtr_finish(r->vtr, &te))
-				return fail(r, VPMC_ERR_PARSE, "%s: %s", r->name, te.msg);
-			return 0;
-		}
-		r->st.lines++;
-		if (l.bad) {
-			if (bad_line(r, l.col, l.bad, false))
-				return r->failed;
-			continue;
-		}
-		ret = vtr_parse_line(r->vtr, l.p, l.len, ev, &te);
-		if (ret == 1) {
-			r->st.records++;
-			if (vpmc__is_nested_event(ev->type) && !r->opts.nested)
-				continue; /* only "vpmcsim nested" uses them */
-			return 1;
-		}
-		if (!ret)
-			r->st.comment_lines++;
-		else if (bad_line(r, te.col, te.msg, l.cut))
-			return r->failed;
-	}
-}
 
 /*
  * The record just pushed had a time stamp before its vCPU's latest (CPUs' clocks that differ a
@@ -665,7 +359,7 @@ static int time_went_back(struct vpmc_reader *r, const struct kvm_import_back *b
 }
 
 /* Account for one record and feed it to the importer. Return: 0 or an error. */
-static int push_record(struct vpmc_reader *r, const struct kvm_record *rec)
+static inline int push_record(struct vpmc_reader *r, const struct kvm_record *rec)
 {
 	struct kvm_import_back back;
 
@@ -679,29 +373,151 @@ static int push_record(struct vpmc_reader *r, const struct kvm_record *rec)
 		r->st.lost_events += rec->lost;
 	}
 	if (kvm_import_push(r->im, rec)) {
-		if (r->format == VPMC_FORMAT_DAT)
+		if (r->src->by_name)
 			return fail(r, VPMC_ERR_LIMIT, "%s: %s", r->name, kvm_import_error(r->im));
-		return fail(r, VPMC_ERR_LIMIT, "%s:%llu: %s", r->name, (unsigned long long)r->line,
-			    kvm_import_error(r->im));
+		return fail(r, VPMC_ERR_LIMIT, "%s:%llu: %s", r->name,
+			    (unsigned long long)r->lb.line, kvm_import_error(r->im));
 	}
 	if (kvm_import_went_back(r->im, &back))
 		return time_went_back(r, &back);
 	return 0;
 }
 
+/* The next event from the importer, fed from @next_record's records as needed. Inlined into
+ * each source's next op, so that the record function is a direct call, inlined too. */
+static inline __attribute__((always_inline)) int next_imported(struct vpmc_reader *r, struct vpmc_event *ev,
+			 int (*next_record)(struct vpmc_reader *r, struct kvm_record *rec))
+{
+	struct kvm_record rec;
+	int ret;
+
+	for (;;) {
+		ret = kvm_import_pop(r->im, ev);
+		if (ret < 0) /* opts.nested: a held record */
+			return fail(r, ret, "%s: %s", r->name, kvm_import_error(r->im));
+		if (ret)
+			return 1;
+		if (r->finished)
+			return 0;
+		ret = next_record(r, &rec);
+		if (ret < 0)
+			return ret;
+		if (ret == 0) {
+			struct kvm_import_stats is;
+
+			kvm_import_finish(r->im);
+			kvm_import_get_stats(r->im, &is);
+			r->st.synthesized_entries = is.synthesized_entries;
+			r->finished = true;
+			continue;
+		}
+		if (push_record(r, &rec))
+			return r->failed;
+	}
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * The .vtr source.
+ */
+
+/* The next .vtr event. Return: 1, 0 (end), or an error. */
+static int next_vtr(struct vpmc_reader *r, struct vpmc_event *ev)
+{
+	struct vpmc__lineerr le;
+	struct linebuf_line l;
+	int ret;
+
+	for (;;) {
+		ret = next_line(r, &l);
+		if (ret < 0)
+			return ret;
+		if (!ret) {
+			if (vtr_finish(r->vtr, &le))
+				return fail(r, VPMC_ERR_PARSE, "%s: %s", r->name, le.msg);
+			return 0;
+		}
+		r->st.lines++;
+		if (l.bad) {
+			if (bad_line(r, l.col, l.bad, false))
+				return r->failed;
+			continue;
+		}
+		ret = vtr_parse_line(r->vtr, l.p, l.len, ev, &le);
+		if (ret == 1) {
+			r->st.records++;
+			if (vpmc__is_nested_event(ev->type) && !r->opts.nested)
+				continue; /* only "vpmcsim nested" uses them */
+			return 1;
+		}
+		if (!ret)
+			r->st.comment_lines++;
+		else if (bad_line(r, le.col, le.msg, l.cut))
+			return r->failed;
+	}
+}
+
+/*
+ * A .vtr's directives (!pmu, !host, !source) come before its first event: read up to that event
+ * and hold it for the first vpmc_reader_next(), so that vpmc_reader_pmu() and
+ * vpmc_reader_source() describe the trace as soon as it is open. A malformed line here is kept
+ * (r->failed) for vpmc_reader_next() to return, as it would have been without this.
+ */
+static int vtr_open(struct vpmc_reader *r)
+{
+	int ret;
+
+	r->vtr = malloc(sizeof(*r->vtr));
+	if (!r->vtr)
+		return fail(r, VPMC_ERR_NOMEM, "%s", vpmc_strerror(VPMC_ERR_NOMEM));
+	vtr_parser_init(r->vtr);
+	ret = next_vtr(r, &r->held);
+	r->has_held = ret == 1;
+	r->held_end = ret == 0;
+	return 0;
+}
+
+static int vtr_next(struct vpmc_reader *r, struct vpmc_event *ev)
+{
+	if (r->has_held) {
+		*ev = r->held;
+		r->has_held = false;
+		return 1;
+	}
+	if (r->held_end)
+		return 0;
+	return next_vtr(r, ev);
+}
+
+static void vtr_close(struct vpmc_reader *r)
+{
+	free(r->vtr);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * The text source.
+ */
+static int text_open(struct vpmc_reader *r)
+{
+	r->tp = malloc(sizeof(*r->tp));
+	if (!r->tp)
+		return fail(r, VPMC_ERR_NOMEM, "%s", vpmc_strerror(VPMC_ERR_NOMEM));
+	trace_text_init(r->tp);
+	return open_importer(r);
+}
+
 /* opts.nested: a kvm_nested_vmexit line libtraceevent could not decode, read from the fields
  * that follow its markers (nested_text_recover()). Return: 1, or -1 (not such a line). */
-static int next_text_nested_recover(struct vpmc_reader *r, const struct line *l,
+static int next_text_nested_recover(struct vpmc_reader *r, const struct linebuf_line *l,
 				    struct kvm_record *rec)
 {
-	char buf[READER_LINE_MAX];
-	struct text_error te;
+	char buf[LINEBUF_LINE_MAX];
+	struct vpmc__lineerr le;
 	size_t n = nested_text_recover(l->p, l->len, buf, sizeof(buf));
 
-	if (!n || trace_text_parse_line(r->tp, buf, n, rec, NULL, &te) != 1)
+	if (!n || trace_text_parse_line(r->tp, buf, n, rec, NULL, &le) != 1)
 		return -1;
 	nested_text_fields(rec, buf, n);
-	rec->nested.line = r->line;
+	rec->nested.line = r->lb.line;
 	r->nested_partial++;
 	return 1;
 }
@@ -709,8 +525,8 @@ static int next_text_nested_recover(struct vpmc_reader *r, const struct line *l,
 /* The next text record into *@rec. Return: 1, 0 (end), or an error. */
 static int next_text_record(struct vpmc_reader *r, struct kvm_record *rec)
 {
-	struct text_error te;
-	struct line l;
+	struct vpmc__lineerr le;
+	struct linebuf_line l;
 	int ret;
 
 	for (;;) {
@@ -723,20 +539,68 @@ static int next_text_record(struct vpmc_reader *r, struct kvm_record *rec)
 				return r->failed;
 			continue;
 		}
-		ret = trace_text_parse_line(r->tp, l.p, l.len, rec, NULL, &te);
+		ret = trace_text_parse_line(r->tp, l.p, l.len, rec, NULL, &le);
 		if (r->opts.nested && ret < 0)
 			ret = next_text_nested_recover(r, &l, rec);
 		else if (r->opts.nested && ret == 1) {
 			nested_text_fields(rec, l.p, l.len);
-			rec->nested.line = r->line;
+			rec->nested.line = r->lb.line;
 		}
 		if (ret == 1)
 			return 1;
 		if (!ret)
 			r->st.comment_lines++;
-		else if (bad_line(r, te.col, te.msg, l.cut))
+		else if (bad_line(r, le.col, le.msg, l.cut))
 			return r->failed;
 	}
+}
+
+static int text_next(struct vpmc_reader *r, struct vpmc_event *ev)
+{
+	return next_imported(r, ev, next_text_record);
+}
+
+static void text_close(struct vpmc_reader *r)
+{
+	free(r->tp);
+	kvm_import_free(r->im);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * The trace.dat source.
+ */
+
+/* trace.dat is read by name, at offsets: not from standard input, memory, a pipe or a FIFO. */
+static int dat_refuse(struct vpmc_reader *r)
+{
+	struct stat st;
+
+	if (r->lb.fd == STDIN_FILENO && !strcmp(r->path, "-"))
+		return fail(r, VPMC_ERR_PARSE, "%s: trace.dat cannot be read from standard input "
+			    "(give its file name)", r->name);
+	if (r->lb.mem)
+		return fail(r, VPMC_ERR_PARSE, "%s: trace.dat cannot be read from memory", r->name);
+	/* opened again by name below: a pipe or FIFO would be read from its start no more */
+	if (r->lb.fd >= 0 && (fstat(r->lb.fd, &st) || !S_ISREG(st.st_mode)))
+		return fail(r, VPMC_ERR_PARSE, "%s: a trace.dat must be a regular file (it is read "
+			    "at offsets), not a pipe or FIFO", r->name);
+	return 0;
+}
+
+static int dat_open(struct vpmc_reader *r)
+{
+	int ret;
+
+	if (dat_refuse(r))
+		return r->failed;
+	if (r->lb.fd > STDIN_FILENO) { /* dat.c opens the file itself */
+		close(r->lb.fd);
+		r->lb.fd = -1;
+	}
+	ret = trace_dat_open(&r->dat, r->path, r->opts.isolate_dat, &r->err);
+	if (ret)
+		return r->failed = ret;
+	return open_importer(r);
 }
 
 /* The next trace.dat record. Pages that cannot be read and records that cannot be read are an
@@ -767,42 +631,107 @@ static int next_dat_record(struct vpmc_reader *r, struct kvm_record *rec)
 	return ret;
 }
 
-/* The next event from the importer, fed from text or trace.dat records as needed. */
-static int next_imported(struct vpmc_reader *r, struct vpmc_event *ev)
+static int dat_next(struct vpmc_reader *r, struct vpmc_event *ev)
 {
-	struct kvm_record rec;
-	int ret;
-
-	for (;;) {
-		ret = kvm_import_pop(r->im, ev);
-		if (ret < 0) /* opts.nested: a held record */
-			return fail(r, ret, "%s: %s", r->name, kvm_import_error(r->im));
-		if (ret)
-			return 1;
-		if (r->finished)
-			return 0;
-		if (r->format == VPMC_FORMAT_DAT) {
-			ret = next_dat_record(r, &rec);
-			if (ret < 0)
-				return ret;
-		} else {
-			ret = next_text_record(r, &rec);
-			if (ret < 0)
-				return ret;
-		}
-		if (ret == 0) {
-			struct kvm_import_stats is;
-
-			kvm_import_finish(r->im);
-			kvm_import_get_stats(r->im, &is);
-			r->st.synthesized_entries = is.synthesized_entries;
-			r->finished = true;
-			continue;
-		}
-		if (push_record(r, &rec))
-			return r->failed;
-	}
+	return next_imported(r, ev, next_dat_record);
 }
+
+/* "FILE: record N": records have no line. */
+static void dat_where(const struct vpmc_reader *r, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s: record %llu", r->name, (unsigned long long)r->st.records);
+}
+
+static void dat_close(struct vpmc_reader *r)
+{
+	trace_dat_close(r->dat);
+	kvm_import_free(r->im);
+}
+
+/* One handle over every input (as trace-cmd's tracecmd_input); AUTO only names positions. */
+static const struct source sources[] = {
+	[VPMC_FORMAT_AUTO] = { .where = line_where },
+	[VPMC_FORMAT_VTR] = { false, vtr_open, vtr_next, line_where, vtr_close },
+	[VPMC_FORMAT_TEXT] = { false, text_open, text_next, line_where, text_close },
+	[VPMC_FORMAT_DAT] = { true, dat_open, dat_next, dat_where, dat_close },
+};
+
+/* ---------------------------------------------------------------------------------------------
+ * Opening.
+ */
+
+/* Set up the source of r->format. Return: 0 or the error. */
+static int open_source(struct vpmc_reader *r)
+{
+	r->open = true;
+	r->src = &sources[r->format];
+	return r->src->open(r);
+}
+
+/* Common to open() and open_mem(): detect the format from the first bytes and open it. */
+static int start(struct vpmc_reader *r)
+{
+	int n = linebuf_peek(&r->lb, sizeof(dat_magic), &r->err);
+
+	if (n < 0)
+		return r->failed = n;
+	if (!n)
+		return fail(r, VPMC_ERR_PARSE, "%s: empty input (no trace)", r->name);
+	if (r->format == VPMC_FORMAT_AUTO)
+		r->format = detect(r->lb.buf, (size_t)n);
+	return open_source(r);
+}
+
+static int set_names(struct vpmc_reader *r, const char *path)
+{
+	r->path = strdup(path);
+	r->name = strdup(strcmp(path, "-") ? path : "<stdin>");
+	r->lb.name = r->name;
+	if (!r->path || !r->name)
+		return fail(r, VPMC_ERR_NOMEM, "%s", vpmc_strerror(VPMC_ERR_NOMEM));
+	return 0;
+}
+
+int vpmc_reader_open(struct vpmc_reader *r, const char *path)
+{
+	if (!r || !path || r->name)
+		return VPMC_ERR_INVAL;
+	if (set_names(r, path))
+		return r->failed;
+	if (!strcmp(path, "-")) {
+		r->lb.fd = STDIN_FILENO;
+		if (sources[r->format].by_name)
+			return dat_refuse(r);
+	} else {
+		if (sources[r->format].by_name) /* no need to read it here */
+			return open_source(r);
+		r->lb.fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (r->lb.fd < 0)
+			return fail(r, VPMC_ERR_IO, "%s: %s", r->name, strerror(errno));
+	}
+	return start(r);
+}
+
+int vpmc_reader_open_mem(struct vpmc_reader *r, const char *name, const void *data, size_t len)
+{
+	if (!r || !name || (!data && len) || r->name)
+		return VPMC_ERR_INVAL;
+	if (set_names(r, name))
+		return r->failed;
+	r->lb.mem = malloc(len ? len : 1);
+	if (!r->lb.mem)
+		return fail(r, VPMC_ERR_NOMEM, "%s", vpmc_strerror(VPMC_ERR_NOMEM));
+	if (len)
+		memcpy(r->lb.mem, data, len);
+	r->lb.mem_len = len;
+	if (sources[r->format].by_name)
+		return dat_refuse(r);
+	return start(r);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Reading.
+ */
 
 /* The input ended without a single record: not a trace, however it started (an empty file
  * fails at open). */
@@ -811,7 +740,7 @@ static int no_records(struct vpmc_reader *r)
 	char why[128] = "";
 	size_t n = 0;
 
-	if (r->format == VPMC_FORMAT_DAT)
+	if (r->src->by_name)
 		return fail(r, VPMC_ERR_PARSE, "%s: no trace records", r->name);
 	if (r->st.comment_lines)
 		n += (size_t)snprintf(why + n, sizeof(why) - n, ", %llu comment or header line%s",
@@ -823,7 +752,7 @@ static int no_records(struct vpmc_reader *r)
 	if (r->st.truncated_tail)
 		snprintf(why + n, sizeof(why) - n, ", the last one cut short");
 	return fail(r, VPMC_ERR_PARSE, "%s: no trace records (%llu line%s%s)", r->name,
-		    (unsigned long long)r->line, r->line == 1 ? "" : "s", why);
+		    (unsigned long long)r->lb.line, r->lb.line == 1 ? "" : "s", why);
 }
 
 int vpmc_reader_next(struct vpmc_reader *r, struct vpmc_event *ev)
@@ -836,15 +765,7 @@ int vpmc_reader_next(struct vpmc_reader *r, struct vpmc_event *ev)
 		return r->failed;
 	if (r->done)
 		return 0;
-	if (r->has_held) {
-		*ev = r->held;
-		r->has_held = false;
-		ret = 1;
-	} else if (r->held_end) {
-		ret = 0;
-	} else {
-		ret = r->format == VPMC_FORMAT_VTR ? next_vtr(r, ev) : next_imported(r, ev);
-	}
+	ret = r->src->next(r, ev);
 	if (ret == 1)
 		r->st.events++;
 	else if (ret == 0 && !r->st.records)
@@ -856,10 +777,7 @@ int vpmc_reader_next(struct vpmc_reader *r, struct vpmc_event *ev)
 
 void vpmc_reader_where(const struct vpmc_reader *r, char *buf, size_t len)
 {
-	if (r->format == VPMC_FORMAT_DAT)
-		snprintf(buf, len, "%s: record %llu", r->name, (unsigned long long)r->st.records);
-	else
-		snprintf(buf, len, "%s:%llu", r->name, (unsigned long long)r->line);
+	sources[r->format].where(r, buf, len);
 }
 
 const char *vpmc_reader_error(const struct vpmc_reader *r)
@@ -928,16 +846,11 @@ void vpmc_reader_free(struct vpmc_reader *r)
 {
 	if (!r)
 		return;
-	if (r->fd > STDIN_FILENO)
-		close(r->fd);
-	trace_dat_close(r->dat);
-	kvm_import_free(r->im);
-	free(r->tp);
-	free(r->vtr);
+	if (r->src)
+		r->src->close(r);
+	linebuf_free(&r->lb);
 	free(r->unknown);
 	free(r->unknown_index);
-	free(r->buf);
-	free(r->mem);
 	free(r->name);
 	free(r->path);
 	free(r);

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "insn.h" /* enum kvm_insn_mode */
 #include "vpmc.h"
 
 enum kvm_rec_kind {
@@ -38,18 +39,8 @@ enum kvm_rec_kind {
 	KVM_REC_NR
 };
 
-/* Instruction mode of kvm_emulate_insn (the kernel's flags: real, vm16, prot16/32/64). */
-enum kvm_insn_mode {
-	KVM_MODE_UNKNOWN, /* layout without a mode (trace-cmd plugin form) */
-	KVM_MODE_REAL,
-	KVM_MODE_VM86,
-	KVM_MODE_PROT16,
-	KVM_MODE_PROT32,
-	KVM_MODE_PROT64,
-};
-
 #define KVM_REC_NAME_MAX 64
-#define KVM_INSN_MAX 15
+#define KVM_INSN_MAX X86_MAX_INSTRUCTION_LENGTH
 
 struct kvm_record {
 	enum kvm_rec_kind kind;

@@ -1,4 +1,4 @@
-/* trace_text.c - kvm tracepoint text, one line at a time, in every layout real tools print.
+/* text.c - kvm tracepoint text, one line at a time, in every layout real tools print.
  *
  * A line is PREFIX EVENT: PAYLOAD. The prefix is whatever the tool put before the event name:
  * "comm-pid [cpu] flags ts:" (raw ftrace), "comm-pid [cpu] ts:" (trace-cmd report), "comm tid
@@ -12,362 +12,26 @@
  * Hand-written scanning with byte-class tables, no allocation: this runs once per line of
  * multi-GB reports. Lines of one trace repeat their prefix and event names, so struct
  * text_parser remembers the last few and compares bytes (8 at a time) instead of parsing them;
- * the frequent plain payloads then take a fast path (fast_line()). Neither changes a result.
+ * the frequent payloads then take a fast path (text_fast.c). Neither changes a result. One
+ * grammar per layout: the plain layouts of the frequent kinds are step tables
+ * (text_layouts.h) and the -R form field tables (text_raw_kinds[]), read here by
+ * parse_layout() and parse_raw() and there in the printed spacing. The scanners both use are
+ * in text_scan.h.
  */
 #include "config.h"
 
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "text.h"
+#include "text_scan.h"
+#include "text_layouts.h"
 #include "internal.h"
-
-/* Byte classes, one table load per byte in the hot loops. */
-enum { C_SP = 1, C_DIGIT = 2, C_IDENT = 4, C_NAME = 8, C_NSTART = 16 };
-
-static const uint8_t cls[256] = {
-	[' '] = C_SP,
-	['\t'] = C_SP,
-	['0' ... '9'] = C_DIGIT | C_IDENT | C_NAME,
-	['a' ... 'z'] = C_IDENT | C_NAME | C_NSTART,
-	['A' ... 'Z'] = C_IDENT | C_NAME | C_NSTART,
-	['_'] = C_IDENT | C_NAME | C_NSTART,
-	/* debug event names such as "<hack>" */
-	['<'] = C_NAME | C_NSTART,
-	['>'] = C_NAME,
-};
-
-/* Hex digit values + 1 (0 = not a hex digit). */
-static const uint8_t hex1[256] = {
-	['0'] = 1,  ['1'] = 2,	['2'] = 3,  ['3'] = 4,	['4'] = 5,  ['5'] = 6,	['6'] = 7,
-	['7'] = 8,  ['8'] = 9,	['9'] = 10, ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14,
-	['e'] = 15, ['f'] = 16, ['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15,
-	['F'] = 16,
-};
-
-static inline bool is_sp(char ch)
-{
-	return cls[(unsigned char)ch] & C_SP;
-}
-
-static inline bool is_digit(char ch)
-{
-	return cls[(unsigned char)ch] & C_DIGIT;
-}
-
-/* [A-Za-z0-9_] */
-static inline bool is_ident_char(char ch)
-{
-	return cls[(unsigned char)ch] & C_IDENT;
-}
-
-static inline bool is_name_char(char ch)
-{
-	return cls[(unsigned char)ch] & C_NAME;
-}
-
-static inline bool is_name_start(char ch)
-{
-	return cls[(unsigned char)ch] & C_NSTART;
-}
-
-static inline int hex_val(char ch)
-{
-	return hex1[(unsigned char)ch] - 1;
-}
-
-static inline uint64_t load64(const void *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return v;
-}
-
-/* memcmp(a, b, n) == 0 for the short strings of line prefixes, without a libc call. */
-static inline bool mem_eq(const char *a, const char *b, size_t n)
-{
-	size_t i;
-
-	if (n < 8) {
-		for (i = 0; i < n; i++) {
-			if (a[i] != b[i])
-				return false;
-		}
-		return true;
-	}
-	for (i = 0; i + 8 <= n; i += 8) {
-		if (load64(a + i) != load64(b + i))
-			return false;
-	}
-	return load64(a + n - 8) == load64(b + n - 8);
-}
-
-#define ALL_BYTES(b) (0x0101010101010101ull * (b))
-
-/* How many of the 8 bytes at @p are decimal digits before the first other byte, and the value
- * of those digits (SWAR: no loop over the bytes). */
-static inline unsigned int digits8(const char *p, uint64_t *val)
-{
-	uint64_t v = load64(p) - ALL_BYTES('0');
-	/* A byte is no digit if it was below '0' (its high bit is set after the subtraction) or
-	 * above '9' (adding 0x76 sets it). Borrows and carries only come from bytes below the
-	 * lowest bad one, which are digits and produce none. */
-	uint64_t bad = (v | (v + ALL_BYTES(0x76))) & ALL_BYTES(0x80);
-	unsigned int n = bad ? (unsigned int)__builtin_ctzll(bad) >> 3 : 8;
-
-	if (!n) {
-		*val = 0;
-		return 0;
-	}
-	if (n < 8)
-		v <<= 8 * (8 - n); /* the digits to the top bytes, zeros in front */
-	/* pairs, quads, then the whole (digits in memory order on a little-endian load) */
-	v = ((v & ALL_BYTES(0x0f)) * 2561) >> 8;
-	v = ((v & 0x00ff00ff00ff00ffull) * 6553601) >> 16;
-	*val = ((v & 0x0000ffff0000ffffull) * 42949672960001ull) >> 32;
-	return n;
-}
-
-/* Decimal digits at @p: their value, and where they end. At most 19 digits are converted
- * (*ndigits tells how many there were). */
-static inline const char *scan_dec(const char *p, const char *end, uint64_t *out,
-				   unsigned int *ndigits)
-{
-	uint64_t v = 0, part;
-	unsigned int n = 0, k;
-
-	while (end - p >= 8) {
-		k = digits8(p, &part);
-		if (n + k <= 19) {
-			static const uint64_t pow10[9] = { 1, 10, 100, 1000, 10000, 100000,
-							   1000000, 10000000, 100000000 };
-
-			v = v * pow10[k] + part;
-		}
-		n += k;
-		p += k;
-		if (k < 8)
-			goto out;
-	}
-	for (; p < end && (unsigned char)(*p - '0') < 10; p++, n++)
-		v = v * 10 + (uint64_t)(*p - '0');
-out:
-	*out = v;
-	*ndigits = n;
-	return p;
-}
-
-struct cur {
-	const char *line; /* start of the line, for columns */
-	const char *p;
-	const char *end;
-	struct text_error *err;
-	struct text_parser *tp; /* or NULL */
-};
-
-static void skip_sp_run(struct cur *c)
-{
-	/* trace-cmd pads event names with up to 20 spaces: count them 8 at a time */
-	while (c->end - c->p >= 8) {
-		uint64_t x = load64(c->p) ^ ALL_BYTES(' ');
-
-		if (x) {
-			c->p += __builtin_ctzll(x) >> 3;
-			break;
-		}
-		c->p += 8;
-	}
-	while (c->p < c->end && is_sp(*c->p))
-		c->p++;
-}
-
-/* Most separators are none or one space: decided without a loop. */
-static inline void skip_sp(struct cur *c)
-{
-	const char *p = c->p;
-
-	if (p == c->end || !is_sp(*p))
-		return;
-	if (c->end - p >= 2 && !is_sp(p[1])) {
-		c->p = p + 1;
-		return;
-	}
-	skip_sp_run(c);
-}
-
-static inline const char *tok_end(const char *p, const char *end)
-{
-	while (p < end && !is_sp(*p))
-		p++;
-	return p;
-}
-
-static const char *rtrim(const char *p, const char *end)
-{
-	while (end > p && is_sp(end[-1]))
-		end--;
-	return end;
-}
-
-/* Quote the token at @at for a message: at most 32 bytes, non-printable bytes as '?'. */
-static void quote_token(char *buf, size_t size, const char *at, const char *end)
-{
-	const char *te = tok_end(at, end);
-	size_t n = 0;
-
-	if (at >= end) {
-		snprintf(buf, size, "end of line");
-		return;
-	}
-	buf[n++] = '\'';
-	while (at < te && n < 33 && n + 5 < size) {
-		unsigned char ch = (unsigned char)*at++;
-
-		buf[n++] = (ch >= 0x20 && ch < 0x7f) ? (char)ch : '?';
-	}
-	if (at < te) {
-		memcpy(buf + n, "...", 3);
-		n += 3;
-	}
-	buf[n++] = '\'';
-	buf[n] = '\0';
-}
-
-int text_error_vset(struct text_error *err, const char *line, const char *at, const char *end,
-		    const char *fmt, va_list ap)
-{
-	char found[48];
-	int n;
-
-	err->col = (unsigned int)(at - line) + 1;
-	n = vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
-	if (n < 0 || (size_t)n >= sizeof(err->msg))
-		return VPMC_ERR_PARSE;
-	quote_token(found, sizeof(found), at, end);
-	snprintf(err->msg + n, sizeof(err->msg) - n, ", found %s", found);
-	return VPMC_ERR_PARSE;
-}
-
-/* Fail at @at with "MESSAGE, found 'TOKEN'". Return: VPMC_ERR_PARSE. */
-static int __attribute__((format(printf, 3, 4))) fail_at(struct cur *c, const char *at,
-							  const char *fmt, ...)
-{
-	va_list ap;
-	int ret;
-
-	va_start(ap, fmt);
-	ret = text_error_vset(c->err, c->line, at, c->end, fmt, ap);
-	va_end(ap);
-	return ret;
-}
-
-/* The token at the cursor is @word (followed by white space or the end). */
-static inline bool at_word_n(const struct cur *c, const char *word, size_t n)
-{
-	return (size_t)(c->end - c->p) >= n && !memcmp(c->p, word, n) &&
-	       (c->p + n == c->end || is_sp(c->p[n]));
-}
-
-#define at_word(c, word) at_word_n((c), (word), sizeof(word) - 1)
-
-static int expect_word_n(struct cur *c, const char *word, size_t n, const char *what)
-{
-	skip_sp(c);
-	if (!at_word_n(c, word, n))
-		return fail_at(c, c->p, "%s: expected '%s'", what, word);
-	c->p += n;
-	return 0;
-}
-
-#define expect_word(c, word, what) expect_word_n((c), (word), sizeof(word) - 1, (what))
-
-/* Hex digits with an optional "0x", up to 64 bits; stops at the first non-hex byte. */
-static inline int parse_hex(struct cur *c, uint64_t *out, const char *what)
-{
-	const char *p = c->p, *end = c->end, *digits;
-	uint64_t v = 0;
-	int d;
-
-	if (end - p > 2 && p[0] == '0' && p[1] == 'x' && hex_val(p[2]) >= 0)
-		p += 2;
-	digits = p;
-	while (p < end && (d = hex_val(*p)) >= 0) {
-		v = v << 4 | (uint64_t)d;
-		p++;
-	}
-	if (p == digits)
-		return fail_at(c, c->p, "%s: expected a hex number", what);
-	if (p - digits > 16) {
-		while (digits < p - 16 && *digits == '0')
-			digits++;
-		if (p - digits > 16)
-			return fail_at(c, c->p, "%s: hex number larger than 64 bits", what);
-	}
-	c->p = p;
-	*out = v;
-	return 0;
-}
-
-static int parse_dec(struct cur *c, uint64_t *out, const char *what)
-{
-	const char *p = c->p;
-	uint64_t v = 0;
-
-	if (p >= c->end || !is_digit(*p))
-		return fail_at(c, c->p, "%s: expected a decimal number", what);
-	for (; p < c->end && is_digit(*p); p++) {
-		unsigned int d = (unsigned int)(*p - '0');
-
-		if (v > (UINT64_MAX - d) / 10)
-			return fail_at(c, c->p, "%s: decimal number larger than 64 bits", what);
-		v = v * 10 + d;
-	}
-	c->p = p;
-	*out = v;
-	return 0;
-}
-
-/* A whole hex (@hex) or decimal field of at most @max, ending at white space, the end of the
- * line or @also (if not 0); the cursor is left at its start on failure. */
-static int field_num(struct cur *c, bool hex, uint64_t *out, uint64_t max, char also,
-		     const char *what)
-{
-	const char *start;
-	int ret;
-
-	skip_sp(c);
-	start = c->p;
-	ret = hex ? parse_hex(c, out, what) : parse_dec(c, out, what);
-	if (!ret && c->p < c->end && !is_sp(*c->p) && *c->p != also)
-		ret = fail_at(c, start, "%s: malformed number", what);
-	if (!ret && *out > max)
-		ret = fail_at(c, start, hex ? "%s: value out of range (max 0x%llx)" :
-					      "%s: value out of range (max %llu)",
-			      what, (unsigned long long)max);
-	if (ret)
-		c->p = start;
-	return ret;
-}
-
-static inline int field_hex(struct cur *c, uint64_t *out, uint64_t max, const char *what)
-{
-	return field_num(c, true, out, max, 0, what);
-}
-
-static inline int field_dec(struct cur *c, uint64_t *out, uint64_t max, const char *what)
-{
-	return field_num(c, false, out, max, 0, what);
-}
 
 /* ---------------------------------------------------------------------------------------------
  * The "name=value" field form: trace-cmd report -R, and "[FAILED TO PARSE] name=value ...".
  */
-#define RAW_FIELDS_MAX 16
-
 struct raw_field {
 	const char *key, *val;
 	unsigned int klen, vlen;
@@ -377,18 +41,6 @@ struct raw {
 	struct raw_field f[RAW_FIELDS_MAX];
 	unsigned int n;
 };
-
-/* The payload starts with "name=". */
-static inline bool is_raw_form(const char *p, const char *end)
-{
-	const char *q = p;
-
-	if (p == end || !is_ident_char(*p) || is_digit(*p))
-		return false;
-	while (q < end && is_ident_char(*q))
-		q++;
-	return q < end && *q == '=';
-}
 
 /* Split "a=1 b=0x2 insn=ARRAY[66, 01]" into fields; the rest of the line must be fields. */
 static int raw_split(struct cur *c, struct raw *r, const char *what)
@@ -434,8 +86,6 @@ static const struct raw_field *raw_get(const struct raw *r, const char *key)
 	return NULL;
 }
 
-enum { DEC, HEX };
-
 /*
  * The value of field @key. trace-cmd -R prints a field in the conversion its print format uses:
  * "%x" fields in hex without "0x" (ecx=174, rip=3000), "0x%x" fields with it, the rest in
@@ -460,8 +110,6 @@ static int raw_num(struct cur *c, const struct raw *r, const char *key, int base
 /* ---------------------------------------------------------------------------------------------
  * Payloads, one parser per kind.
  */
-#define U32_MAX_ 0xffffffffull
-#define VCPU_MAX_ 0x7fffffffull /* vcpu ids fit int32; the importer bounds them further */
 
 /* Optional "rip 0x<h>" / "rip: 0x<h>" at the cursor. */
 static int opt_rip(struct cur *c, struct kvm_record *rec, const char *what)
@@ -474,31 +122,6 @@ static int opt_rip(struct cur *c, struct kvm_record *rec, const char *what)
 	else
 		return 0;
 	return field_hex(c, &rec->rip, UINT64_MAX, what);
-}
-
-/* kvm_entry: "vcpu %u", "vcpu %u, rip 0x%lx", "vcpu %u rip 0x%lx", "...[immediate exit]". */
-static int parse_entry(struct cur *c, struct kvm_record *rec)
-{
-	static const char what[] = "kvm_entry";
-	uint64_t v = 0;
-	int ret;
-
-	ret = expect_word(c, "vcpu", what);
-	if (!ret)
-		ret = field_num(c, false, &v, VCPU_MAX_, ',', what);
-	if (ret)
-		return ret;
-	rec->vcpu = (int32_t)v;
-	if (c->p < c->end && *c->p == ',')
-		c->p++;
-	skip_sp(c);
-	if (at_word(c, "rip")) {
-		c->p += 3;
-		skip_sp(c);
-		/* "[immediate exit]" follows the number without a space (6.9+). */
-		return parse_hex(c, &rec->rip, what);
-	}
-	return 0;
 }
 
 /* Words of an exit reason end at the next field name. */
@@ -635,34 +258,6 @@ static int parse_vmenter(struct cur *c, struct kvm_record *rec)
 	return opt_rip(c, rec, what);
 }
 
-/* kvm_msr: "msr_%s %x = 0x%llx%s" with " (#GP)"; authors sometimes append a note. */
-static int parse_msr(struct cur *c, struct kvm_record *rec)
-{
-	static const char what[] = "kvm_msr";
-	uint64_t v = 0;
-	int ret;
-
-	if (at_word(c, "msr_write"))
-		rec->write = true;
-	else if (!at_word(c, "msr_read"))
-		return fail_at(c, c->p, "%s: expected 'msr_read' or 'msr_write'", what);
-	c->p += rec->write ? 9 : 8;
-	skip_sp(c);
-	if (field_hex(c, &v, U32_MAX_, what))
-		return fail_at(c, c->p, "%s: expected the MSR index in hex after 'msr_%s'", what,
-			       rec->write ? "write" : "read");
-	rec->msr = (uint32_t)v;
-	ret = expect_word(c, "=", what);
-	if (!ret)
-		ret = field_hex(c, &rec->data, UINT64_MAX, what);
-	if (ret)
-		return ret;
-	skip_sp(c);
-	if (at_word(c, "(#GP)"))
-		rec->gp = true;
-	return 0;
-}
-
 /* Instruction bytes: two hex digits each, up to "(mode)", "FAIL"/"failed" or the end. */
 static int parse_insn_bytes(struct cur *c, struct kvm_record *rec, const char *what)
 {
@@ -735,56 +330,127 @@ static int parse_emulate_insn_raw(struct cur *c, struct kvm_record *rec, const c
 	return 0;
 }
 
-static const char *const insn_mode_names[] = {
+const char *const text_insn_modes[KVM_MODE_PROT64 + 1] = {
 	[KVM_MODE_REAL] = "(real)",	[KVM_MODE_VM86] = "(vm16)",
 	[KVM_MODE_PROT16] = "(prot16)", [KVM_MODE_PROT32] = "(prot32)",
 	[KVM_MODE_PROT64] = "(prot64)",
 };
 
-/*
- * kvm_emulate_insn: native "%x:%llx:%s (%s)%s" (bytes, mode, " failed"), and libtraceevent's
- * plugin "%llx:%llx: %s%s" (bytes, " FAIL", no mode).
- */
-static int parse_emulate_insn(struct cur *c, struct kvm_record *rec)
+/* "(real)" ... "(prot64)" at the cursor, or "(0x..)" for flags kvm_trace_symbol_emul_flags does
+ * not name; nothing if no '('. */
+static int parse_insn_mode(struct cur *c, struct kvm_record *rec, const char *what)
 {
-	static const char what[] = "kvm_emulate_insn";
-	uint64_t csbase;
+	const char *te;
 	size_t i;
+
+	if (c->p == c->end || *c->p != '(')
+		return 0;
+	te = tok_end(c->p, c->end);
+	for (i = KVM_MODE_REAL; i < ARRAY_SIZE(text_insn_modes); i++) {
+		if (strlen(text_insn_modes[i]) == (size_t)(te - c->p) &&
+		    !memcmp(text_insn_modes[i], c->p, (size_t)(te - c->p)))
+			rec->mode = (enum kvm_insn_mode)i;
+	}
+	/* __print_symbolic() prints a flags value it does not know as "0x..". */
+	if (rec->mode == KVM_MODE_UNKNOWN &&
+	    !(te - c->p > 4 && c->p[1] == '0' && c->p[2] == 'x' && te[-1] == ')'))
+		return fail_at(c, c->p, "%s: expected the mode: (real), (vm16), (prot16), "
+				  "(prot32) or (prot64)", what);
+	c->p = te;
+	skip_sp(c);
+	return 0;
+}
+
+/* Read @lay at the cursor: any white space between steps, text after the last one ignored. */
+static int parse_layout(struct cur *c, struct kvm_record *rec, const struct tp_layout *lay)
+{
+	const char *what = lay->name, *chosen = "", *te;
+	bool errno_name = false;
+	unsigned int i;
+	uint64_t v = 0;
 	int ret;
 
-	ret = parse_hex(c, &csbase, what);
-	if (!ret && (c->p == c->end || *c->p != ':'))
-		ret = fail_at(c, c->p, "%s: expected ':' after the CS base", what);
-	if (ret)
-		return ret;
-	c->p++;
-	ret = parse_hex(c, &rec->rip, what);
-	if (!ret && (c->p == c->end || *c->p != ':'))
-		ret = fail_at(c, c->p, "%s: expected ':' after the rip", what);
-	if (ret)
-		return ret;
-	c->p++;
-	ret = parse_insn_bytes(c, rec, what);
-	if (ret)
-		return ret;
-	if (c->p < c->end && *c->p == '(') {
-		const char *te = tok_end(c->p, c->end);
+	for (i = 0; i < lay->n; i++) {
+		const struct tp_step *st = &lay->step[i];
+		/* the byte a number may end at: a glued byte after it */
+		const struct tp_step *next = i + 1 < lay->n ? st + 1 : NULL;
+		char also = next && next->glue && (next->op == TP_CHAR || next->op == TP_OPT_CHAR) ?
+			    next->lit[0][0] : 0;
 
-		for (i = KVM_MODE_REAL; i < ARRAY_SIZE(insn_mode_names); i++) {
-			if (strlen(insn_mode_names[i]) == (size_t)(te - c->p) &&
-			    !memcmp(insn_mode_names[i], c->p, (size_t)(te - c->p)))
-				rec->mode = (enum kvm_insn_mode)i;
+		if (!st->glue)
+			skip_sp(c);
+		switch (st->op) {
+		case TP_WORD:
+			if (!at_word_n(c, st->lit[0], st->len[0]))
+				return fail_at(c, c->p, "%s: expected '%s'", what, st->lit[0]);
+			c->p += st->len[0];
+			break;
+		case TP_CHOICE:
+			if (at_word_n(c, st->lit[0], st->len[0])) {
+				v = st->max;
+			} else if (at_word_n(c, st->lit[1], st->len[1])) {
+				v = !st->max;
+			} else {
+				return fail_at(c, c->p, "%s: expected '%s' or '%s'", what,
+					       st->lit[0], st->lit[1]);
+			}
+			chosen = st->lit[v != st->max];
+			c->p += st->len[v != st->max];
+			field_store(rec, st->off, st->type, v);
+			break;
+		case TP_HEX:
+		case TP_DEC:
+			ret = field_num(c, st->op == TP_HEX, &v, st->max, also, what);
+			if (ret && st->msg)
+				return fail_at(c, c->p, st->msg, what, chosen);
+			if (ret)
+				return ret;
+			field_store(rec, st->off, st->type, errno_name ? 0 : v);
+			break;
+		case TP_HEXP:
+			ret = parse_hex(c, &v, what);
+			if (ret)
+				return ret;
+			field_store(rec, st->off, st->type, v);
+			break;
+		case TP_CHAR:
+			if (c->p == c->end || *c->p != st->lit[0][0])
+				return fail_at(c, c->p, st->msg, what);
+			c->p++;
+			break;
+		case TP_OPT_CHAR:
+			if (c->p < c->end && *c->p == st->lit[0][0])
+				c->p++;
+			break;
+		case TP_OPT:
+			if (!at_word_n(c, st->lit[0], st->len[0]))
+				return 0;
+			c->p += st->len[0];
+			break;
+		case TP_FLAG:
+			if (at_word_n(c, st->lit[0], st->len[0]) ||
+			    (st->lit[1] && at_word_n(c, st->lit[1], st->len[1])))
+				field_store(rec, st->off, st->type, 1);
+			break;
+		case TP_EXIT_NAME:
+			te = tok_end(c->p, c->end);
+			if (te == c->p)
+				return fail_at(c, c->p, st->msg, what);
+			errno_name = is_errno_name(c->p, (size_t)(te - c->p));
+			c->p = te;
+			break;
+		case TP_INSN:
+			ret = parse_insn_bytes(c, rec, what);
+			if (ret)
+				return ret;
+			break;
+		case TP_MODE:
+			ret = parse_insn_mode(c, rec, what);
+			if (ret)
+				return ret;
+			break;
 		}
-		/* __print_symbolic() prints a flags value it does not know as "0x..". */
-		if (rec->mode == KVM_MODE_UNKNOWN &&
-		    !(te - c->p > 4 && c->p[1] == '0' && c->p[2] == 'x' && te[-1] == ')'))
-			return fail_at(c, c->p, "%s: expected the mode: (real), (vm16), (prot16), "
-					  "(prot32) or (prot64)", what);
-		c->p = te;
-		skip_sp(c);
 	}
-	if (at_word(c, "failed") || at_word(c, "FAIL"))
-		rec->failed = true;
 	return 0;
 }
 
@@ -957,105 +623,9 @@ static int parse_apic(struct cur *c, struct kvm_record *rec)
 	return ret ? ret : field_hex(c, &rec->data, UINT64_MAX, what);
 }
 
-/* kvm_pio: "pio_%s at 0x%x size %d count %d val 0x%x %s" (no val in 2.6.3x). */
-static int parse_pio(struct cur *c, struct kvm_record *rec)
-{
-	static const char what[] = "kvm_pio";
-	uint64_t v = 0;
-	int ret;
-
-	if (at_word(c, "pio_write"))
-		rec->write = true;
-	else if (!at_word(c, "pio_read"))
-		return fail_at(c, c->p, "%s: expected 'pio_read' or 'pio_write'", what);
-	c->p += rec->write ? 9 : 8;
-	ret = expect_word(c, "at", what);
-	if (!ret)
-		ret = field_hex(c, &v, 0xffff, what);
-	rec->port = (uint32_t)v;
-	if (!ret)
-		ret = expect_word(c, "size", what);
-	if (!ret)
-		ret = field_dec(c, &v, U32_MAX_, what);
-	rec->size = (uint32_t)v;
-	if (!ret)
-		ret = expect_word(c, "count", what);
-	if (!ret)
-		ret = field_dec(c, &v, U32_MAX_, what);
-	rec->count = (uint32_t)v;
-	if (ret)
-		return ret;
-	skip_sp(c);
-	if (at_word(c, "val")) {
-		c->p += 3;
-		ret = field_hex(c, &rec->data, U32_MAX_, what);
-	}
-	return ret;
-}
-
-/* kvm_userspace_exit: "reason %s (%d)", a KVM_EXIT_* name or "0x.." and the number; when
- * errno < 0 the name is "restart"/"error" and the number is the errno: reason unknown (0). */
-static int parse_userspace_exit(struct cur *c, struct kvm_record *rec)
-{
-	static const char what[] = "kvm_userspace_exit";
-	const char *name, *te;
-	uint64_t v = 0;
-	int ret;
-
-	ret = expect_word(c, "reason", what);
-	if (ret)
-		return ret;
-	skip_sp(c);
-	name = c->p;
-	te = tok_end(c->p, c->end);
-	if (te == c->p)
-		return fail_at(c, c->p, "%s: expected the exit reason", what);
-	c->p = te;
-	skip_sp(c);
-	if (c->p == c->end || *c->p != '(')
-		return fail_at(c, c->p, "%s: expected '(' and the reason number", what);
-	c->p++;
-	ret = field_num(c, false, &v, U32_MAX_, ')', what);
-	if (!ret && (c->p == c->end || *c->p != ')'))
-		ret = fail_at(c, c->p, "%s: expected ')'", what);
-	if (ret)
-		return ret;
-	if ((te - name == 7 && !memcmp(name, "restart", 7)) ||
-	    (te - name == 5 && !memcmp(name, "error", 5)))
-		v = 0;
-	rec->exit_reason = (uint32_t)v;
-	return 0;
-}
-
-/* kvm_fpu: "load" / "unload". */
-static int parse_fpu(struct cur *c, struct kvm_record *rec)
-{
-	static const char what[] = "kvm_fpu";
-
-	if (at_word(c, "load"))
-		rec->write = true;
-	else if (!at_word(c, "unload"))
-		return fail_at(c, c->p, "%s: expected 'load' or 'unload'", what);
-	return 0;
-}
-
 /* ---------------------------------------------------------------------------------------------
  * The -R field form of each kind: which fields, read how, into which record field.
  */
-enum raw_type { RT_BOOL, RT_U32, RT_I32, RT_U64 };
-
-struct raw_spec {
-	const char *key;
-	uint8_t base;  /* DEC or HEX: how a number without "0x" is read (raw_num()) */
-	uint8_t type;  /* enum raw_type of the record field */
-	bool optional; /* older kernels do not have it */
-	uint16_t off;  /* offsetof(struct kvm_record, field) */
-	uint64_t max;
-};
-
-#define RS(key, base, type, opt, field, max) \
-	{ key, base, type, opt, offsetof(struct kvm_record, field), max }
-
 /* Field names and print conversions of the TRACE_EVENTs in arch/x86/kvm/trace.h and
  * include/trace/events/kvm.h. */
 static const struct raw_spec raw_entry[] = {
@@ -1108,10 +678,7 @@ static const struct raw_spec raw_vmenter[] = {
 	RS("rip", HEX, RT_U64, false, rip, UINT64_MAX),
 };
 
-static const struct {
-	const struct raw_spec *spec;
-	size_t n;
-} raw_kinds[KVM_REC_NR] = {
+const struct raw_kind text_raw_kinds[KVM_REC_NR] = {
 #define RK(kind, spec) [kind] = { spec, ARRAY_SIZE(spec) }
 	RK(KVM_REC_ENTRY, raw_entry),
 	RK(KVM_REC_MSR, raw_msr),
@@ -1126,28 +693,6 @@ static const struct {
 	RK(KVM_REC_NESTED_VMENTER, raw_vmenter),
 #undef RK
 };
-
-static void raw_store(struct kvm_record *rec, const struct raw_spec *sp, uint64_t v)
-{
-	char *f = (char *)rec + sp->off;
-	uint32_t u32 = (uint32_t)v;
-	int32_t i32 = (int32_t)v;
-	bool b = v;
-
-	switch (sp->type) {
-	case RT_BOOL:
-		memcpy(f, &b, sizeof(b));
-		break;
-	case RT_U32:
-		memcpy(f, &u32, sizeof(u32));
-		break;
-	case RT_I32:
-		memcpy(f, &i32, sizeof(i32));
-		break;
-	default:
-		memcpy(f, &v, sizeof(v));
-	}
-}
 
 /* The "name=value" form of any kind (trace-cmd report -R, "[FAILED TO PARSE]"). */
 static int parse_raw(struct cur *c, struct kvm_record *rec)
@@ -1168,29 +713,27 @@ static int parse_raw(struct cur *c, struct kvm_record *rec)
 		break;
 	}
 	ret = raw_split(c, &r, what);
-	for (i = 0; !ret && i < raw_kinds[rec->kind].n; i++) {
-		const struct raw_spec *sp = &raw_kinds[rec->kind].spec[i];
+	for (i = 0; !ret && i < text_raw_kinds[rec->kind].n; i++) {
+		const struct raw_spec *sp = &text_raw_kinds[rec->kind].spec[i];
 		uint64_t v;
 
 		if (sp->optional && !raw_get(&r, sp->key))
 			continue;
 		ret = raw_num(c, &r, sp->key, sp->base, sp->max, &v, what);
 		if (!ret)
-			raw_store(rec, sp, v);
+			field_store(rec, sp->off, sp->type, v);
 	}
 	if (ret)
 		return ret;
 	if (rec->kind == KVM_REC_INJ_VIRQ && !raw_get(&r, "irq") && !raw_get(&r, "vector"))
 		return fail_at(c, c->end, "%s: expected field 'vector='", what);
-	if (rec->kind == KVM_REC_APIC_ACCEPT_IRQ)
-		rec->dm = (rec->dm >> 8) & 7; /* as kvm_apic_accept_irq prints it */
+	raw_finish(rec);
 	return 0;
 }
 
 static int parse_payload(struct cur *c, struct kvm_record *rec)
 {
-	/* libtraceevent prints the raw fields after this when it cannot use the print format. */
-	static const char failed[] = "[FAILED TO PARSE]";
+	static const char failed[] = FAILED_TO_PARSE;
 
 	switch (rec->kind) {
 	case KVM_REC_OTHER:
@@ -1211,9 +754,9 @@ static int parse_payload(struct cur *c, struct kvm_record *rec)
 	}
 	if (is_raw_form(c->p, c->end))
 		return parse_raw(c, rec);
+	if (text_layouts[rec->kind].n)
+		return parse_layout(c, rec, &text_layouts[rec->kind]);
 	switch (rec->kind) {
-	case KVM_REC_ENTRY:
-		return parse_entry(c, rec);
 	case KVM_REC_EXIT:
 	case KVM_REC_NESTED_VMEXIT:
 		return parse_exit(c, rec);
@@ -1221,10 +764,6 @@ static int parse_payload(struct cur *c, struct kvm_record *rec)
 		return parse_vmexit_inject(c, rec);
 	case KVM_REC_NESTED_VMENTER:
 		return parse_vmenter(c, rec);
-	case KVM_REC_MSR:
-		return parse_msr(c, rec);
-	case KVM_REC_EMULATE_INSN:
-		return parse_emulate_insn(c, rec);
 	case KVM_REC_INJ_EXCEPTION:
 		return parse_inj_exception(c, rec);
 	case KVM_REC_INJ_VIRQ:
@@ -1235,12 +774,6 @@ static int parse_payload(struct cur *c, struct kvm_record *rec)
 		return parse_apic_vector(c, rec, true);
 	case KVM_REC_APIC:
 		return parse_apic(c, rec);
-	case KVM_REC_PIO:
-		return parse_pio(c, rec);
-	case KVM_REC_USERSPACE_EXIT:
-		return parse_userspace_exit(c, rec);
-	case KVM_REC_FPU:
-		return parse_fpu(c, rec);
 	default:
 		return 0;
 	}
@@ -1261,10 +794,6 @@ static const char *name_end(const char *p, const char *end)
 	}
 	return p;
 }
-
-static const uint64_t pow10_frac[10] = {
-	1000000000, 100000000, 10000000, 1000000, 100000, 10000, 1000, 100, 10, 1,
-};
 
 /*
  * A time stamp at @p: SECONDS[.FRACTION] (to ns) or an integer clock (trace-cmd -C x86-tsc,
@@ -1472,8 +1001,8 @@ static inline bool cached_name(struct cur *c, struct kvm_record *rec)
 	size_t avail = (size_t)(c->end - c->p);
 	unsigned int k;
 
-	for (k = 0; k < TEXT_CACHE_WAYS; k++) {
-		unsigned int i = (tp->last_name + k) % TEXT_CACHE_WAYS;
+	for (k = 0; k < TEXT_NAME_WAYS; k++) {
+		unsigned int i = (tp->last_name + k) % TEXT_NAME_WAYS;
 		const struct text_name *e = &tp->name[i];
 		size_t n = e->len;
 
@@ -1492,7 +1021,7 @@ static inline bool cached_name(struct cur *c, struct kvm_record *rec)
 static void cache_name(struct cur *c, const char *tok, size_t n, const struct kvm_record *rec)
 {
 	struct text_parser *tp = c->tp;
-	struct text_name *e = &tp->name[tp->next_name++ % TEXT_CACHE_WAYS];
+	struct text_name *e = &tp->name[tp->next_name++ % TEXT_NAME_WAYS];
 
 	memcpy(e->tok, tok, n + 1); /* n < KVM_REC_NAME_MAX + 4: set_name() checked it */
 	e->len = (unsigned int)n + 1;
@@ -1716,328 +1245,8 @@ void trace_text_init(struct text_parser *tp)
 	memset(tp, 0, sizeof(*tp));
 }
 
-/* ---------------------------------------------------------------------------------------------
- * The fast path: a line whose prefix and event name are cached and whose payload is one of the
- * frequent plain layouts, read with the cursor in a register. Anything else (and anything
- * unexpected) returns 0 and the general parser above reads the line; both give the same record
- * (tests/check_trace_text.c compares them on every trace and on mutated lines).
- */
-
-/* Hex digits up to @stop (a byte that must follow), at most 16. NULL if not that shape. */
-static inline const char *fast_hex(const char *p, const char *end, char stop, uint64_t *out)
-{
-	const char *d = p;
-	uint64_t v = 0;
-	int x;
-
-	while (p < end && (x = hex_val(*p)) >= 0) {
-		v = v << 4 | (uint64_t)x;
-		p++;
-	}
-	if (p == d || p - d > 16 || (stop && (p == end || *p != stop)))
-		return NULL;
-	*out = v;
-	return p;
-}
-
-static inline bool fast_is(const char *p, const char *end, const char *lit, size_t n)
-{
-	return (size_t)(end - p) >= n && !memcmp(p, lit, n);
-}
-
-#define FAST_IS(p, end, lit) fast_is((p), (end), (lit), sizeof(lit) - 1)
-
-/* "0:3000: 66 01 d8", "0:3000:66 01 d8 (real)", with "FAIL" / " failed". */
-static bool fast_emulate_insn(const char *p, const char *end, struct kvm_record *rec)
-{
-	uint64_t csbase;
-	unsigned int n = 0;
-	size_t i;
-
-	if (end - p > 2 && p[0] == '0' && p[1] == ':') /* CS base 0, the usual */
-		p++;
-	else if (!(p = fast_hex(p, end, ':', &csbase)))
-		return false;
-	p = fast_hex(p + 1, end, ':', &rec->rip);
-	if (!p)
-		return false;
-	p++;
-	if (p < end && *p == ' ') /* the plugin's ": " */
-		p++;
-	/* bytes "XX" separated by one space; anything else goes to the general parser */
-	while (end - p >= 2) {
-		int hi = hex_val(p[0]), lo = hex_val(p[1]);
-
-		if ((hi | lo) < 0 || (end - p > 2 && p[2] != ' '))
-			break;
-		if (n == KVM_INSN_MAX)
-			return false;
-		rec->insn[n++] = (uint8_t)(hi << 4 | lo);
-		p += 2;
-		if (p < end)
-			p++;
-	}
-	rec->insn_len = (uint8_t)n;
-	if (p == end)
-		return true;
-	if (*p == '(') {
-		for (i = KVM_MODE_REAL; i < ARRAY_SIZE(insn_mode_names); i++) {
-			size_t m = strlen(insn_mode_names[i]);
-
-			if ((size_t)(end - p) >= m && !memcmp(p, insn_mode_names[i], m) &&
-			    (p + m == end || p[m] == ' ')) {
-				rec->mode = (enum kvm_insn_mode)i;
-				p += m;
-				break;
-			}
-		}
-		if (rec->mode == KVM_MODE_UNKNOWN)
-			return false;
-		if (p == end)
-			return true;
-		if (*p++ != ' ')
-			return false;
-	}
-	if ((end - p == 4 && !memcmp(p, "FAIL", 4)) || (end - p == 6 && !memcmp(p, "failed", 6))) {
-		rec->failed = true;
-		return true;
-	}
-	return false;
-}
-
-/* Decimal digits up to @stop (or the end if 0), at most 9 (no overflow). NULL if not that. */
-static inline const char *fast_dec(const char *p, const char *end, char stop, uint64_t *out)
-{
-	const char *d = p;
-	uint64_t v = 0;
-
-	while (p < end && is_digit(*p))
-		v = v * 10 + (uint64_t)(*p++ - '0');
-	if (p == d || p - d > 9 || (stop && (p == end || *p != stop)) || (!stop && p != end))
-		return NULL;
-	*out = v;
-	return p;
-}
-
-/* "pio_write at 0x3f8 size 1 count 1 val 0x34" (the trailing space trimmed) */
-static bool fast_pio(const char *p, const char *end, struct kvm_record *rec)
-{
-	uint64_t v;
-
-	if (FAST_IS(p, end, "pio_write at 0x")) {
-		rec->write = true;
-		p += 15;
-	} else if (FAST_IS(p, end, "pio_read at 0x")) {
-		p += 14;
-	} else {
-		return false;
-	}
-	p = fast_hex(p, end, ' ', &v);
-	if (!p || v > 0xffff || !FAST_IS(p, end, " size "))
-		return false;
-	rec->port = (uint32_t)v;
-	p = fast_dec(p + 6, end, ' ', &v);
-	if (!p || !FAST_IS(p, end, " count "))
-		return false;
-	rec->size = (uint32_t)v;
-	p = fast_dec(p + 7, end, ' ', &v);
-	if (!p || !FAST_IS(p, end, " val 0x"))
-		return false;
-	rec->count = (uint32_t)v;
-	p = fast_hex(p + 7, end, 0, &rec->data);
-	return p == end && rec->data <= 0xffffffffull;
-}
-
-/* "reason KVM_EXIT_IO (2)"; "restart"/"error" carry an errno, not the reason. */
-static bool fast_userspace_exit(const char *p, const char *end, struct kvm_record *rec)
-{
-	const char *name, *q;
-	uint64_t v;
-
-	if (!FAST_IS(p, end, "reason "))
-		return false;
-	name = p += 7;
-	while (p < end && !is_sp(*p))
-		p++;
-	if (p == name || !FAST_IS(p, end, " ("))
-		return false;
-	q = fast_dec(p + 2, end, ')', &v);
-	if (!q || q + 1 != end)
-		return false;
-	if ((p - name == 7 && !memcmp(name, "restart", 7)) ||
-	    (p - name == 5 && !memcmp(name, "error", 5)))
-		v = 0;
-	rec->exit_reason = (uint32_t)v;
-	return true;
-}
-
-/* "[FAILED TO PARSE] exception=13 has_error=0 error_code=0 reinjected=0" (trace-cmd report on
- * 6.x kernels) and the same fields from report -R. */
-static bool fast_inj_exception(const char *p, const char *end, struct kvm_record *rec)
-{
-	uint64_t v;
-
-	if (FAST_IS(p, end, "[FAILED TO PARSE] "))
-		p += 18;
-	if (!FAST_IS(p, end, "exception="))
-		return false;
-	p = fast_dec(p + 10, end, ' ', &v);
-	if (!p || v > 0xff || !FAST_IS(p, end, " has_error="))
-		return false;
-	rec->vector = (uint32_t)v;
-	p = fast_dec(p + 11, end, ' ', &v);
-	if (!p || !FAST_IS(p, end, " error_code="))
-		return false;
-	p = fast_dec(p + 12, end, ' ', &v);
-	if (!p || end - p != 13 || memcmp(p, " reinjected=", 12) || (p[12] != '0' && p[12] != '1'))
-		return false;
-	rec->reinjected = p[12] == '1';
-	return true;
-}
-
-/* "msr_write 174 = 0x14", "msr_read 1a6 = 0x0 (#GP)" */
-static bool fast_msr(const char *p, const char *end, struct kvm_record *rec)
-{
-	uint64_t v;
-
-	if (FAST_IS(p, end, "msr_write ")) {
-		rec->write = true;
-		p += 10;
-	} else if (FAST_IS(p, end, "msr_read ")) {
-		p += 9;
-	} else {
-		return false;
-	}
-	p = fast_hex(p, end, ' ', &v);
-	if (!p || v > 0xffffffffull || !FAST_IS(p, end, " = 0x"))
-		return false;
-	rec->msr = (uint32_t)v;
-	p = fast_hex(p + 5, end, 0, &rec->data);
-	if (!p)
-		return false;
-	if (p == end)
-		return true;
-	if (end - p == 6 && !memcmp(p, " (#GP)", 6)) {
-		rec->gp = true;
-		return true;
-	}
-	return false;
-}
-
-/* "vcpu 1" or "vcpu 1, rip 0x22da" */
-static bool fast_entry(const char *p, const char *end, struct kvm_record *rec)
-{
-	uint64_t v = 0;
-	const char *d;
-
-	if (!FAST_IS(p, end, "vcpu "))
-		return false;
-	for (d = p += 5; p < end && is_digit(*p); p++)
-		v = v * 10 + (uint64_t)(*p - '0');
-	if (p == d || p - d > 9)
-		return false;
-	rec->vcpu = (int32_t)v;
-	if (p == end)
-		return true;
-	if (!FAST_IS(p, end, ", rip 0x"))
-		return false;
-	p = fast_hex(p + 8, end, 0, &rec->rip);
-	return p == end;
-}
-
-static bool fast_payload(const char *p, const char *end, struct kvm_record *rec)
-{
-	switch (rec->kind) {
-	case KVM_REC_EMULATE_INSN:
-		return fast_emulate_insn(p, end, rec);
-	case KVM_REC_MSR:
-		return fast_msr(p, end, rec);
-	case KVM_REC_FPU:
-		if (end - p == 4 && !memcmp(p, "load", 4)) {
-			rec->write = true;
-			return true;
-		}
-		return end - p == 6 && !memcmp(p, "unload", 6);
-	case KVM_REC_ENTRY:
-		return fast_entry(p, end, rec);
-	case KVM_REC_PIO:
-		return fast_pio(p, end, rec);
-	case KVM_REC_USERSPACE_EXIT:
-		return fast_userspace_exit(p, end, rec);
-	case KVM_REC_INJ_EXCEPTION:
-		return fast_inj_exception(p, end, rec);
-	case KVM_REC_OTHER:
-	case KVM_REC_CPUID:
-	case KVM_REC_HYPERCALL:
-	case KVM_REC_NESTED_OTHER:
-		return true;
-	default:
-		return false;
-	}
-}
-
-/* The MRU head and a cached name, "SSS.FFFFFF: " between them, a plain payload after. */
-static bool fast_line(struct text_parser *tp, const char *line, const char *end,
-		      struct kvm_record *rec)
-{
-	const struct text_head *h = NULL;
-	const char *t = NULL, *p;
-	uint64_t sec, frac;
-	unsigned int nd, nf, k, hi = 0;
-
-	for (k = 0; k < TEXT_CACHE_WAYS; k++) {
-		hi = (tp->last_head + k) % TEXT_CACHE_WAYS;
-		h = &tp->head[hi];
-		t = line + h->len;
-		if (h->len && end - t >= 17 &&
-		    (h->len < 8 || load64(t - 8) == load64(h->bytes + h->len - 8)) &&
-		    mem_eq(line, h->bytes, h->len))
-			break;
-	}
-	if (k == TEXT_CACHE_WAYS)
-		return false;
-	nd = digits8(t, &sec);
-	if (!nd || nd == 8 || t[nd] != '.')
-		return false;
-	nf = digits8(t + nd + 1, &frac);
-	p = t + nd + 1 + nf;
-	if (!nf || nf == 8 || p[0] != ':' || p[1] != ' ')
-		return false;
-	for (p += 2; p < end && *p == ' ';)
-		p++;
-	for (k = 0; k < TEXT_CACHE_WAYS; k++) {
-		const struct text_name *e = &tp->name[(tp->last_name + k) % TEXT_CACHE_WAYS];
-		size_t n = e->len;
-
-		if (n && (size_t)(end - p) >= n && (n < 8 || load64(p) == load64(e->tok)) &&
-		    mem_eq(p, e->tok, n) && ((size_t)(end - p) == n || is_sp(p[n]))) {
-			memset(rec, 0, sizeof(*rec));
-			memcpy(rec->name, e->name, sizeof(rec->name));
-			rec->kind = e->kind;
-			p += n;
-			break;
-		}
-	}
-	if (k == TEXT_CACHE_WAYS)
-		return false;
-	rec->vcpu = -1;
-	while (end - p >= 8 && load64(p) == ALL_BYTES(' '))
-		p += 8;
-	while (p < end && *p == ' ')
-		p++;
-	if (!fast_payload(p, end, rec))
-		return false;
-	rec->time_ns = sec * 1000000000ull + frac * pow10_frac[nf];
-	rec->has_time = true;
-	rec->tid = h->tid;
-	rec->cpu = h->cpu;
-	tp->last_name = (tp->last_name + k) % TEXT_CACHE_WAYS;
-	tp->last_head = hi;
-	return true;
-}
-
 int trace_text_parse_line(struct text_parser *tp, const char *line, size_t len,
-			  struct kvm_record *rec, enum text_skip *skip, struct text_error *err)
+			  struct kvm_record *rec, enum text_skip *skip, struct vpmc__lineerr *err)
 {
 	struct cur c = { .line = line, .p = line, .end = line + len, .err = err, .tp = tp };
 	enum text_skip dummy;
@@ -2062,7 +1271,7 @@ int trace_text_parse_line(struct text_parser *tp, const char *line, size_t len,
 		*skip = TEXT_SKIP_ELISION;
 		return 0;
 	}
-	if (tp && fast_line(tp, line, c.end, rec))
+	if (tp && text_fast_line(tp, line, c.end, rec))
 		return 1;
 	memset(rec, 0, sizeof(*rec));
 	rec->tid = -1;

@@ -1,26 +1,12 @@
-/* trace_text.h - One line of kvm tracepoint text (trace-cmd report, raw ftrace, perf script)
+/* text.h - One line of kvm tracepoint text (trace-cmd report, raw ftrace, perf script)
  * -> struct kvm_record. */
 #ifndef VPMC_TRACE_TEXT_H
 #define VPMC_TRACE_TEXT_H
 
-#include <stdarg.h>
 #include <stddef.h>
 
+#include "lineerr.h"
 #include "record.h"
-
-#define TEXT_MSG_MAX 192
-
-/* Why a line was rejected: the column (1-based byte offset, 0 = the whole line) and what was
- * expected there, without the "FILE:LINE:" the reader adds. */
-struct text_error {
-	unsigned int col;
-	char msg[TEXT_MSG_MAX];
-};
-
-/* Set @err: the column of @at in @line, and "MESSAGE, found 'TOKEN'" (the token at @at, quoted,
- * or "end of line" when @at is @end). Return: VPMC_ERR_PARSE. */
-int text_error_vset(struct text_error *err, const char *line, const char *at, const char *end,
-		    const char *fmt, va_list ap);
 
 /* What a line that is not an event is (trace_text_parse_line() returned 0). */
 enum text_skip {
@@ -32,6 +18,8 @@ enum text_skip {
 
 #define TEXT_HEAD_MAX 64
 #define TEXT_CACHE_WAYS 4 /* one per vCPU thread of a small guest */
+#define TEXT_NAME_WAYS 8  /* the events of a PMU trace (kvm_emulate_insn, kvm_msr, kvm_fpu,
+			   * kvm_inj_exception, kvm_userspace_exit, kvm_pio, kvm_cpuid...) */
 
 /*
  * State kept between lines: the prefixes (up to the time stamp) and event names of recent
@@ -50,7 +38,7 @@ struct text_parser {
 		unsigned int len;               /* of tok, with the ':'; 0: empty */
 		enum kvm_rec_kind kind;
 		char name[KVM_REC_NAME_MAX];    /* the record's name, NUL-padded */
-	} name[TEXT_CACHE_WAYS];
+	} name[TEXT_NAME_WAYS];
 	unsigned int next_head, next_name; /* round-robin replacement */
 	unsigned int last_head, last_name; /* the way that matched last: probed first */
 	const char *layout; /* of the first event line: "ftrace" (irq flags), "trace-cmd" ([cpu], no
@@ -80,6 +68,6 @@ void trace_text_init(struct text_parser *tp);
  * *@err set.
  */
 int trace_text_parse_line(struct text_parser *tp, const char *line, size_t len,
-			  struct kvm_record *rec, enum text_skip *skip, struct text_error *err);
+			  struct kvm_record *rec, enum text_skip *skip, struct vpmc__lineerr *err);
 
 #endif /* VPMC_TRACE_TEXT_H */

@@ -3,17 +3,17 @@
  * files are read with it and a typo must not pass silently. */
 #include "config.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "vtr.h"
 #include "internal.h"
 #include "nested_import.h"
+#include "numparse.h"
 
 struct vcur {
 	const char *line, *p, *end;
-	struct text_error *err;
+	struct vpmc__lineerr *err;
 };
 
 struct tok {
@@ -21,17 +21,8 @@ struct tok {
 	size_t n;
 };
 
-static int __attribute__((format(printf, 3, 4))) vfail(struct vcur *c, const char *at,
-							const char *fmt, ...)
-{
-	va_list ap;
-	int ret;
-
-	va_start(ap, fmt);
-	ret = text_error_vset(c->err, c->line, at, c->end, fmt, ap);
-	va_end(ap);
-	return ret;
-}
+/* Fail at @at with "MESSAGE, found 'TOKEN'". Return: VPMC_ERR_PARSE. */
+#define vfail(c, at, ...) vpmc__lineerr_set((c)->err, (c)->line, (at), (c)->end, __VA_ARGS__)
 
 static bool is_blank(char ch)
 {
@@ -57,33 +48,42 @@ static bool tok_is(struct tok t, const char *s)
 	return t.n == strlen(s) && !memcmp(t.p, s, t.n);
 }
 
-/* A number: decimal, or hex with "0x" (unless @dec_only), at most @max. */
+/* Bytes at the start of [@s, @s + @n) that are digits of a number in @flags' spellings. */
+static size_t digits_run(const char *s, size_t n, unsigned int flags)
+{
+	bool hex = (flags & VPMC__NUM_HEX) && n > 2 && s[0] == '0' && s[1] == 'x';
+	size_t i;
+
+	for (i = hex ? 2 : 0; i < n; i++) {
+		char ch = s[i];
+
+		if (!((ch >= '0' && ch <= '9') ||
+		      (hex && ((ch >= 'a' && ch <= 'f') || (ch >= 'A' && ch <= 'F')))))
+			break;
+	}
+	return i;
+}
+
+/* A number: decimal, or hex with a lower-case "0x" (unless @dec_only), at most @max. */
 static int tok_num(struct vcur *c, struct tok t, bool dec_only, uint64_t max, uint64_t *out,
 		   const char *what)
 {
-	bool hex = !dec_only && t.n > 2 && t.p[0] == '0' && t.p[1] == 'x';
-	uint64_t v = 0;
-	size_t i;
+	unsigned int flags = dec_only ? 0 : VPMC__NUM_HEX;
+	uint64_t v;
+	int ret;
 
 	if (!t.n)
 		return vfail(c, t.p, "expected %s", what);
-	for (i = hex ? 2 : 0; i < t.n; i++) {
-		unsigned int d;
-		char ch = t.p[i];
-
-		if (ch >= '0' && ch <= '9')
-			d = (unsigned int)(ch - '0');
-		else if (hex && ch >= 'a' && ch <= 'f')
-			d = (unsigned int)(ch - 'a' + 10);
-		else if (hex && ch >= 'A' && ch <= 'F')
-			d = (unsigned int)(ch - 'A' + 10);
-		else
-			return vfail(c, t.p, dec_only ? "expected %s (a decimal number)" :
-					 "expected %s (decimal, or hex with 0x)", what);
-		if (v > (UINT64_MAX - d) / (hex ? 16 : 10))
-			return vfail(c, t.p, "%s: number larger than 64 bits", what);
-		v = v * (hex ? 16 : 10) + d;
-	}
+	ret = vpmc__parse_u64(t.p, t.n, flags, 0, UINT64_MAX, &v);
+	/* digits too many for 64 bits before the first stray byte: that is what is reported */
+	if (ret == -1 && vpmc__parse_u64(t.p, digits_run(t.p, t.n, flags), flags, 0, UINT64_MAX,
+					 &v) == -2)
+		ret = -2;
+	if (ret == -1)
+		return vfail(c, t.p, dec_only ? "expected %s (a decimal number)" :
+				 "expected %s (decimal, or hex with 0x)", what);
+	if (ret)
+		return vfail(c, t.p, "%s: number larger than 64 bits", what);
 	if (v > max)
 		return vfail(c, t.p, "%s out of range (0..%llu)", what, (unsigned long long)max);
 	*out = v;
@@ -561,7 +561,7 @@ void vtr_parser_init(struct vtr_parser *p)
 }
 
 int vtr_parse_line(struct vtr_parser *p, const char *line, size_t len, struct vpmc_event *ev,
-		   struct text_error *err)
+		   struct vpmc__lineerr *err)
 {
 	struct vcur c = { .line = line, .p = line, .end = line + len, .err = err };
 	const char *hash = memchr(line, '#', len), *cr = memchr(line, '\r', len);
@@ -580,7 +580,7 @@ int vtr_parse_line(struct vtr_parser *p, const char *line, size_t len, struct vp
 	return parse_event(p, &c, t, ev);
 }
 
-int vtr_finish(const struct vtr_parser *p, struct text_error *err)
+int vtr_finish(const struct vtr_parser *p, struct vpmc__lineerr *err)
 {
 	if (p->header_seen)
 		return 0;

@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "text.h" /* struct text_error */
+#include "lineerr.h"
 #include "vpmc.h"
 
 #define VTR_VERSION 1
@@ -43,10 +43,10 @@ void vtr_parser_init(struct vtr_parser *p);
  * Return: 1 (event in *@ev), 0 (comment, blank line or directive), or VPMC_ERR_PARSE.
  */
 int vtr_parse_line(struct vtr_parser *p, const char *line, size_t len, struct vpmc_event *ev,
-		   struct text_error *err);
+		   struct vpmc__lineerr *err);
 
 /* End of input: Return 0, or VPMC_ERR_PARSE if the header never came (err->col = 0). */
-int vtr_finish(const struct vtr_parser *p, struct text_error *err);
+int vtr_finish(const struct vtr_parser *p, struct vpmc__lineerr *err);
 
 /* The first line of a .vtr file (what format detection looks for). */
 #define VTR_MAGIC "!vpmcsim-trace"

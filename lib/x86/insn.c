@@ -110,8 +110,8 @@ enum x86_insn_class x86_insn_classify(const uint8_t *insn, size_t len, enum kvm_
 {
 	size_t i = 0;
 
-	if (len > KVM_INSN_MAX)
-		len = KVM_INSN_MAX;
+	if (len > X86_MAX_INSTRUCTION_LENGTH)
+		len = X86_MAX_INSTRUCTION_LENGTH;
 	/* handle_ud() strips the prefix before emulating; it is not an instruction of its own. */
 	if (len >= X86_FEP_LEN && !memcmp(insn, fep, X86_FEP_LEN))
 		i = X86_FEP_LEN;

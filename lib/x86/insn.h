@@ -5,13 +5,24 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "record.h"
+/* Instruction mode of kvm_emulate_insn (the kernel's flags: real, vm16, prot16/32/64). */
+enum kvm_insn_mode {
+	KVM_MODE_UNKNOWN, /* layout without a mode (trace-cmd plugin form) */
+	KVM_MODE_REAL,
+	KVM_MODE_VM86,
+	KVM_MODE_PROT16,
+	KVM_MODE_PROT32,
+	KVM_MODE_PROT64,
+};
 
 enum x86_insn_class {
 	X86_INSN_OTHER,     /* decoded, not flagged IsBranch */
 	X86_INSN_BRANCH,    /* decoded, flagged IsBranch: kvm_pmu_branch_retired() */
 	X86_INSN_TRUNCATED, /* the bytes end before the opcode (or its ModRM) is complete */
 };
+
+/* An instruction is at most 15 bytes (arch/x86/include/asm/insn.h). */
+#define X86_MAX_INSTRUCTION_LENGTH 15
 
 /* The forced-emulation prefix (UD2 + "kvm", force_emulation_prefix=1): skipped, never counted. */
 #define X86_FEP_LEN 5

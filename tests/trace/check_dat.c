@@ -141,7 +141,7 @@ START_TEST(test_recording_counts)
 	int ret;
 
 	snprintf(file, sizeof(file), "%s.dat", c->name);
-	ret = trace_dat_open(&d, trace_path(file), &err);
+	ret = trace_dat_open(&d, trace_path(file), false, &err);
 	ck_assert_msg(ret == 0, "%s: %s", c->name, err.msg);
 	ck_assert_int_eq(kvm_import_new(&im, &o), 0);
 	for (;;) {
@@ -190,7 +190,7 @@ START_TEST(test_record_fields)
 	struct kvm_record r;
 	int ret, seen = 0;
 
-	ck_assert_int_eq(trace_dat_open(&d, trace_path("small-mixed-lm64.dat"), &err), 0);
+	ck_assert_int_eq(trace_dat_open(&d, trace_path("small-mixed-lm64.dat"), false, &err), 0);
 	while ((ret = trace_dat_next(d, &r, &err)) == 1) {
 		if (r.kind == KVM_REC_EMULATE_INSN && r.failed) {
 			ck_assert_str_eq(r.name, "kvm_emulate_insn");
@@ -235,8 +235,8 @@ static unsigned long same_records(const char *a_path, const char *b_path, uint64
 
 	memset(&ra, 0, sizeof(ra)); /* their padding: compared too */
 	memset(&rb, 0, sizeof(rb));
-	ck_assert_msg(trace_dat_open(&a, a_path, &err) == 0, "%s", err.msg);
-	ck_assert_msg(trace_dat_open(&b, b_path, &err) == 0, "%s", err.msg);
+	ck_assert_msg(trace_dat_open(&a, a_path, true, &err) == 0, "%s", err.msg);
+	ck_assert_msg(trace_dat_open(&b, b_path, true, &err) == 0, "%s", err.msg);
 	do {
 		x = trace_dat_next(a, &ra, &err);
 		y = trace_dat_next(b, &rb, &err);
@@ -387,7 +387,7 @@ START_TEST(test_v7_direct_equals_libtracecmd)
 		}
 	}
 	tracecmd_close(h);
-	ck_assert_int_eq(trace_dat_open(&d, trace_path(v7_recordings[_i]), &err), 0);
+	ck_assert_int_eq(trace_dat_open(&d, trace_path(v7_recordings[_i]), false, &err), 0);
 	while ((ret = trace_dat_next(d, &r, &err)) == 1) {
 		ck_assert(r.cpu >= 0 && r.cpu < cpus);
 		if (r.kind != KVM_REC_LOST)
@@ -455,7 +455,7 @@ static void dat_stream(const char *file, struct stream *s)
 	struct kvm_record r;
 	int ret;
 
-	ck_assert_msg(trace_dat_open(&d, trace_path(file), &err) == 0, "%s", err.msg);
+	ck_assert_msg(trace_dat_open(&d, trace_path(file), false, &err) == 0, "%s", err.msg);
 	ck_assert_int_eq(kvm_import_new(&im, &stream_opts), 0);
 	while ((ret = trace_dat_next(d, &r, &err)) == 1)
 		import_one(im, &r, s);
@@ -468,7 +468,7 @@ static void dat_stream(const char *file, struct stream *s)
 static void text_stream(const char *file, struct stream *s)
 {
 	struct text_parser tp;
-	struct text_error terr;
+	struct vpmc__lineerr terr;
 	struct kvm_import *im;
 	struct kvm_record r;
 	enum text_skip skip;
@@ -618,7 +618,7 @@ static void first_lost(const char *path, struct kvm_record *lost, struct kvm_rec
 	int found = 0;
 
 	*records = 0;
-	ck_assert_int_eq(trace_dat_open(&d, path, &err), 0);
+	ck_assert_int_eq(trace_dat_open(&d, path, true, &err), 0);
 	while (trace_dat_next(d, &r, &err) == 1) {
 		(*records)++;
 		if (found == 1) {
@@ -669,7 +669,7 @@ START_TEST(test_missing_file)
 	struct vpmc__errbuf err;
 	struct trace_dat *d = NULL;
 
-	ck_assert_int_eq(trace_dat_open(&d, "/nonexistent/x.dat", &err), VPMC_ERR_IO);
+	ck_assert_int_eq(trace_dat_open(&d, "/nonexistent/x.dat", true, &err), VPMC_ERR_IO);
 	ck_assert_str_eq(err.msg, "/nonexistent/x.dat: No such file or directory");
 	ck_assert_ptr_null(d);
 }
@@ -681,7 +681,7 @@ START_TEST(test_not_a_dat)
 	struct trace_dat *d = NULL;
 	char want[640];
 
-	ck_assert_int_eq(trace_dat_open(&d, trace_path("README.md"), &err), VPMC_ERR_PARSE);
+	ck_assert_int_eq(trace_dat_open(&d, trace_path("README.md"), false, &err), VPMC_ERR_PARSE);
 	snprintf(want, sizeof(want), "%s: not a trace.dat file (no \\x17\\x08D magic)",
 		 trace_path("README.md"));
 	ck_assert_str_eq(err.msg, want);
@@ -819,7 +819,7 @@ START_TEST(test_v7_layout)
 	ck_assert_ptr_nonnull(f);
 	ck_assert_int_eq(fread(buf, 1, sizeof(buf), f), sizeof(buf));
 	fclose(f);
-	ck_assert_int_eq(trace_dat_open(&d, p, &err), VPMC_ERR_PARSE);
+	ck_assert_int_eq(trace_dat_open(&d, p, true, &err), VPMC_ERR_PARSE);
 	unlink(p);
 	/* the byte a message names: CPU 0's first chunk (after the 4-byte chunk count), or the
 	 * HEADER_INFO section, read from the intact file */
@@ -862,7 +862,7 @@ START_TEST(test_v7_chunk_count)
 	data = v7_cpu_data(buf, n, 0, &size);
 	count = get_le32(data);
 	p = temp_copy("small-mixed-real.dat", 0, patch_chunk_count);
-	ck_assert_int_eq(trace_dat_open(&d, p, &err), VPMC_ERR_PARSE);
+	ck_assert_int_eq(trace_dat_open(&d, p, true, &err), VPMC_ERR_PARSE);
 	unlink(p);
 	snprintf(want, sizeof(want), "%s: truncated or corrupt trace.dat: CPU 0's compressed data "
 		 "(%llu bytes at byte %llu) ends inside chunk %llu of %llu", p,
@@ -886,7 +886,7 @@ START_TEST(test_truncated_headers)
 	ck_assert_ptr_nonnull(f);
 	ck_assert_int_eq(fread(head, 1, sizeof(head), f), sizeof(head));
 	fclose(f);
-	ck_assert_int_eq(trace_dat_open(&d, p, &err), VPMC_ERR_PARSE);
+	ck_assert_int_eq(trace_dat_open(&d, p, true, &err), VPMC_ERR_PARSE);
 	unlink(p);
 	snprintf(want, sizeof(want), "%s: truncated or corrupt trace.dat: a block of 16 bytes at "
 		 "byte %llu runs past the end of the file (300000 bytes)", p,
@@ -904,7 +904,7 @@ START_TEST(test_truncated_v6_data)
 	const char *p = temp_copy("small-mixed-real.v6.dat", 5560000, NULL);
 	char want[320];
 
-	ck_assert_int_eq(trace_dat_open(&d, p, &err), VPMC_ERR_PARSE);
+	ck_assert_int_eq(trace_dat_open(&d, p, true, &err), VPMC_ERR_PARSE);
 	snprintf(want, sizeof(want), "%s: truncated trace.dat: CPU data ends at byte 5603328, "
 		 "the file has 5560000", p);
 	unlink(p);
@@ -941,7 +941,7 @@ START_TEST(test_fuzz_bad_page)
 	int cpu = 0, ret;
 
 	snprintf(path, sizeof(path), "%s/bad/fuzz-dat-bad-page.dat", dir ? dir : "traces");
-	ck_assert_int_eq(trace_dat_open(&d, path, &err), 0);
+	ck_assert_int_eq(trace_dat_open(&d, path, true, &err), 0);
 	while ((ret = trace_dat_next(d, &r, &err)) != 0) {
 		ck_assert_int_eq(ret, TRACE_DAT_UNREAD);
 		ck_assert_int_lt(cpu, 2);
@@ -964,7 +964,7 @@ START_TEST(test_fuzz_finds)
 	char path[512], want[768];
 
 	snprintf(path, sizeof(path), "%s/bad/%s", dir ? dir : "traces", fuzz_finds[_i].file);
-	ck_assert_int_eq(trace_dat_open(&d, path, &err), VPMC_ERR_PARSE);
+	ck_assert_int_eq(trace_dat_open(&d, path, true, &err), VPMC_ERR_PARSE);
 	snprintf(want, sizeof(want), "%s: %s", path, fuzz_finds[_i].why);
 	ck_assert_str_eq(err.msg, want);
 }
@@ -1009,7 +1009,7 @@ START_TEST(test_crash_finds)
 	char path[512], want[768];
 
 	snprintf(path, sizeof(path), "%s/bad/%s", dir ? dir : "traces", crash_finds[_i].file);
-	ck_assert_int_eq(trace_dat_open(&d, path, &err), VPMC_ERR_PARSE);
+	ck_assert_int_eq(trace_dat_open(&d, path, true, &err), VPMC_ERR_PARSE);
 	snprintf(want, sizeof(want), "%s: %s", path, crash_finds[_i].why);
 	ck_assert_str_eq(err.msg, want);
 	ck_assert_ptr_null(d);
@@ -1099,7 +1099,7 @@ static void read_with_unread(const char *path, const char *want, unsigned long *
 	int ret;
 
 	*records = *unread = 0;
-	ck_assert_int_eq(trace_dat_open(&d, path, &err), 0);
+	ck_assert_int_eq(trace_dat_open(&d, path, true, &err), 0);
 	while ((ret = trace_dat_next(d, &r, &err)) != 0) {
 		if (ret == TRACE_DAT_UNREAD) {
 			ck_assert_str_eq(err.msg, want);
@@ -1338,7 +1338,7 @@ START_TEST(test_v7_garbled_chunk)
 	for (; (tr = tracecmd_read_data(h, 1)); cpu1++)
 		tracecmd_free_record(tr);
 	tracecmd_close(h);
-	ck_assert_int_eq(trace_dat_open(&d, bad_path("v7-garbled-chunk.dat"), &err), 0);
+	ck_assert_int_eq(trace_dat_open(&d, bad_path("v7-garbled-chunk.dat"), true, &err), 0);
 	while ((ret = trace_dat_next(d, &r, &err)) != 0) {
 		if (ret == TRACE_DAT_BAD_RECORD) {
 			/* an event id the file does not describe, or a record shorter than its
@@ -1399,7 +1399,7 @@ START_TEST(test_v7_cpu_numbers)
 
 	for (i = 0; i < ARRAY_SIZE(numbered); i++) {
 		n_a = n_b = 0;
-		ck_assert_int_eq(trace_dat_open(&d, bad_path(numbered[i].file), &err), 0);
+		ck_assert_int_eq(trace_dat_open(&d, bad_path(numbered[i].file), true, &err), 0);
 		while ((ret = trace_dat_next(d, &r, &err)) == 1) {
 			ck_assert_msg(r.cpu == numbered[i].cpu_a || r.cpu == numbered[i].cpu_b, "%s: cpu %d",
 				      numbered[i].file, r.cpu);
@@ -1413,7 +1413,8 @@ START_TEST(test_v7_cpu_numbers)
 		ck_assert_uint_eq(n_a, numbered[i].n_a);
 		ck_assert_uint_eq(n_b, numbered[i].n_b);
 	}
-	ck_assert_int_eq(trace_dat_open(&d, bad_path("v7-cpu-huge.dat"), &err), VPMC_ERR_PARSE);
+	ck_assert_int_eq(trace_dat_open(&d, bad_path("v7-cpu-huge.dat"), true, &err),
+			 VPMC_ERR_PARSE);
 	snprintf(want, sizeof(want), "%s: corrupt trace.dat: the BUFFER option at byte ",
 		 bad_path("v7-cpu-huge.dat"));
 	ck_assert_msg(!strncmp(err.msg, want, strlen(want)) &&
@@ -1436,13 +1437,13 @@ START_TEST(test_v6_header_tag)
 	char want[640];
 	const char *p = temp_copy("small-mixed-real.p2.v6.dat", 30, NULL);
 
-	ck_assert_int_eq(trace_dat_open(&d, p, &err), VPMC_ERR_PARSE);
+	ck_assert_int_eq(trace_dat_open(&d, p, true, &err), VPMC_ERR_PARSE);
 	unlink(p);
 	snprintf(want, sizeof(want), "%s: truncated trace.dat: the file ends in its header (30 "
 		 "bytes)", p);
 	ck_assert_str_eq(err.msg, want);
 	p = temp_copy("small-mixed-real.p2.v6.dat", 0, patch_header_page_tag);
-	ck_assert_int_eq(trace_dat_open(&d, p, &err), VPMC_ERR_PARSE);
+	ck_assert_int_eq(trace_dat_open(&d, p, true, &err), VPMC_ERR_PARSE);
 	unlink(p);
 	snprintf(want, sizeof(want), "%s: corrupt trace.dat: no header_page or header_event block "
 		 "at byte 18", p);
@@ -1493,7 +1494,7 @@ START_TEST(test_exit_fields)
 	size_t i = 0;
 	int ret;
 
-	ck_assert_int_eq(trace_dat_open(&d, p, &err), 0);
+	ck_assert_int_eq(trace_dat_open(&d, p, true, &err), 0);
 	while ((ret = trace_dat_next(d, &r, &err)) == 1) {
 		if (r.kind != KVM_REC_EXIT)
 			continue;

@@ -11,7 +11,7 @@ START_TEST(test_stub_reports_nosupport)
 	struct trace_dat *d = NULL;
 	struct kvm_record r;
 
-	ck_assert_int_eq(trace_dat_open(&d, "x.dat", &err), VPMC_ERR_NOSUPPORT);
+	ck_assert_int_eq(trace_dat_open(&d, "x.dat", false, &err), VPMC_ERR_NOSUPPORT);
 	ck_assert_str_eq(err.msg,
 			 "x.dat: trace.dat support not built in (configure --with-libtracecmd)");
 	ck_assert_ptr_null(d);

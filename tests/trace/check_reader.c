@@ -30,7 +30,9 @@ static void expand(char *out, size_t size, const char *tmpl, const char *path)
 	snprintf(out, size, "%.*s%s%s", (int)(at - tmpl), tmpl, path, at + 1);
 }
 
-static struct vpmc_reader *new_reader(enum vpmc_format format, bool lenient)
+/* A reader; @isolate for corrupt trace.dat files (traces/bad/), which may crash libtracecmd. */
+static struct vpmc_reader *new_reader_isolate(enum vpmc_format format, bool lenient,
+					      bool isolate)
 {
 	struct vpmc_reader_opts o;
 	struct vpmc_reader *r;
@@ -38,8 +40,14 @@ static struct vpmc_reader *new_reader(enum vpmc_format format, bool lenient)
 	vpmc_reader_opts_default(&o);
 	o.format = format;
 	o.lenient = lenient;
+	o.isolate_dat = isolate;
 	ck_assert_int_eq(vpmc_reader_new(&r, &o), 0);
 	return r;
+}
+
+static struct vpmc_reader *new_reader(enum vpmc_format format, bool lenient)
+{
+	return new_reader_isolate(format, lenient, false);
 }
 
 /* Read to the end; the last return value (0, or the error). */
@@ -252,7 +260,7 @@ static void make_overlong(void)
 START_TEST(test_malformed)
 {
 	const struct bad_case *c = &bad[_i];
-	struct vpmc_reader *r = new_reader(c->format, false);
+	struct vpmc_reader *r = new_reader_isolate(c->format, false, true);
 	char path[1024], want[2048];
 	int ret;
 
@@ -879,8 +887,8 @@ END_TEST
  * CPU read to its end. */
 START_TEST(test_trace_dat_unread_pages)
 {
-	struct vpmc_reader *strict = new_reader(VPMC_FORMAT_AUTO, false);
-	struct vpmc_reader *lenient = new_reader(VPMC_FORMAT_AUTO, true);
+	struct vpmc_reader *strict = new_reader_isolate(VPMC_FORMAT_AUTO, false, true);
+	struct vpmc_reader *lenient = new_reader_isolate(VPMC_FORMAT_AUTO, true, true);
 	struct vpmc_reader_stats st, lst;
 	char path[1024], want[1200];
 

@@ -44,7 +44,7 @@ static unsigned int parse_all(struct vtr_parser *p, const char *text, struct vpm
 	while (*text) {
 		const char *nl = strchr(text, '\n');
 		size_t len = nl ? (size_t)(nl - text) : strlen(text);
-		struct text_error err;
+		struct vpmc__lineerr err;
 		int ret;
 
 		line++;
@@ -274,6 +274,11 @@ static const struct {
 	  "the vcpu out of range (0..4095), found '4096'" },
 	{ "huge vcpu", "!vpmcsim-trace 1\n0 99999999999999999999 entry", 3,
 	  "the vcpu: number larger than 64 bits, found '99999999999999999999'" },
+	/* too many digits for 64 bits before a stray byte: the size is what is reported */
+	{ "huge vcpu, then a letter", "!vpmcsim-trace 1\n0 99999999999999999999z entry", 3,
+	  "the vcpu: number larger than 64 bits, found '99999999999999999999z'" },
+	{ "huge MSR index, then a letter", "!vpmcsim-trace 1\n0 0 wrmsr 0x1ffffffffffffffffz 1", 11,
+	  "MSR index: number larger than 64 bits, found '0x1ffffffffffffffffz'" },
 	{ "time goes backwards", "!vpmcsim-trace 1\n20 0 entry\n20 1 entry\n19 0 entry", 1,
 	  "time goes backwards for vcpu 0 (previous event at 20), found '19'" },
 	{ "unknown event", "!vpmcsim-trace 1\n0 0 vmexit", 5,
@@ -325,7 +330,7 @@ START_TEST(test_bad_lines)
 	struct vtr_parser *p = malloc(sizeof(*p));
 	const char *text = bad[_i].text;
 	struct vpmc_event ev;
-	struct text_error err;
+	struct vpmc__lineerr err;
 	int ret = 0;
 
 	ck_assert(p);
@@ -352,7 +357,7 @@ START_TEST(test_no_header_at_end)
 {
 	struct vtr_parser *p = malloc(sizeof(*p));
 	struct vpmc_event ev;
-	struct text_error err;
+	struct vpmc__lineerr err;
 
 	ck_assert(p);
 	vtr_parser_init(p);

@@ -11,6 +11,7 @@
 
 #include "check_common.h"
 #include "insn.h"
+#include "vpmc.h"
 
 #define K618 VPMC_KERNEL(6, 18)
 #define K612 VPMC_KERNEL(6, 12)
@@ -24,7 +25,7 @@
 
 struct insn_case {
 	const char *name;
-	uint8_t bytes[KVM_INSN_MAX];
+	uint8_t bytes[X86_MAX_INSTRUCTION_LENGTH];
 	size_t len;
 	enum kvm_insn_mode mode;
 	unsigned int host;
@@ -194,7 +195,7 @@ END_TEST
 /* Bytes past @len (the -R layout always prints 15) must not be decoded. */
 START_TEST(test_classify_stops_at_len)
 {
-	const uint8_t ud_then_jmp[KVM_INSN_MAX] = { 0x66, 0xeb, 0xfe };
+	const uint8_t ud_then_jmp[X86_MAX_INSTRUCTION_LENGTH] = { 0x66, 0xeb, 0xfe };
 
 	ck_assert_int_eq(x86_insn_classify(ud_then_jmp, 1, KVM_MODE_PROT64, K618), TR);
 	ck_assert_int_eq(x86_insn_classify(ud_then_jmp, 2, KVM_MODE_PROT64, K618), BR);
