@@ -1,7 +1,8 @@
 /*
- * check_vcpu.c - The vCPU driver (lib/vcpu.c): worked timelines of semantics §2.14, guest
- * segments (exact overflow instruction and time, implicit exit/entry), requests, LVTPC, CPL,
- * observations and statistics. Expected values are derived from KVM's code in the comments.
+ * check_vcpu.c - The vCPU driver (lib/model/vcpu.c, guest.c): worked timelines of semantics
+ * §2.14, guest segments (exact overflow instruction and time, implicit exit/entry), requests,
+ * LVTPC, CPL, observations and statistics. Expected values are derived from KVM's code in the
+ * comments.
  */
 #include "config.h"
 
