@@ -182,7 +182,7 @@ static bool hw_units_count(struct vpmc_pmu *pmu, struct hw_unit *u, unsigned int
  * them. Return: true while instructions remain.
  */
 static bool guest_run(struct vpmc_vcpu *v, uint64_t time_ns, uint64_t insn, uint64_t br,
-		      uint8_t cpl, uint64_t upto, bool stop_at_pmi, struct vpmc_guest_progress *p)
+		      uint8_t cpl, uint64_t upto, bool stop_at_pmi, struct vpmc__guest_progress *p)
 {
 	struct vpmc_pmu *pmu = &v->pmu;
 	struct hw_unit u[KVM_MAX_NR_GP_COUNTERS + KVM_MAX_NR_FIXED_COUNTERS];
@@ -232,17 +232,18 @@ static bool guest_run(struct vpmc_vcpu *v, uint64_t time_ns, uint64_t insn, uint
 void vpmc_vcpu_guest(struct vpmc_vcpu *v, uint64_t time_ns, uint64_t insn, uint64_t br,
 		     uint8_t cpl)
 {
-	struct vpmc_guest_progress p = VPMC_GUEST_PROGRESS_INIT;
+	struct vpmc__guest_progress p = VPMC__GUEST_PROGRESS_INIT;
 
 	guest_run(v, time_ns, insn, br, cpl, insn, false, &p);
 }
 
 /**
- * vpmc_vcpu_guest_until_pmi() - A segment in parts, each ending after a delivered PMI: see
- * vpmc/model.h.
+ * vpmc__vcpu_guest_until_pmi() - A segment in parts, each ending after a delivered PMI: see
+ * model.h.
  */
-bool vpmc_vcpu_guest_until_pmi(struct vpmc_vcpu *v, uint64_t time_ns, uint64_t insn, uint64_t br,
-			       uint8_t cpl, uint64_t upto, struct vpmc_guest_progress *p)
+bool vpmc__vcpu_guest_until_pmi(struct vpmc_vcpu *v, uint64_t time_ns, uint64_t insn,
+				uint64_t br, uint8_t cpl, uint64_t upto,
+				struct vpmc__guest_progress *p)
 {
 	return guest_run(v, time_ns, insn, br, cpl, upto, true, p);
 }

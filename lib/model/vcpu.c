@@ -278,20 +278,17 @@ void vpmc_vcpu_stats(const struct vpmc_vcpu *v, struct vpmc_vcpu_stats *st)
 	*st = v->pmu.stats;
 }
 
-/* ---- internal hooks (model.h) ---- */
+/* ---- the replay engine's interface (model.h) ---- */
 
 /**
- * vpmc__vcpu_trigger_count() - Where the vCPU counts its kvm_pmu_trigger_event() calls past the
- * GLOBAL_CTRL gate (vpmc_vcpu_stats().triggers), for a caller that reads it per event.
- * @v: vCPU
- *
- * Return: the counter, owned by @v, valid until vpmc_vcpu_free().
+ * vpmc__vcpu_trigger_count() - The vCPU's count of kvm_pmu_trigger_event() calls: see model.h.
  */
 const uint64_t *vpmc__vcpu_trigger_count(const struct vpmc_vcpu *v)
 {
 	return &v->pmu.stats.triggers;
 }
 
+#ifdef VPMC_TESTING
 /**
  * vpmc__vcpu_pmu() - The vCPU's struct vpmc_pmu, for tests that drive kernel functions directly.
  * @v: vCPU
@@ -332,7 +329,6 @@ int vpmc__vcpu_host_rdmsr(struct vpmc_vcpu *v, uint64_t time_ns, uint32_t msr, u
 	return vcpu_rdmsr(v, time_ns, msr, value, true);
 }
 
-#ifdef VPMC_TESTING
 /**
  * vpmc__vcpu_deliver_skid() - Deliver the perf overflow interrupts that simperf's inject.skid
  * held back, at @time_ns (a host PMI arriving during a later exit).
