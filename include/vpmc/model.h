@@ -88,8 +88,8 @@ enum vpmc_reprogram_outcome {
  *           selects, global MSRs, and any #GP), rdpmc, index (ECX or MSR), value (0 after
  *           #GP), gp
  * WRITE     counter (as READ), index (MSR), value (as written, also when it raised #GP), gp
- * Any kind raised inside vpmc_vcpu_guest() (or a part run by vpmc_vcpu_guest_until_pmi())
- * also carries seg_insn / seg_br, counted from the segment's start.
+ * Any kind raised inside vpmc_vcpu_guest() also carries seg_insn / seg_br, counted from the
+ * segment's start.
  * OVERFLOW  counter, emulated, value = the GLOBAL_STATUS bit(s) set (BIT(counter), or bit 62
  *           BUFFER_OVF for a PEBS counter's hardware overflow)
  * PMI       delivered, global_status
@@ -201,49 +201,6 @@ void vpmc_vcpu_entry(struct vpmc_vcpu *v, uint64_t time_ns);
  */
 void vpmc_vcpu_guest(struct vpmc_vcpu *v, uint64_t time_ns, uint64_t insn, uint64_t br,
 		     uint8_t cpl);
-
-/* Where a guest segment run in parts by vpmc_vcpu_guest_until_pmi() stands. */
-struct vpmc_guest_progress {
-	uint64_t t_start; /* the segment's start: the vCPU's previous event at the first call, ns */
-	uint64_t insn;    /* instructions of the segment retired so far */
-	uint64_t br;      /* branches among them */
-	uint64_t time_ns; /* time of instruction insn (t_start while insn is 0), ns */
-	bool pmi;         /* the last call stopped right after a PMI reached the guest */
-	bool started;     /* the first call was made */
-};
-
-/* A segment not started yet: what the first vpmc_vcpu_guest_until_pmi() call takes. */
-#define VPMC_GUEST_PROGRESS_INIT { 0, 0, 0, 0, false, false }
-
-/**
- * vpmc_vcpu_guest_until_pmi() - Run a guest segment in parts: as vpmc_vcpu_guest(), but stop
- * right after an instruction at which a PMI reached the guest, so that the caller can run the
- * guest's PMI handler there (it is an NMI: the guest takes it at once) and then the rest.
- * @v: vCPU
- * @time_ns: trace time at the end of the whole segment, ns (the same at every call)
- * @insn: instructions of the whole segment (the same at every call)
- * @br: branches among them; clamped to @insn (the same at every call)
- * @cpl: the CPL the segment runs at; set again at each call (VPMC_CPL_KEEP: the current one)
- * @upto: stop after instruction @upto at the latest (@insn or more: the whole rest)
- * @p: progress; VPMC_GUEST_PROGRESS_INIT before the first call, then as the last call left it
- *
- * Counting, overflows, implicit exits and observations are exactly those of vpmc_vcpu_guest():
- * run without a stop, the parts do what one vpmc_vcpu_guest() call does. Instruction i (1..@insn)
- * still completes at t_start + i * (@time_ns - t_start) / @insn with t_start the time of this
- * vCPU's previous event at the first call (p->t_start); observations carry seg_insn / seg_br
- * counted from the segment's start. A call runs instructions p->insn + 1 .. up to the first of:
- * an instruction at which a PMI was delivered (an implicit VM-entry's kvm_pmu_deliver_pmi() for
- * a host PMI; the reference's PMI at the wrapping instruction; a PMI dropped by a masked LVTPC
- * does not stop it), @upto, @insn; it then sets p->insn, p->br, p->time_ns (that instruction's
- * time) and p->pmi, and leaves the vCPU at p->time_ns. Events applied between two calls (the
- * handler's exits, MSR accesses, retirements) must have times >= p->time_ns and <= @time_ns;
- * they take place before instruction p->insn + 1. After the last part the vCPU is at @time_ns.
- *
- * Return: true while instructions of the segment remain (call again), false when the whole
- * segment has run (p->pmi may still say that a PMI came at its last instruction).
- */
-bool vpmc_vcpu_guest_until_pmi(struct vpmc_vcpu *v, uint64_t time_ns, uint64_t insn, uint64_t br,
-			       uint8_t cpl, uint64_t upto, struct vpmc_guest_progress *p);
 
 /**
  * vpmc_vcpu_retire() - KVM retired one instruction for the guest: kvm_skip_emulated_instruction()

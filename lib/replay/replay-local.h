@@ -57,7 +57,7 @@ struct lane_vcpu {
 	/* with an overlay, a guest segment runs in parts (lane_guest()): the one being run, and
 	 * where the reference stands in it */
 	const struct vpmc_event *seg;
-	struct vpmc_guest_progress ref_seg;
+	struct vpmc__guest_progress ref_seg;
 	uint64_t read_value;         /* what the guest's last READ returned */
 	struct overlay_guest og;
 };

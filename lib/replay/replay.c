@@ -275,8 +275,8 @@ static void lane_ref_upto(struct lane_vcpu *lv, uint64_t upto)
 	const struct vpmc_event *ev = lv->seg;
 
 	while (!lv->ref_seg.started || lv->ref_seg.insn < upto)
-		vpmc_vcpu_guest_until_pmi(lv->gv->ref, ev->time_ns, ev->insn, ev->br, ev->cpl, upto,
-					  &lv->ref_seg);
+		vpmc__vcpu_guest_until_pmi(lv->gv->ref, ev->time_ns, ev->insn, ev->br, ev->cpl, upto,
+					   &lv->ref_seg);
 }
 
 /* The policy's model observed @o. */
@@ -336,7 +336,7 @@ static int lane_pmi_handler(struct lane_vcpu *lv, uint64_t t);
 /* One part of segment @ev: the policy up to the next PMI it delivers, the reference to the same
  * instruction; the metrics take the part as one event. Return: true while instructions remain. */
 static bool lane_guest_part(struct lane_vcpu *lv, const struct vpmc_event *ev,
-			    struct vpmc_guest_progress *p)
+			    struct vpmc__guest_progress *p)
 {
 	bool more;
 
@@ -345,8 +345,8 @@ static bool lane_guest_part(struct lane_vcpu *lv, const struct vpmc_event *ev,
 	lv->gv->nq = 0;
 	lv->seg = ev;
 	metrics_event_begin(&lv->m, ev->type);
-	more = vpmc_vcpu_guest_until_pmi(lv->pol, ev->time_ns, ev->insn, ev->br, ev->cpl, ev->insn,
-					 p);
+	more = vpmc__vcpu_guest_until_pmi(lv->pol, ev->time_ns, ev->insn, ev->br, ev->cpl, ev->insn,
+					  p);
 	lane_ref_upto(lv, more ? p->insn : ev->insn);
 	lv->seg = NULL;
 	lane_feed_ref(lv, NULL);
@@ -363,13 +363,13 @@ static bool lane_guest_part(struct lane_vcpu *lv, const struct vpmc_event *ev,
  */
 static int lane_guest(struct lane_vcpu *lv, const struct vpmc_event *ev)
 {
-	struct vpmc_guest_progress p = VPMC_GUEST_PROGRESS_INIT;
+	struct vpmc__guest_progress p = VPMC__GUEST_PROGRESS_INIT;
 	struct vpmc_replay *r = lv->r;
 	unsigned int parts = 0;
 	bool more;
 	int err = 0;
 
-	lv->ref_seg = (struct vpmc_guest_progress)VPMC_GUEST_PROGRESS_INIT;
+	lv->ref_seg = (struct vpmc__guest_progress)VPMC__GUEST_PROGRESS_INIT;
 	if (ev->cpl <= 3)
 		lv->cpl = ev->cpl; /* what the handler returns to */
 	do {

@@ -1,7 +1,8 @@
 /*
- * check_vcpu.c - The vCPU driver (lib/vcpu.c): worked timelines of semantics §2.14, guest
- * segments (exact overflow instruction and time, implicit exit/entry), requests, LVTPC, CPL,
- * observations and statistics. Expected values are derived from KVM's code in the comments.
+ * check_vcpu.c - The vCPU driver (lib/model/vcpu.c, guest.c): worked timelines of semantics
+ * §2.14, guest segments (exact overflow instruction and time, implicit exit/entry), requests,
+ * LVTPC, CPL, observations and statistics. Expected values are derived from KVM's code in the
+ * comments.
  */
 #include "config.h"
 
@@ -430,7 +431,7 @@ START_TEST(test_segment_edges_and_no_vpmu)
 END_TEST
 
 /*
- * vpmc_vcpu_guest_until_pmi() with a PMI handler between the parts, exact policy. GP0 = M-4
+ * vpmc__vcpu_guest_until_pmi() with a PMI handler between the parts, exact policy. GP0 = M-4
  * (-5, period 5); 10 instructions over (100, 200]: instruction i at 100 + 10 i.
  * - part 1: perf runs out at instruction 5 (t = 150): kvm_perf_overflow() sets status bit 0 and
  *   KVM_REQ_PMI; the host PMI's implicit entry drains (counter -5 + 5 = 0) and delivers the PMI
@@ -447,7 +448,7 @@ START_TEST(test_until_pmi_handler_between_parts)
 {
 	struct rec r;
 	struct vpmc_vcpu *v = vcpu_make(VPMC_VENDOR_INTEL, VPMC_POLICY_EXACT, 0, VPMC_KERNEL_LATEST, &r);
-	struct vpmc_guest_progress p = VPMC_GUEST_PROGRESS_INIT;
+	struct vpmc__guest_progress p = VPMC__GUEST_PROGRESS_INIT;
 	struct vpmc_vcpu_stats st;
 	const struct vpmc_obs *o;
 
@@ -455,7 +456,7 @@ START_TEST(test_until_pmi_handler_between_parts)
 	vpmc_vcpu_wrmsr(v, 100, 0x186, SEL_INSN_PMI);
 	vpmc_vcpu_entry(v, 100);
 
-	ck_assert(vpmc_vcpu_guest_until_pmi(v, 200, 10, 0, 0, 10, &p));
+	ck_assert(vpmc__vcpu_guest_until_pmi(v, 200, 10, 0, 0, 10, &p));
 	ck_assert(p.started);
 	ck_assert(p.pmi);
 	ck_assert_uint_eq(p.t_start, 100);
@@ -476,7 +477,7 @@ START_TEST(test_until_pmi_handler_between_parts)
 	vpmc_vcpu_entry(v, 150);
 	ck_assert_uint_eq(vpmc_vcpu_counter(v, 0), M48 - 1);
 
-	ck_assert(vpmc_vcpu_guest_until_pmi(v, 200, 10, 0, 0, 10, &p));
+	ck_assert(vpmc__vcpu_guest_until_pmi(v, 200, 10, 0, 0, 10, &p));
 	ck_assert(p.pmi);
 	ck_assert_uint_eq(p.t_start, 100);
 	ck_assert_uint_eq(p.insn, 7);
@@ -487,7 +488,7 @@ START_TEST(test_until_pmi_handler_between_parts)
 	ck_assert_uint_eq(o->time_ns, 170);
 	ck_assert_uint_eq(o->seg_insn, 7);
 
-	ck_assert(!vpmc_vcpu_guest_until_pmi(v, 200, 10, 0, 0, 10, &p));
+	ck_assert(!vpmc__vcpu_guest_until_pmi(v, 200, 10, 0, 0, 10, &p));
 	ck_assert(!p.pmi);
 	ck_assert_uint_eq(p.insn, 10);
 	ck_assert_uint_eq(p.time_ns, 200);
@@ -538,23 +539,23 @@ START_TEST(test_until_pmi_parts_equal_whole)
 	struct rec whole, parts;
 	struct vpmc_vcpu *w = parts_setup(parts_policies[_i], &whole);
 	struct vpmc_vcpu *v = parts_setup(parts_policies[_i], &parts);
-	struct vpmc_guest_progress p = VPMC_GUEST_PROGRESS_INIT;
+	struct vpmc__guest_progress p = VPMC__GUEST_PROGRESS_INIT;
 	const struct vpmc_obs *o;
 	unsigned int i;
 
 	vpmc_vcpu_guest(w, 200, 10, 4, 0);
 
-	ck_assert(vpmc_vcpu_guest_until_pmi(v, 200, 10, 4, 0, 3, &p));
+	ck_assert(vpmc__vcpu_guest_until_pmi(v, 200, 10, 4, 0, 3, &p));
 	ck_assert(!p.pmi);
 	ck_assert_uint_eq(p.insn, 3);
 	ck_assert_uint_eq(p.br, 1);
 	ck_assert_uint_eq(p.time_ns, 130);
-	ck_assert(vpmc_vcpu_guest_until_pmi(v, 200, 10, 4, 0, UINT64_MAX, &p));
+	ck_assert(vpmc__vcpu_guest_until_pmi(v, 200, 10, 4, 0, UINT64_MAX, &p));
 	ck_assert(p.pmi);
 	ck_assert_uint_eq(p.insn, 5);
 	ck_assert_uint_eq(p.br, 2);
 	ck_assert_uint_eq(p.time_ns, 150);
-	ck_assert(!vpmc_vcpu_guest_until_pmi(v, 200, 10, 4, 0, UINT64_MAX, &p));
+	ck_assert(!vpmc__vcpu_guest_until_pmi(v, 200, 10, 4, 0, UINT64_MAX, &p));
 	ck_assert(!p.pmi);
 	ck_assert_uint_eq(p.insn, 10);
 	ck_assert_uint_eq(p.br, 4);
@@ -598,24 +599,24 @@ START_TEST(test_until_pmi_edges)
 {
 	struct rec r;
 	struct vpmc_vcpu *v = vcpu_make(VPMC_VENDOR_INTEL, VPMC_POLICY_EXACT, 0, VPMC_KERNEL_LATEST, &r);
-	struct vpmc_guest_progress p = VPMC_GUEST_PROGRESS_INIT, q = VPMC_GUEST_PROGRESS_INIT;
+	struct vpmc__guest_progress p = VPMC__GUEST_PROGRESS_INIT, q = VPMC__GUEST_PROGRESS_INIT;
 
 	vpmc_vcpu_wrmsr(v, 10, 0x186, EN | OS | INSN);
 	vpmc_vcpu_entry(v, 10);
-	ck_assert(!vpmc_vcpu_guest_until_pmi(v, 40, 0, 0, 3, 0, &p));
+	ck_assert(!vpmc__vcpu_guest_until_pmi(v, 40, 0, 0, 3, 0, &p));
 	ck_assert_uint_eq(p.t_start, 10);
 	ck_assert_uint_eq(p.insn, 0);
 	ck_assert_uint_eq(p.time_ns, 40);
 	vpmc_vcpu_retire(v, 41, false, VPMC_CPL_KEEP); /* CPL 3 now: OS-only counts nothing */
 	ck_assert_uint_eq(vpmc_vcpu_counter(v, 0), 0);
 
-	ck_assert(vpmc_vcpu_guest_until_pmi(v, 100, 6, 0, 0, 0, &q));
+	ck_assert(vpmc__vcpu_guest_until_pmi(v, 100, 6, 0, 0, 0, &q));
 	ck_assert_uint_eq(q.t_start, 41);
 	ck_assert_uint_eq(q.insn, 0);
 	ck_assert_uint_eq(q.time_ns, 41);
-	ck_assert(!vpmc_vcpu_guest_until_pmi(v, 100, 6, 0, 0, 6, &q));
+	ck_assert(!vpmc__vcpu_guest_until_pmi(v, 100, 6, 0, 0, 6, &q));
 	ck_assert_uint_eq(q.time_ns, 100);
-	ck_assert(!vpmc_vcpu_guest_until_pmi(v, 100, 6, 0, 0, 6, &q));
+	ck_assert(!vpmc__vcpu_guest_until_pmi(v, 100, 6, 0, 0, 6, &q));
 	ck_assert_uint_eq(q.insn, 6);
 	vpmc_vcpu_retire(v, 101, false, VPMC_CPL_KEEP);
 	ck_assert_uint_eq(vpmc_vcpu_counter(v, 0), 7);

@@ -8,6 +8,7 @@
 
 #include "check_common.h"
 #include "model.h"
+#include "pmu.h"
 
 #define M48 ((1ULL << 48) - 1) /* 48-bit counter mask */
 
