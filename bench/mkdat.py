@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
 """mkdat.py - Write a trace.dat (file version 6, uncompressed) from another one, repeated.
 
     mkdat.py IN.dat OUT.dat [--repeat N] [--strip] [--pages N] [--option ID=TEXT]...

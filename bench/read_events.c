@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* read_events.c - Read a trace through the public reader and count its events (bench only:
  * the reader's speed without writing anything), then print the process's anonymous and
  * file-backed resident memory (Linux /proc/self/status) before closing the reader.

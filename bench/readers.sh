@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # readers.sh - Speed and memory of the trace readers (make bench; needs trace-cmd, python3).
 #
 # Inputs, built in $BENCH_DIR (default _build/bench) from traces/local-kvm/multi-vcpu-real:

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # replay.sh - Replay benchmark (issue 5): speed of compare against `trace-cmd report`, cost of a
 # 32-tolerance sweep against one policy, and peak memory when the trace is 10x longer.
 #

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* fuzz_dat.c - libFuzzer target: trace.dat through libtracecmd and the importer. libtracecmd
  * reads files only, so each input is written to one temporary file (kept for the process). */
 #include "config.h"

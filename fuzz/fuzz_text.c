@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* fuzz_text.c - libFuzzer target: kvm tracepoint text through the parser and the importer. */
 #include "config.h"
 

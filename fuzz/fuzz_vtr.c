@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* fuzz_vtr.c - libFuzzer target: the strict .vtr reader (vpmc_reader_open_mem, VPMC_FORMAT_VTR). */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* reader.h - Shared body of the reader fuzz targets: read every event of a buffer. */
 #ifndef FUZZ_READER_H
 #define FUZZ_READER_H

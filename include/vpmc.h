@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* vpmc.h - libvpmc: KVM's x86 emulated vPMU model, trace readers and replay. */
 #ifndef VPMC_H
 #define VPMC_H

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # build.sh - Install what is missing and build vpmcsim out of tree.
 # Usage: scripts/build.sh [--sanitizers] [--werror] [--coverage]
 # Builds in _build/plain (or _build/san with --sanitizers, _build/cov with --coverage); the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # fuzz.sh [SECONDS] [TARGET...] - build the libFuzzer targets in _build/fuzz (configure
 # --enable-fuzzing CC=clang) and run each for SECONDS (default 60), seeded with traces/.
 # Exit 1 if a target found a crash: the input is in _build/fuzz/artifacts/; make it a test.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # install-deps.sh - Install the Debian 12 packages vpmcsim's build and tests need.
 # Non-interactive and idempotent: does nothing when every package is already installed.
 # Usage: scripts/install-deps.sh [--fuzz] [--dev]

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # run-tests.sh - Install what is missing, build (scripts/build.sh), run the whole test suite.
 # Usage: scripts/run-tests.sh [--sanitizers] [--werror] [--valgrind]
 # Builds in _build/san (with --sanitizers) or _build/plain; prints the test-suite summary.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* cli.c - What the commands share: the replay commands' options and trace opening, the reader's
  * report and exit codes, the number parser. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* cli.h - What the commands share: options, opening the trace, the reader's report, numbers. */
 #ifndef CLI_H
 #define CLI_H

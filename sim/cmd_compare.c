@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* cmd_compare.c - vpmcsim compare: every policy side by side, one row each. */
 #include "config.h"
 

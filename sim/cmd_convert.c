@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* cmd_convert.c - vpmcsim convert: any trace the readers accept -> the native .vtr. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* cmd_gen.c - vpmcsim gen: synthetic traces, one generator per workload (vpmcsim(1), GEN). */
 #include "config.h"
 

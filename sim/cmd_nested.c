@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* cmd_nested.c - vpmcsim nested: round trips between L1 and L2, and what mapping L1 pages costs
  * them with kvm_vcpu_map() and with gfn_to_pfn_cache (vpmcsim(1), NESTED). */
 #include "config.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* cmd_replay.c - vpmcsim replay: one policy in detail, per vCPU and counter, and its log. */
 #include "config.h"
 

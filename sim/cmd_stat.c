@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* cmd_stat.c - vpmcsim stat: exit statistics in the columns of perf kvm stat report. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* cmd_sweep.c - vpmcsim sweep: many tolerances in one pass; CSV and a gnuplot plot. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * lsan.c - LeakSanitizer's suppressions built into vpmcsim.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* nested_cli.c - The model options of vpmcsim nested and gen nested-pingpong. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* nested_cli.h - The model options that vpmcsim nested and gen nested-pingpong share. */
 #ifndef NESTED_CLI_H
 #define NESTED_CLI_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* vpmcsim.c - The vpmcsim command: options common to all subcommands, and dispatch. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* vpmcsim.h - What the vpmcsim subcommands share: dispatch table and exit codes. */
 #ifndef VPMCSIM_H
 #define VPMCSIM_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* check_common.h - What every Check program shares: the runner, and small helpers. */
 #ifndef CHECK_COMMON_H
 #define CHECK_COMMON_H

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # tap.sh - sourced by the CLI tests: TAP output and helpers to run vpmcsim.
 # Needs: top_builddir, VPMC_TRACES (set by make check); VPMC_VALGRIND optional prefix.
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* vpmc/common.h - Errors, version and report formats: what every part of the API shares. */
 #ifndef VPMC_PUBLIC_COMMON_H
 #define VPMC_PUBLIC_COMMON_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* vpmc/event.h - PMU configuration and native trace events (docs/trace-format.md). */
 #ifndef VPMC_PUBLIC_EVENT_H
 #define VPMC_PUBLIC_EVENT_H

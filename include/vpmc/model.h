@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* vpmc/model.h - Accounting policies, observations and one modeled vCPU (vpmc_vcpu_*). */
 #ifndef VPMC_PUBLIC_MODEL_H
 #define VPMC_PUBLIC_MODEL_H

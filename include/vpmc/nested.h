@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* vpmc/nested.h - Nested round trips: what L0 pays to touch L1 pages, kvm_vcpu_map() against
  * gfn_to_pfn_cache, nSVM and nVMX, classified from kvm:* traces (vpmcsim(1), NESTED and GEN). */
 #ifndef VPMC_PUBLIC_NESTED_H

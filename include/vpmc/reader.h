@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* vpmc/reader.h - Trace readers over .vtr, kvm tracepoint text and trace.dat; the .vtr writer. */
 #ifndef VPMC_PUBLIC_READER_H
 #define VPMC_PUBLIC_READER_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* vpmc/replay.h - Host cost model, the replay engine and its metrics. */
 #ifndef VPMC_PUBLIC_REPLAY_H
 #define VPMC_PUBLIC_REPLAY_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* vpmc/stat.h - Exit statistics (vpmcsim stat), in the columns of perf kvm stat report. */
 #ifndef VPMC_PUBLIC_STAT_H
 #define VPMC_PUBLIC_STAT_H

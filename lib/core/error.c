@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* error.c - Error codes, their messages, per-object error buffers, and what messages print. */
 #include "config.h"
 

@@ -1,7 +1,10 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* event.c - Native trace event types and PMU configuration defaults (trace-format.md). */
 #include "config.h"
 
 #include <string.h>
+
+#include <vpmc/event.h>
 
 #include "internal.h"
 

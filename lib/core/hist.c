@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* hist.c - Fixed-memory log-bucketed histogram (HDR-style, 64 buckets per octave). */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * hist.h - Fixed-memory histogram of u64 samples with percentiles within 1 % (internal).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* vpmc-internal.h - Helpers shared by the lib/ modules (not installed). */
 #ifndef VPMC_INTERNAL_H
 #define VPMC_INTERNAL_H
@@ -5,7 +6,9 @@
 #include <stdarg.h>
 #include <stddef.h>
 
-#include "vpmc.h"
+#include <stdint.h>
+
+#include <vpmc/common.h>
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define BIT_ULL(n) (1ULL << (n))

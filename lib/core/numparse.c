@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* numparse.c - The one parser of unsigned numbers inside lib/. */
 #include "config.h"
 

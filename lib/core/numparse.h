@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* numparse.h - The one parser of unsigned numbers inside lib/ (options, .vtr values, specs). */
 #ifndef VPMC_NUMPARSE_H
 #define VPMC_NUMPARSE_H

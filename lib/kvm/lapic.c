@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * lapic.c - Excerpts of arch/x86/kvm/lapic.c (B-7.0) for the one LVT the vPMU uses, LVTPC: its
  * delivery (kvm_apic_local_deliver()) and its write (kvm_lapic_reg_write()). "apic" stands for

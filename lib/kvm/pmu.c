@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * pmu.c - Twin of arch/x86/kvm/pmu.c (B-7.0, kvm-vpmu-semantics.md §0.1), function for function
  * and in the kernel's order; the PMU event filter (KVM_SET_PMU_EVENT_FILTER) included.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * pmu.h - Twin of arch/x86/kvm/pmu.h (B-7.0): its inlines, and the prototypes of the functions
  * the kernel exports from pmu.c, vmx/pmu_intel.c, svm/pmu.c and lapic.c. What is ours

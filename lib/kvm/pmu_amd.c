@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * pmu_amd.c - Twin of arch/x86/kvm/svm/pmu.c (B-7.0), the AMD half of KVM's vPMU: legacy K7
  * MSRs (0xc0010000-7), PerfCtrExtCore CTL/CTR pairs (0xc0010200+), PerfMonV2, RDPMC decoding.

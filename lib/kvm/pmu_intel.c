@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * pmu_intel.c - Twin of arch/x86/kvm/vmx/pmu_intel.c (B-7.0), the Intel half of KVM's vPMU: MSR
  * map (PERFCTR 0xc1+ with 32-bit sign extension, full-width PMC 0x4c1+, EVNTSEL 0x186+,

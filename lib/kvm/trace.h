@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * trace.h - Our tracepoints, in the place arch/x86/kvm/trace.h has KVM's: one trace_vpmc_*()
  * call per observation or statistic, skippable as a tracepoint is. Each bumps its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * vpmcsim.h - What lib/kvm has that KVM has not: the host-version predicate of the legacy
  * forks, the accounting-policy seams, the entry points the model calls, and the declarations

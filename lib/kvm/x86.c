@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * x86.c - Excerpts of arch/x86/kvm/x86.c (B-7.0) around the PMU: the PMU cases of
  * kvm_set_msr_common() and kvm_get_msr_common(), the PMU part of kvm_arch_vcpu_load(), and the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * guest.c - Guest segments: the host hardware while the guest runs natively. Instructions and
  * branches are counted by the perf events (perf-backed policies) or directly by the counters

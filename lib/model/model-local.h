@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * model-local.h - What the model's files share: struct vpmc_vcpu, the time and CPL bookkeeping
  * of every call, guest segments (guest.c) and the reference counter's departures from the

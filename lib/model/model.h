@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * model.h - The model's interface for the replay engine: guest segments run in parts and the
  * vCPU's trigger counter. struct vpmc_vcpu stays opaque: no lib/kvm header here, since replay

@@ -1,9 +1,12 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* policy.c - Accounting policy names: parse and format "tolerance=100" and friends. */
 #include "config.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+
+#include <vpmc/model.h>
 
 #include "internal.h"
 #include "numparse.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * reference.c - The reference counter: an ideal architectural counter, the yardstick of every
  * policy. It shares lib/kvm's mediated paths (pmu->mediated, the twin of enable_mediated_pmu,

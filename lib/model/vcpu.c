@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * vcpu.c - One modeled vCPU driven by native trace events (the public vpmc_vcpu_* API).
  *

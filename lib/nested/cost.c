@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* cost.c - The nested cost model (nested-gpc.md §7): parameters with their tags and sources,
  * the fit of four of them to the one published measurement (M1, §7.3), and the cycles of a
  * round trip's operations. Tags: M measured, D derived, F fitted, E estimate. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* count.c - What each nested event makes L0 do to L1 memory, in the upstream design (baseline:
  * __kvm_vcpu_map() / kvm_vcpu_unmap() and kvm_vcpu_read_guest() on every transition) and in
  * the gfn_to_pfn_cache design (gpc: nsvm-gpc for SVM, Griffoul's v4 for VMX), with the caches

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* gen.c - vpmcsim gen nested-pingpong (nested-gpc.md §8.1): a deterministic L1<->L2 ping-pong
  * whose time stamps come from the cost model, counted by the very rules the replay uses
  * (count.c), so that replaying it gives back every map, refresh and PFNMAP tail, and M1's

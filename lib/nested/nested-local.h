@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* nested-local.h - The nested round-trip model's internals (lib/nested; nested-gpc.md). The
  * layer sits beside the vPMU model: it uses core, and the trace layer's public reader API. */
 #ifndef VPMC_NESTED_LOCAL_H

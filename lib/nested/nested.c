@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* nested.c - Round trips from a trace (nested-gpc.md §6): a per-vCPU state machine over
  * kvm_exit, kvm_nested_vmexit, kvm_nested_intercepts, kvm_nested_vmenter / vmrun,
  * kvm_nested_vmexit_inject, kvm_nested_vmenter_failed and kvm_entry, as the trace layer's

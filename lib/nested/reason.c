@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* reason.c - Exit reasons as the nested model reads them: SVM's two alphabets (the kernel's
  * SVM_EXIT_REASONS in lower case, libtraceevent's kvm plugin EXIT_*) mapped onto exit codes,
  * VMX names compared on their first word (nested-gpc.md §6.4). */

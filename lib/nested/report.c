@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* report.c - The nested report (nested-gpc.md §8.2): one row per round-trip kind with counts
  * and baseline vs gpc cycles, in text, CSV or JSON, with every assumption and parameter and
  * where each came from; the per-round-trip log; the p50 distributions. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* cost.c - Host cost model: named parameters, their defaults, and the modeled cost of an exit. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* metrics.c - Count error, PMI matching and lateness, host cost per exit (see metrics.h). */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * metrics.h - What one policy did to one vCPU, measured against the reference (internal).
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * overlay.c - An assumed guest profiler: Linux perf's counter programming and PMI handler as
  * intercepted MSR accesses (arch/x86/events/core.c, intel/core.c, amd/core.c).

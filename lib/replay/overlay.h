@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * overlay.h - "--assume SPEC": a guest profiler's counters laid over a trace that has no guest
  * PMU traffic (internal).

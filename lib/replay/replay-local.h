@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * replay-local.h - The replay engine's state (engine files only: replay.c, results.c, run.c).
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * replay.c - The replay engine: one pass over the events, each applied to the reference and to
  * every policy's model of its vCPU; observations go to the metrics (and the log) in the order

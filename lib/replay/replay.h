@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * replay.h - The replay engine's interface to the report layer (internal): the log sink and the
  * result slots. Everything else a report needs comes from the public vpmc_replay_*() getters.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * results.c - What a replay found: each policy's metrics, summed over vCPUs and counters, and
  * the run-wide facts a report prints with them.

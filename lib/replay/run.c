@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* run.c - Replay over a reader: the loop that pulls events into the engine. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * log.c - The replay log (trace-format.md, "The replay log"): one JSON object per line for every
  * observation and metrics note the engine sends to its log sink (lib/replay/replay.h).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* outbuf.c - Report formats, text buffers and JSON helpers for the report builders. */
 #include "config.h"
 

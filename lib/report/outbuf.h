@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* outbuf.h - What the report builders share: text buffers and JSON numbers (internal). */
 #ifndef VPMC_OUTBUF_H
 #define VPMC_OUTBUF_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * report.c - The replay's results as aligned text, CSV or JSON (jansson), and the sweep's
  * gnuplot script. One table of fields drives all formats, so names and units stay the same:

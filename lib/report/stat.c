@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * stat.c - Exit statistics in the columns of perf kvm stat report: per exit reason, the
  * time from a VM-exit to the next VM-entry of the same vCPU (tools/perf/builtin-kvm.c,

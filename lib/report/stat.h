@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* stat.h - Exit statistics' state (internal to stat.c). */
 #ifndef VPMC_REPORT_STAT_H
 #define VPMC_REPORT_STAT_H

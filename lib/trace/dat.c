@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* trace_dat.c - trace.dat as a stream of kvm records, read with libtraceevent alone
  * (trace_dat_direct.c) or, for files it does not read as libtracecmd would, with libtracecmd.
  *

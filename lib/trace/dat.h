@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* trace_dat.h - trace.dat (trace-cmd's binary format) as a stream of kvm records, via
  * libtraceevent (trace_dat_direct.c) or libtracecmd.
  *

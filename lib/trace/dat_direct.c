@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* trace_dat_direct.c - A trace.dat read with libtraceevent alone (see trace_dat_direct.h): event
  * formats as libtracecmd's read_header_files() and read_event_files() parse them, pages as its
  * tracecmd_peek_data() and get_next_page() read them, compressed chunks (v7) inflated as its

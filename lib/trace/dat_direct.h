@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* trace_dat_direct.h - A trace.dat read with libtraceevent alone: its event formats parsed into
  * a tep handle, its ring-buffer pages read with kbuffer (v7's compressed chunks inflated with
  * libzstd or zlib, as libtracecmd does).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* trace_dat_layout.c - A trace.dat's layout (trace-cmd.dat.v6(5), .v7(5)), walked and checked
  * before libtracecmd reads the file.
  *

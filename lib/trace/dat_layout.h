@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* trace_dat_layout.h - What a trace.dat says about its own layout, walked before libtracecmd.
  *
  * libtracecmd 1.3.1 trusts the sizes and offsets a trace.dat gives; lib/trace_dat.c checks them

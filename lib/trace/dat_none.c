@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* trace_dat_none.c - trace.dat reader stub for builds without libtracecmd. */
 #include "config.h"
 

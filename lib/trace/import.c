@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* import.c - kvm tracepoint records -> native events (trace-format.md, "Importing").
  *
  * One pending retirement per vCPU: the instruction KVM is working on, opened by a kvm_exit

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* import.h - kvm tracepoint records -> native events (trace-format.md, "Importing").
  *
  * The rules of the converter: exits handled by skipping the instruction retire one instruction

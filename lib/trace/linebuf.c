@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* linebuf.c - Lines of a text input in a fixed buffer of LINEBUF_SIZE bytes: nothing grows with
  * the input, so memory is the same for a 1 kB and a 100 GB trace. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* linebuf.h - Lines of a text input (a file descriptor or a copy of a buffer) in a fixed buffer:
  * memory does not grow with the input, and a line longer than LINEBUF_LINE_MAX is an error. */
 #ifndef VPMC_TRACE_LINEBUF_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* lineerr.c - The one setter of struct vpmc__lineerr, for the text and .vtr line parsers. */
 #include "config.h"
 

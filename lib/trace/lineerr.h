@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* lineerr.h - Why a line of a text trace or a .vtr was rejected: its column and a message. */
 #ifndef VPMC_TRACE_LINEERR_H
 #define VPMC_TRACE_LINEERR_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* nested_import.c - kvm_nested_* tracepoint records as nested events (nested-gpc.md §6.1, §6.9),
  * for a reader opened with vpmc_reader_opts.nested. The text parser gives the kind and reason of
  * each record; the fields only the nested model needs (info1, the VMCB12 / vmcs12 GPA and its

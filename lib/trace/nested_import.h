@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* nested_import.h - What the trace layer adds for nested virtualization (nested-gpc.md §6.9):
  * the "!nested" directive and the nested events of a .vtr, and kvm_nested_* records as nested
  * events. Internal to lib/trace; the public side is vpmc/nested.h. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* nested_vtr.c - The .vtr's nested additions (trace-format.md, "Nested events"; nested-gpc.md
  * §6.9): the assumption keys of "!nested", the nested events, and their canonical writer. */
 #include "config.h"

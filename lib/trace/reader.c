@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* reader.c - The pull interface over every trace format: .vtr, kvm tracepoint text, trace.dat.
  *
  * Streaming: text inputs are read through a fixed line buffer (linebuf.h), and nothing grows with

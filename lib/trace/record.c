@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* kvm_record.c - Names and codes shared by the kvm tracepoint readers (text and trace.dat). */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* kvm_record.h - One kvm:* tracepoint record, read from text or trace.dat, before import.
  *
  * Two producers fill it (trace_text.c from any text layout, trace_dat.c from libtracecmd fields)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* text.c - kvm tracepoint text, one line at a time, in every layout real tools print.
  *
  * A line is PREFIX EVENT: PAYLOAD. The prefix is whatever the tool put before the event name:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* text.h - One line of kvm tracepoint text (trace-cmd report, raw ftrace, perf script)
  * -> struct kvm_record. */
 #ifndef VPMC_TRACE_TEXT_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* text_fast.c - The fast path of the kvm tracepoint text parser: a line whose prefix and event
  * name are cached and whose payload is one of the frequent plain layouts, read with the cursor
  * in a register. Anything else (and anything unexpected) returns false and the general parser

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* text_layouts.h - The plain payload layouts of the frequent kvm tracepoints, each described
  * once, as steps in the order the tracepoint prints them. Two consumers read them: the general
  * parser (text.c, parse_layout(): any white space, trailing text ignored, a message for each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* text_scan.h - The scanners of the kvm tracepoint text parser (text.c) and its fast path
  * (text_fast.c): byte classes, SWAR digit conversion, the cursor and its token readers. All
  * static inline: they are the hot loops of reading multi-GB reports. */

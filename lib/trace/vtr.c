@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* trace_vtr.c - The native .vtr trace format (docs/trace-format.md): strict parser and the
  * canonical writer. Every rule of the format page is enforced here, since hand-written scenario
  * files are read with it and a typo must not pass silently. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* trace_vtr.h - The native .vtr trace format (docs/trace-format.md): strict line parser. The
  * writer is public (vpmc_vtr_write_header(), vpmc_vtr_write_event() in vpmc.h). */
 #ifndef VPMC_TRACE_VTR_H

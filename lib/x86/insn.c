@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* x86_insn.c - Is an emulated instruction a branch, per KVM's emulator (IsBranch)?
  *
  * Only as much of x86_decode_insn() (arch/x86/kvm/emulate.c) as decides ctxt->is_branch:

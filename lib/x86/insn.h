@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* x86_insn.h - Is an emulated instruction a branch, per KVM's emulator (IsBranch)? */
 #ifndef VPMC_X86_INSN_H
 #define VPMC_X86_INSN_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * msr-index.h - The x86 architectural constants, one copy each (architecture.md §4.7), in
  * sections named after the kernel headers that define them. KVM's own constants (KVM_MAX_NR_*,

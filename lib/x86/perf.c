@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * perf.c - A simulated host perf event with the semantics x86 perf gives KVM's vPMU.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* perf.h - A simulated host perf event, as x86 perf behaves for KVM's vPMU (semantics §1.8). */
 #ifndef VPMC_PERF_H
 #define VPMC_PERF_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * perf_period.h - The arithmetic of x86_perf_event_set_period() (arch/x86/events/core.c), once:
  * for the host perf double (perf.c) and for the guest's perf in the replay overlay (overlay.c).

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # cli_basic.sh - vpmcsim's common options and dispatch.
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/tap.sh"
 

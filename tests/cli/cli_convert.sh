@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # cli_convert.sh - vpmcsim convert: options, exit codes, messages, and the events it writes.
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/tap.sh"
 

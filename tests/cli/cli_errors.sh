@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # cli_errors.sh - What every command that reads a trace (compare, replay, sweep, stat, convert)
 # says about its input, the same way: the reader's report on standard error (a cut last line,
 # skipped lines, lost events, unused events, synthesized entries, time stamps that went back),

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # cli_nested.sh - vpmcsim gen nested-pingpong and vpmcsim nested (nested-gpc.md §8, §9): the
 # acceptance checks of §9.1 and §9.2, the real excerpts' warnings, options, exit codes. The
 # expected numbers are §7's arithmetic with the default parameters (derivations inline), and

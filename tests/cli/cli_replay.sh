@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # cli_replay.sh - vpmcsim compare, replay, sweep and stat: golden outputs on real traces and
 # hand-written scenarios, agreement with grep, determinism, and bad command lines.
 #

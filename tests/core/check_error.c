@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* check_error.c - Error codes and messages (lib/error.c). */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* check_event.c - Event type names and PMU configuration defaults (lib/event.c). */
 #include "config.h"
 
@@ -5,6 +6,7 @@
 
 #include "check_common.h"
 #include "internal.h"
+#include <vpmc/event.h>
 
 static const char *const want_names[VPMC_EV_NR] = {
 	"entry", "exit", "guest", "retire", "wrmsr", "rdmsr", "rdpmc",

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* check_hist.c - Fixed-memory histogram and its percentiles (lib/hist.c). */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* check_numparse.c - The one number parser (lib/core/numparse.c). */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * check_pmu.c - KVM's common vPMU code (lib/kvm/pmu.c): the 16 traps of
  * kvm-vpmu-semantics.md Appendix B, the legacy switches ("before" values of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * check_msr_amd.c - The AMD MSR map and RDPMC (lib/pmu_amd.c and the common part in
  * lib/pmu.c). Expected outcomes follow amd_pmu_set_msr() / amd_pmu_get_msr() /

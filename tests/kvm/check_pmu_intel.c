@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * check_msr_intel.c - The Intel MSR map and RDPMC decoding (lib/pmu_intel.c, the PMU cases of
  * x86.c in lib/pmu.c). Expected outcomes follow intel_pmu_set_msr() / intel_pmu_get_msr() /

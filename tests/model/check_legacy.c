@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * check_legacy.c - The "before" values of upstream-fix-scenarios.md that the model reproduces
  * for traces from older hosts (struct vpmc_pmu_config.host_kernel; the list is in vpmc.h),

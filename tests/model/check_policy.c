@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* check_policy.c - Accounting policy names (lib/policy.c). */
 #include "config.h"
 
@@ -5,7 +6,7 @@
 #include <string.h>
 
 #include "check_common.h"
-#include "internal.h"
+#include "vpmc.h"
 
 static const struct {
 	const char *name;

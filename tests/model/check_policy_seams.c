@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * check_policies.c - What each accounting policy changes (kvm-vpmu-semantics.md Appendix A) and
  * PMI delivery, through the public API only.

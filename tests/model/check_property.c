@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * check_property.c - Properties over long random traces (fixed seed, xorshift64*), Intel and AMD:
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * check_reference.c - Pin test of the reference counter (VPMC_POLICY_REFERENCE), the yardstick
  * every policy is scored against (architecture.md §4.3).

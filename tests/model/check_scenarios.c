@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * check_scenarios.c - The upstream-fix scenarios (upstream-fix-scenarios.md), "after" values on
  * the default (newest) model, driven through the public vpmc_vcpu_* API only. The "before"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * check_selftests.c - The counts KVM's own tests assert about emulated instructions and branches
  * (kvm-vpmu-semantics.md §6), replayed as native events through the public API, under every

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * check_timelines.c - The worked timelines of kvm-vpmu-semantics.md §2.14 and the traps of its
  * Appendix B, driven through the public vpmc_vcpu_* API only.

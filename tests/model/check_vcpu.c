@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * check_vcpu.c - The vCPU driver (lib/model/vcpu.c, guest.c): worked timelines of semantics
  * §2.14, guest segments (exact overflow instruction and time, implicit exit/entry), requests,

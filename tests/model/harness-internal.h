@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* check_model.h - What the model's unit tests share: an observation recorder and vCPU setup. */
 #ifndef CHECK_MODEL_H
 #define CHECK_MODEL_H

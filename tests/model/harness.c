@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* model_harness.c - Drive one modeled vCPU through the public API and record what it observes. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* model_harness.h - Drive one modeled vCPU through the public API and record what it observes. */
 #ifndef MODEL_HARNESS_H
 #define MODEL_HARNESS_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* check_nested_classify.c - The round-trip state machine (nested-gpc.md §6.3, §6.4, §6.7) on
  * hand-written .vtr and on every nested excerpt of traces/public (§9.3). The expected counts are
  * read off the lines by hand; the cycles follow from §7.2 with the default parameters (debug:

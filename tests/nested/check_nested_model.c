@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* check_nested_model.c - lib/nested's rules one by one: exit reasons, what each nested event
  * counts in each design (nested-gpc.md §4.3, §5.3, §6.5, §6.6), the cost parameters and the fit
  * to M1 (§7.1, §7.3), the cycles of a round trip (§7.2), the p50. Every expected value is worked

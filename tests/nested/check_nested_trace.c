@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* check_nested_trace.c - The trace layer's nested additions (nested-gpc.md §6.1, §6.9): the
  * .vtr's "!nested" and nested events, kvm_nested_* records read from text as nested events,
  * the importer's hold of a thread's records until its vCPU is known, and kvm_nested_vmexit lines

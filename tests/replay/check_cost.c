@@ -1,10 +1,11 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* check_cost.c - Host cost model parameters and the modeled cost (lib/cost.c). */
 #include "config.h"
 
 #include <string.h>
 
 #include "check_common.h"
-#include "internal.h"
+#include "vpmc.h"
 
 START_TEST(test_defaults_and_formula)
 {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * check_metrics.c - Count error, PMI matching and lateness, host cost (lib/replay/metrics.c), fed with
  * hand-made observation sequences; every expected value follows from the definitions in

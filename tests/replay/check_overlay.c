@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * check_overlay.c - "--assume" parsing and the guest profiler's MSR sequences (lib/replay/overlay.c).
  * Expected sequences follow Linux: x86_pmu_enable()/x86_pmu_start() for programming,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * check_replay.c - The replay engine on hand-written scenarios (traces/scenarios/replay-*.vtr):
  * every expected number is worked out in the scenario's header comment from KVM's semantics.
@@ -9,7 +10,7 @@
 #include <string.h>
 
 #include "check_common.h"
-#include "internal.h"
+#include "vpmc.h"
 
 #define MAX_PMIS 16
 

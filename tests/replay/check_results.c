@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * check_results.c - The replay engine's run-wide getters (lib/replay/results.c), black-box: what
  * a report prints besides the metrics. Each expected value follows from the few calls and events

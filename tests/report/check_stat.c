@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * check_stat.c - Exit statistics (lib/report/stat.c): exit -> next entry of the same vCPU,
  * per reason, in perf kvm stat report's columns. Times below are chosen so that every column
@@ -9,7 +10,7 @@
 #include <string.h>
 
 #include "check_common.h"
-#include "internal.h"
+#include "vpmc.h"
 
 static struct vpmc_stat *s;
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* check_trace_dat.c - trace.dat through libtracecmd (lib/trace_dat.c) and the importer on it.
  *
  * The recordings are traces/local-kvm (README.md there). Record counts come from each

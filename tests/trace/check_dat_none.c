@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* check_trace_dat_none.c - The trace.dat stub of builds without libtracecmd
  * (lib/trace_dat_none.c, linked here directly so every build tests it). */
 #include "config.h"

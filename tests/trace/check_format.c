@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* check_format.c - Input format names, vpmc_format_parse() (lib/trace/reader.c), black-box. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* check_import.c - kvm records -> native events (lib/import.c), on hand-made record sequences.
  *
  * Each case is a record sequence and the events KVM's code implies, written as .vtr-like lines

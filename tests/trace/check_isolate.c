@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* check_isolate.c - The library does not fork unless asked (architecture.md §4.10): a program
  * linking libvpmc that opens a trace.dat makes no fork() call by default, and the crash probe's
  * fork() with vpmc_reader_opts.isolate_dat.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* check_linebuf.c - Lines from a fixed buffer (lib/trace/linebuf.c): cut last lines, NUL bytes,
  * over-long lines strict and lenient, an endless line, lines across buffer refills. */
 #include "config.h"

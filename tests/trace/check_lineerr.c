@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* check_lineerr.c - The line parsers' error setter (lib/trace/lineerr.c): the column of the byte,
  * the token quoted after the message, and the 192-byte bound of a message. */
 #include "config.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* check_reader.c - The pull reader over every format (lib/reader.c): detection, streaming
  * lines, errors as "FILE:LINE:COL: what was expected", lenient mode, warnings, counters.
  * Columns are counted by hand on the input (1 = the first byte of the line). */

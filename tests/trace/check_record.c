@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* check_kvm_record.c - Names and codes shared by the kvm readers (lib/kvm_record.c).
  * Expected strings are the kernel's tables: VMX_EXIT_REASONS / VMX_EXIT_REASON_FLAGS
  * (arch/x86/include/uapi/asm/vmx.h), SVM_EXIT_REASONS (uapi/asm/svm.h), and

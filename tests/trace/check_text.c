@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* check_trace_text.c - kvm tracepoint text -> records (lib/trace_text.c).
  *
  * The expected fields of every row are read off the line by hand: the time stamp as ns

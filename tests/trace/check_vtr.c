@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* check_trace_vtr.c - The native .vtr format: parser and writer (lib/trace_vtr.c).
  * Expected values come from docs/trace-format.md and the hand-written files in traces/vtr/. */
 #include "config.h"

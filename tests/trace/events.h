@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* check_events.h - Native events as .vtr-like text lines, for comparing event streams in tests
  * (formatted here, independently of the .vtr writer). */
 #ifndef CHECK_EVENTS_H

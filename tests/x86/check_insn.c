@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* check_x86_insn.c - The emulator's IsBranch classification (lib/x86_insn.c).
  *
  * Expected values are KVM's: a row is a branch iff the opcode_table[] / twobyte_table[] /

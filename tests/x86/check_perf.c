@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * check_perf.c - The simulated x86 perf event (lib/x86/perf.c). Expected values follow
  * x86_perf_event_set_period() / x86_perf_event_update() (arch/x86/events/core.c) and

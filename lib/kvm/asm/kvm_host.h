@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * asm/kvm_host.h - Twins of arch/x86/include/asm/kvm_host.h: struct kvm_pmc and struct kvm_pmu
  * (as struct vpmc_pmc and struct vpmc_pmu), the KVM_REQ_* requests, struct msr_data, and the
@@ -12,6 +13,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include <vpmc/model.h>
 
 #include "internal.h"
 #include "msr-index.h"

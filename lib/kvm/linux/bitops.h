@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * linux/bitops.h - The kernel's bit and bitmap operations, and atomic64_*(), on the one u64
  * that holds each of KVM's X86_PMC_IDX_MAX-bit PMU bitmaps (@nbits is always that). One thread

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * linux/kvm_host.h - The kernel's vCPU request helpers, and the pmu/vCPU accessors of
  * arch/x86/kvm/pmu.h, for the KVM twins. struct vpmc_pmu stands for the vCPU, so
