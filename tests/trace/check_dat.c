@@ -128,8 +128,11 @@ static void check_counts_file(const char *name, const struct name_count *nc, siz
 START_TEST(test_recording_counts)
 {
 	const struct dat_case *c = &cases[_i];
-	const struct kvm_import_opts o = { KVM_IMPORT_DEFAULT_GUEST_IPS,
-					   KVM_IMPORT_DEFAULT_BRANCH_PERMILLE, VPMC_KERNEL(6, 18) };
+	const struct kvm_import_opts o = {
+		.guest_ips = KVM_IMPORT_DEFAULT_GUEST_IPS,
+		.guest_branch_permille = KVM_IMPORT_DEFAULT_BRANCH_PERMILLE,
+		.host_kernel = VPMC_KERNEL(6, 18),
+	};
 	unsigned long records = 0, n[VPMC_EV_NR] = { 0 }, branch = 0;
 	struct name_count names[32] = { 0 };
 	struct kvm_import_stats st;
@@ -445,7 +448,9 @@ static void import_one(struct kvm_import *im, const struct kvm_record *r, struct
 }
 
 static const struct kvm_import_opts stream_opts = {
-	KVM_IMPORT_DEFAULT_GUEST_IPS, KVM_IMPORT_DEFAULT_BRANCH_PERMILLE, VPMC_KERNEL(6, 18)
+	.guest_ips = KVM_IMPORT_DEFAULT_GUEST_IPS,
+	.guest_branch_permille = KVM_IMPORT_DEFAULT_BRANCH_PERMILLE,
+	.host_kernel = VPMC_KERNEL(6, 18),
 };
 
 static void dat_stream(const char *file, struct stream *s)

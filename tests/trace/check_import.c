@@ -156,7 +156,7 @@ static struct kvm_record pio(int64_t tid, uint64_t t, bool write)
 
 /* ---- running the importer --------------------------------------------------------------- */
 
-static const struct kvm_import_opts no_guest = { 0, 0, VPMC_KERNEL(6, 18) };
+static const struct kvm_import_opts no_guest = { .host_kernel = VPMC_KERNEL(6, 18) };
 
 /* Push @recs, pop after every push and at the end; the events as "line\n" text. */
 static void run(const struct kvm_import_opts *opts, const struct kvm_record *recs, size_t n,
@@ -361,7 +361,8 @@ END_TEST
  * br = floor(3086417 * 150 / 1000) = floor(462962.55) = 462962. */
 START_TEST(test_guest_insn_exact)
 {
-	const struct kvm_import_opts o = { 2500000000ULL, 150, VPMC_KERNEL(6, 18) };
+	const struct kvm_import_opts o = { .guest_ips = 2500000000ULL, .guest_branch_permille = 150,
+					   .host_kernel = VPMC_KERNEL(6, 18) };
 
 	RUN(&o, "1000 0 entry\n1235567 0 guest insn=3086417 br=462962\n1235567 0 exit HLT\n"
 		"1235567 0 retire\n1235570 0 entry\n",
@@ -372,7 +373,8 @@ END_TEST
 /* 1000 s at 1e10 instructions/s: 1e13 (the product 1e22 needs more than 64 bits). */
 START_TEST(test_guest_insn_no_overflow)
 {
-	const struct kvm_import_opts o = { 10000000000ULL, 1000, VPMC_KERNEL(6, 18) };
+	const struct kvm_import_opts o = { .guest_ips = 10000000000ULL, .guest_branch_permille = 1000,
+					   .host_kernel = VPMC_KERNEL(6, 18) };
 
 	RUN(&o, "0 0 entry\n1000000000000 0 guest insn=10000000000000 br=10000000000000\n"
 		"1000000000000 0 exit EXTERNAL_INTERRUPT\n",
@@ -383,8 +385,11 @@ END_TEST
 /* The default rates (import.h): 100 ns at 1e9/s = 100 instructions, 200 permille = 20. */
 START_TEST(test_guest_default_rates)
 {
-	const struct kvm_import_opts o = { KVM_IMPORT_DEFAULT_GUEST_IPS,
-					   KVM_IMPORT_DEFAULT_BRANCH_PERMILLE, VPMC_KERNEL(6, 18) };
+	const struct kvm_import_opts o = {
+		.guest_ips = KVM_IMPORT_DEFAULT_GUEST_IPS,
+		.guest_branch_permille = KVM_IMPORT_DEFAULT_BRANCH_PERMILLE,
+		.host_kernel = VPMC_KERNEL(6, 18),
+	};
 
 	RUN(&o, "0 0 entry\n100 0 guest insn=100 br=20\n100 0 exit PAUSE_INSTRUCTION\n"
 		"100 0 retire\n",
@@ -395,7 +400,8 @@ END_TEST
 /* No guest segment for an exit without an entry before it (the trace starts mid-exit). */
 START_TEST(test_guest_needs_entry)
 {
-	const struct kvm_import_opts o = { 1000000000ULL, 200, VPMC_KERNEL(6, 18) };
+	const struct kvm_import_opts o = { .guest_ips = 1000000000ULL, .guest_branch_permille = 200,
+					   .host_kernel = VPMC_KERNEL(6, 18) };
 
 	RUN(&o, "50 0 exit HLT\n50 0 retire\n60 0 entry\n", kexit(1, 50, "HLT"),
 	    entry(0, 1, 60));
