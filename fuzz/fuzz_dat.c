@@ -37,30 +37,30 @@ static int input_file(const uint8_t *data, size_t size)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	const struct kvm_import_opts o = {
-		.guest_ips = KVM_IMPORT_DEFAULT_GUEST_IPS,
-		.guest_branch_permille = KVM_IMPORT_DEFAULT_BRANCH_PERMILLE,
+	const struct trace_import_opts o = {
+		.guest_ips = TRACE_IMPORT_DEFAULT_GUEST_IPS,
+		.guest_branch_permille = TRACE_IMPORT_DEFAULT_BRANCH_PERMILLE,
 		.host_kernel = VPMC_KERNEL_LATEST,
 	};
 	struct vpmc__errbuf err;
-	struct kvm_import *im;
+	struct trace_import *im;
 	struct trace_dat *d;
 	struct kvm_record r;
 	struct vpmc_event ev;
 
 	if (input_file(data, size) || trace_dat_open(&d, path, true, &err))
 		return 0;
-	if (kvm_import_new(&im, &o)) {
+	if (trace_import_new(&im, &o)) {
 		trace_dat_close(d);
 		return 0;
 	}
-	while (trace_dat_next(d, &r, &err) == 1 && !kvm_import_push(im, &r))
-		while (kvm_import_pop(im, &ev) == 1)
+	while (trace_dat_next(d, &r, &err) == 1 && !trace_import_push(im, &r))
+		while (trace_import_pop(im, &ev) == 1)
 			;
-	kvm_import_finish(im);
-	while (kvm_import_pop(im, &ev) == 1)
+	trace_import_finish(im);
+	while (trace_import_pop(im, &ev) == 1)
 		;
-	kvm_import_free(im);
+	trace_import_free(im);
 	trace_dat_close(d);
 	return 0;
 }

@@ -390,7 +390,7 @@ static int overlay_find(const struct overlay *ov, unsigned int idx)
 }
 
 /* intel_pmu_handle_irq() on a late-ack CPU, with handle_pmi_common() for perf's counters. */
-static int intel_pmi_handler(const struct overlay *ov, const struct vpmc_pmu_config *cfg,
+static int overlay_pmi_handler_intel(const struct overlay *ov, const struct vpmc_pmu_config *cfg,
 			     struct overlay_guest *g, uint32_t vcpu, uint64_t t,
 			     const struct overlay_sink *sink)
 {
@@ -424,7 +424,7 @@ static int intel_pmi_handler(const struct overlay *ov, const struct vpmc_pmu_con
 }
 
 /* amd_pmu_v2_handle_irq(): every active counter is read; overflowed ones get a new period. */
-static int amd_pmi_handler(const struct overlay *ov, const struct vpmc_pmu_config *cfg,
+static int overlay_pmi_handler_amd(const struct overlay *ov, const struct vpmc_pmu_config *cfg,
 			   struct overlay_guest *g, uint32_t vcpu, uint64_t t,
 			   const struct overlay_sink *sink)
 {
@@ -460,8 +460,8 @@ int overlay_pmi_handler(const struct overlay *ov, const struct vpmc_pmu_config *
 	if (!ov->nr)
 		return 0;
 	if (cfg->vendor == VPMC_VENDOR_AMD)
-		return amd_pmi_handler(ov, cfg, g, vcpu, t, sink);
-	return intel_pmi_handler(ov, cfg, g, vcpu, t, sink);
+		return overlay_pmi_handler_amd(ov, cfg, g, vcpu, t, sink);
+	return overlay_pmi_handler_intel(ov, cfg, g, vcpu, t, sink);
 }
 
 /* One assumed counter's MSRs that a trace's WRMSR may overwrite, with their SDM/APM names

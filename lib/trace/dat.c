@@ -138,7 +138,7 @@ struct dat_event {
 	const char *missing; /* a required field the format lacks: records are rejected */
 };
 
-/* An exit reason code and its printed name (kvm_exit_reason_name()). */
+/* An exit reason code and its printed name (trace_exit_reason_name()). */
 struct reason_name {
 	bool used;
 	unsigned int isa;
@@ -456,7 +456,7 @@ static struct dat_event *event_info(struct trace_dat *d, struct tep_event *ev)
 		return de;
 	}
 	snprintf(de->name, sizeof(de->name), "%s", ev->name);
-	de->kind = kvm_record_kind(ev->name);
+	de->kind = trace_record_kind(ev->name);
 	for (i = 0; i < ARRAY_SIZE(field_specs); i++) {
 		if (field_specs[i].kind != de->kind)
 			continue;
@@ -490,7 +490,7 @@ static uint64_t read_number(const uint8_t *p, int size, bool swap)
 	}
 }
 
-/* kvm_exit_reason_name() of a few codes kept: formatting one per exit costs more than the
+/* trace_exit_reason_name() of a few codes kept: formatting one per exit costs more than the
  * rest of reading it. */
 static const char *reason_name(struct trace_dat *d, unsigned int isa, uint64_t code)
 {
@@ -507,7 +507,7 @@ static const char *reason_name(struct trace_dat *d, unsigned int isa, uint64_t c
 	n->used = true;
 	n->isa = isa;
 	n->code = code;
-	kvm_exit_reason_name(isa, code, n->name, sizeof(n->name));
+	trace_exit_reason_name(isa, code, n->name, sizeof(n->name));
 	return n->name;
 }
 
@@ -538,7 +538,7 @@ static int fill_insn(const struct dat_event *de, const struct tep_record *r,
 		n = KVM_INSN_MAX;
 	memcpy(rec->insn, (const uint8_t *)r->data + de->insn_offset, n);
 	rec->insn_len = (uint8_t)n;
-	rec->mode = kvm_insn_mode_from_flags((unsigned int)in->flags);
+	rec->mode = trace_insn_mode_from_flags((unsigned int)in->flags);
 	rec->failed = in->failed != 0;
 	return 0;
 }

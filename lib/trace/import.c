@@ -52,9 +52,9 @@ struct thread_slot {
 	bool used;
 };
 
-struct kvm_import {
-	struct kvm_import_opts opts;
-	struct kvm_import_stats stats;
+struct trace_import {
+	struct trace_import_opts opts;
+	struct trace_import_stats stats;
 	struct import_vcpu **vcpus; /* VPMC_MAX_VCPUS slots, allocated at first use */
 	uint32_t claimed[VPMC_MAX_VCPUS / 32]; /* vCPUs some thread was seen with */
 	uint32_t next_auto;         /* lowest index that may be unclaimed */
@@ -67,7 +67,7 @@ struct kvm_import {
 	bool finishing;
 	uint32_t finish_cursor;
 	bool went_back;             /* the last push's time stamp was before its vCPU's latest */
-	struct kvm_import_back back;
+	struct trace_import_back back;
 	struct vpmc__errbuf err;
 	/* opts.nested: records of threads not yet seen with a vCPU; those released, for pop */
 	struct kvm_record *held;    /* IMPORT_HOLD_MAX, allocated at first use */
@@ -166,9 +166,9 @@ static bool exception_is_fault(uint32_t vector)
 	return vector < 32 && vector != 1 && vector != 2 && vector != 3 && vector != 4;
 }
 
-int kvm_import_new(struct kvm_import **out, const struct kvm_import_opts *opts)
+int trace_import_new(struct trace_import **out, const struct trace_import_opts *opts)
 {
-	struct kvm_import *im = calloc(1, sizeof(*im));
+	struct trace_import *im = calloc(1, sizeof(*im));
 
 	if (!im)
 		return VPMC_ERR_NOMEM;
@@ -182,7 +182,7 @@ int kvm_import_new(struct kvm_import **out, const struct kvm_import_opts *opts)
 	return 0;
 }
 
-void kvm_import_free(struct kvm_import *im)
+void trace_import_free(struct trace_import *im)
 {
 	size_t i;
 
@@ -197,17 +197,17 @@ void kvm_import_free(struct kvm_import *im)
 	free(im);
 }
 
-const char *kvm_import_error(const struct kvm_import *im)
+const char *trace_import_error(const struct trace_import *im)
 {
 	return im->err.msg;
 }
 
-void kvm_import_get_stats(const struct kvm_import *im, struct kvm_import_stats *st)
+void trace_import_get_stats(const struct trace_import *im, struct trace_import_stats *st)
 {
 	*st = im->stats;
 }
 
-bool kvm_import_went_back(const struct kvm_import *im, struct kvm_import_back *back)
+bool trace_import_went_back(const struct trace_import *im, struct trace_import_back *back)
 {
 	if (im->went_back)
 		*back = im->back;
@@ -221,7 +221,7 @@ static size_t thread_hash(int64_t tid, size_t cap)
 	return (size_t)(((uint64_t)tid * 0x9e3779b97f4a7c15ULL) >> 32) & (cap - 1);
 }
 
-static struct thread_slot *thread_find(struct kvm_import *im, int64_t tid)
+static struct thread_slot *thread_find(struct trace_import *im, int64_t tid)
 {
 	size_t i;
 
@@ -235,7 +235,7 @@ static struct thread_slot *thread_find(struct kvm_import *im, int64_t tid)
 	}
 }
 
-static int thread_grow(struct kvm_import *im)
+static int thread_grow(struct trace_import *im)
 {
 	size_t cap = im->cap_threads ? 2 * im->cap_threads : 64;
 	struct thread_slot *t = calloc(cap, sizeof(*t));
@@ -256,7 +256,7 @@ static int thread_grow(struct kvm_import *im)
 	return 0;
 }
 
-static int thread_bind(struct kvm_import *im, int64_t tid, int32_t vcpu)
+static int thread_bind(struct trace_import *im, int64_t tid, int32_t vcpu)
 {
 	struct thread_slot *s = thread_find(im, tid);
 	size_t i;
@@ -287,7 +287,7 @@ static int thread_bind(struct kvm_import *im, int64_t tid, int32_t vcpu)
 }
 
 /* @id is in range (vcpu_of() checked it). */
-static int vcpu_get(struct kvm_import *im, int32_t id, struct import_vcpu **out)
+static int vcpu_get(struct trace_import *im, int32_t id, struct import_vcpu **out)
 {
 	if (!im->vcpus[id]) {
 		im->vcpus[id] = calloc(1, sizeof(**im->vcpus));
@@ -305,7 +305,7 @@ static int vcpu_get(struct kvm_import *im, int32_t id, struct import_vcpu **out)
  * with its first vCPU-context record). A vCPU known only from kvm_apic_accept_irq's apicid
  * (sent from elsewhere) does not take an index from the threads.
  */
-static int vcpu_of(struct kvm_import *im, const struct kvm_record *rec, int32_t *id)
+static int vcpu_of(struct trace_import *im, const struct kvm_record *rec, int32_t *id)
 {
 	struct thread_slot *s;
 	int ret;
@@ -349,7 +349,7 @@ static bool is_vcpu_context(enum kvm_rec_kind kind)
 
 /* ---- output ----------------------------------------------------------------------------- */
 
-static struct vpmc_event *emit(struct kvm_import *im, uint32_t vcpu, enum vpmc_event_type type,
+static struct vpmc_event *emit(struct trace_import *im, uint32_t vcpu, enum vpmc_event_type type,
 			       uint64_t time_ns)
 {
 	struct vpmc_event *ev = &im->queue[(im->head + im->count) % IMPORT_QUEUE];
@@ -366,14 +366,14 @@ static struct vpmc_event *emit(struct kvm_import *im, uint32_t vcpu, enum vpmc_e
 	return ev;
 }
 
-static int queue_full(struct kvm_import *im)
+static int queue_full(struct trace_import *im)
 {
 	return vpmc__set_error(&im->err, VPMC_ERR_LIMIT,
-			       "event queue full (kvm_import_pop() after every push)");
+			       "event queue full (trace_import_pop() after every push)");
 }
 
 /* The pending instruction retires (3.1): kvm_pmu_instruction_retired(), +branch if IsBranch. */
-static int settle(struct kvm_import *im, uint32_t id, struct import_vcpu *v)
+static int settle(struct trace_import *im, uint32_t id, struct import_vcpu *v)
 {
 	struct vpmc_event *ev;
 	bool branch = v->pend_branch;
@@ -391,7 +391,7 @@ static int settle(struct kvm_import *im, uint32_t id, struct import_vcpu *v)
 
 /* ---- record handlers -------------------------------------------------------------------- */
 
-static int import_entry(struct kvm_import *im, uint32_t id, struct import_vcpu *v, uint64_t t)
+static int import_entry(struct trace_import *im, uint32_t id, struct import_vcpu *v, uint64_t t)
 {
 	int ret = settle(im, id, v);
 
@@ -406,7 +406,7 @@ static int import_entry(struct kvm_import *im, uint32_t id, struct import_vcpu *
 }
 
 /* guest insn=N br=M for the entry -> exit interval, N = interval * guest_ips (floor). */
-static int emit_guest(struct kvm_import *im, uint32_t id, struct import_vcpu *v, uint64_t t)
+static int emit_guest(struct trace_import *im, uint32_t id, struct import_vcpu *v, uint64_t t)
 {
 	unsigned __int128 n = (unsigned __int128)(t - v->entry_time) * im->opts.guest_ips /
 			      1000000000u;
@@ -430,7 +430,7 @@ static int emit_guest(struct kvm_import *im, uint32_t id, struct import_vcpu *v,
  * VM-fail; the native format has no "branch without instruction", so a successful entry
  * (kvm_nested_vmenter before the next kvm_entry) emits nothing and a VM-fail "retire branch".
  */
-static int import_exit(struct kvm_import *im, uint32_t id, struct import_vcpu *v,
+static int import_exit(struct trace_import *im, uint32_t id, struct import_vcpu *v,
 		   const struct kvm_record *rec, uint64_t t)
 {
 	struct vpmc_event *ev;
@@ -468,7 +468,7 @@ static int import_exit(struct kvm_import *im, uint32_t id, struct import_vcpu *v
  * kvm_pio / exception; trace_kvm_emulate_insn_failed() (same rip) from handle_emulation_failure(),
  * after which x86_emulate_instruction() retires nothing.
  */
-static int import_emulate(struct kvm_import *im, uint32_t id, struct import_vcpu *v,
+static int import_emulate(struct trace_import *im, uint32_t id, struct import_vcpu *v,
 		      const struct kvm_record *rec, uint64_t t)
 {
 	int ret;
@@ -500,7 +500,7 @@ static int import_emulate(struct kvm_import *im, uint32_t id, struct import_vcpu
 }
 
 /* kvm_msr: the access is applied before its instruction is skipped (3.6); #GP: neither. */
-static int import_msr(struct kvm_import *im, uint32_t id, struct import_vcpu *v,
+static int import_msr(struct trace_import *im, uint32_t id, struct import_vcpu *v,
 		  const struct kvm_record *rec, uint64_t t)
 {
 	struct vpmc_event *ev;
@@ -523,7 +523,7 @@ static int import_msr(struct kvm_import *im, uint32_t id, struct import_vcpu *v,
  * vCPU that has shown no kvm_inj_virq (APICv/posted delivery never traces one). An accepted
  * vector stays marked until its first injection, so the usual accept -> inject pair counts once.
  */
-static int import_irq(struct kvm_import *im, uint32_t id, struct import_vcpu *v,
+static int import_irq(struct trace_import *im, uint32_t id, struct import_vcpu *v,
 		  const struct kvm_record *rec, uint64_t t)
 {
 	uint32_t vec = rec->vector & 0xff, bit = 1u << (vec % 32);
@@ -549,8 +549,8 @@ static int import_irq(struct kvm_import *im, uint32_t id, struct import_vcpu *v,
 	return 0;
 }
 
-static int import_simple(struct kvm_import *im, uint32_t id, enum vpmc_event_type type, uint32_t index,
-		     uint64_t value, uint64_t t)
+static int import_simple(struct trace_import *im, uint32_t id, enum vpmc_event_type type,
+			 uint32_t index, uint64_t value, uint64_t t)
 {
 	struct vpmc_event *ev = emit(im, id, type, t);
 
@@ -562,7 +562,7 @@ static int import_simple(struct kvm_import *im, uint32_t id, enum vpmc_event_typ
 }
 
 /* opts.nested: the nested event of a kvm_nested_* record (nested_import.c), if it makes one. */
-static int import_nested(struct kvm_import *im, uint32_t id, const struct kvm_record *rec,
+static int import_nested(struct trace_import *im, uint32_t id, const struct kvm_record *rec,
 			 uint64_t t)
 {
 	struct vpmc_event nev, *ev;
@@ -578,7 +578,7 @@ static int import_nested(struct kvm_import *im, uint32_t id, const struct kvm_re
 	return 0;
 }
 
-static int dispatch(struct kvm_import *im, uint32_t id, struct import_vcpu *v,
+static int dispatch(struct trace_import *im, uint32_t id, struct import_vcpu *v,
 		    const struct kvm_record *rec, uint64_t t)
 {
 	switch (rec->kind) {
@@ -624,7 +624,7 @@ static int dispatch(struct kvm_import *im, uint32_t id, struct import_vcpu *v,
 }
 
 /* A vCPU-context record: its vCPU, then its events. */
-static int import_record(struct kvm_import *im, const struct kvm_record *rec)
+static int import_record(struct trace_import *im, const struct kvm_record *rec)
 {
 	struct import_vcpu *v = NULL;
 	int32_t id = 0;
@@ -642,7 +642,7 @@ static int import_record(struct kvm_import *im, const struct kvm_record *rec)
 	t = rec->has_time && rec->time_ns > v->last_time ? rec->time_ns : v->last_time;
 	if (rec->has_time && rec->time_ns < v->last_time) {
 		im->went_back = true;
-		im->back = (struct kvm_import_back){ (uint32_t)id, rec->time_ns, v->last_time };
+		im->back = (struct trace_import_back){ (uint32_t)id, rec->time_ns, v->last_time };
 		im->stats.time_backwards++;
 	}
 	ret = dispatch(im, (uint32_t)id, v, rec, t);
@@ -652,8 +652,8 @@ static int import_record(struct kvm_import *im, const struct kvm_record *rec)
 
 /* ---- opts.nested: a record waits for its thread's vCPU --------------------------------- */
 
-/* Move @tid's held records, in order, to the ready list (drained by kvm_import_pop()). */
-static void release(struct kvm_import *im, int64_t tid)
+/* Move @tid's held records, in order, to the ready list (drained by trace_import_pop()). */
+static void release(struct trace_import *im, int64_t tid)
 {
 	size_t i, j = 0;
 
@@ -673,7 +673,7 @@ static void release(struct kvm_import *im, int64_t tid)
  * Return: 1 (held, or queued behind the records it releases), 0 (process it now), or
  * VPMC_ERR_NOMEM.
  */
-static int import_hold(struct kvm_import *im, const struct kvm_record *rec)
+static int import_hold(struct trace_import *im, const struct kvm_record *rec)
 {
 	bool has_vcpu = rec->vcpu >= 0 && rec->kind != KVM_REC_APIC_ACCEPT_IRQ;
 
@@ -707,7 +707,7 @@ static int import_hold(struct kvm_import *im, const struct kvm_record *rec)
 	return 1;
 }
 
-int kvm_import_push(struct kvm_import *im, const struct kvm_record *rec)
+int trace_import_push(struct trace_import *im, const struct kvm_record *rec)
 {
 	int ret;
 
@@ -722,7 +722,7 @@ int kvm_import_push(struct kvm_import *im, const struct kvm_record *rec)
 	return import_record(im, rec);
 }
 
-int kvm_import_finish(struct kvm_import *im)
+int trace_import_finish(struct trace_import *im)
 {
 	size_t i;
 
@@ -733,7 +733,7 @@ int kvm_import_finish(struct kvm_import *im)
 	return 0;
 }
 
-int kvm_import_pop(struct kvm_import *im, struct vpmc_event *ev)
+int trace_import_pop(struct trace_import *im, struct vpmc_event *ev)
 {
 	int ret;
 

@@ -15,102 +15,102 @@
 #include "record.h"
 #include "vpmc.h"
 
-struct kvm_import;
+struct trace_import;
 
 /* Defaults of vpmc_reader_opts_default(), justified in vpmcsim(1) (convert, --guest-ips). */
-#define KVM_IMPORT_DEFAULT_GUEST_IPS 1000000000ULL
-#define KVM_IMPORT_DEFAULT_BRANCH_PERMILLE 200
+#define TRACE_IMPORT_DEFAULT_GUEST_IPS 1000000000ULL
+#define TRACE_IMPORT_DEFAULT_BRANCH_PERMILLE 200
 
-struct kvm_import_opts {
+struct trace_import_opts {
 	uint64_t guest_ips;                 /* guest instructions per second of guest time; 0 off */
 	unsigned int guest_branch_permille; /* branches per 1000 synthesized instructions */
 	unsigned int host_kernel;           /* VPMC_KERNEL(): ENTER/LEAVE are branches before 6.18 */
 	bool nested;                        /* vpmc_reader_opts.nested: kvm_nested_* records become
 					     * nested events, and a thread's records wait for its
-					     * vCPU (see kvm_import_push()) */
+					     * vCPU (see trace_import_push()) */
 };
 
-struct kvm_import_stats {
+struct trace_import_stats {
 	uint64_t synthesized_entries; /* entries added because the trace has no kvm_entry */
 	uint64_t ignored_records;     /* known records that produce no event (kvm_fpu, ...) */
 	uint64_t time_backwards;      /* records whose time stamp was before their vCPU's latest */
 };
 
-/* A record whose time stamp went back on its vCPU (kvm_import_went_back()). */
-struct kvm_import_back {
+/* A record whose time stamp went back on its vCPU (trace_import_went_back()). */
+struct trace_import_back {
 	uint32_t vcpu;
 	uint64_t time_ns;   /* the record's time stamp */
 	uint64_t latest_ns; /* the vCPU's latest time, which the record's events take instead */
 };
 
 /**
- * kvm_import_new() - A new importer with no vCPUs.
+ * trace_import_new() - A new importer with no vCPUs.
  * @out: set on success only
  * @opts: copied
  *
  * Return: 0 or VPMC_ERR_NOMEM.
  */
-int kvm_import_new(struct kvm_import **out, const struct kvm_import_opts *opts);
+int trace_import_new(struct trace_import **out, const struct trace_import_opts *opts);
 
 /* Free; NULL is a no-op. */
-void kvm_import_free(struct kvm_import *im);
+void trace_import_free(struct trace_import *im);
 
 /**
- * kvm_import_push() - Feed one record, in trace order.
+ * trace_import_push() - Feed one record, in trace order.
  * @im: importer
  * @rec: the record; KVM_REC_OTHER and KVM_REC_LOST are ignored
  *
- * The events it completes are queued; drain them with kvm_import_pop() before the next push
+ * The events it completes are queued; drain them with trace_import_pop() before the next push
  * (the queue holds what one record can produce, at most 4 events). Records of one vCPU must
  * come in time order; a time stamp that goes back is taken as the vCPU's latest, counted, and
- * shown by kvm_import_went_back() (the caller decides whether that is acceptable).
+ * shown by trace_import_went_back() (the caller decides whether that is acceptable).
  *
  * With opts->nested, a record without a vcpu field from a thread not yet seen with one is held
  * (up to IMPORT_HOLD_MAX records) until that thread shows its vCPU, so that it never goes to a
- * made-up vCPU (nested-gpc.md §10, item 12); held records are processed by kvm_import_pop(),
- * and at kvm_import_finish() those never claimed go to the lowest free vCPUs as before.
+ * made-up vCPU (nested-gpc.md §10, item 12); held records are processed by trace_import_pop(),
+ * and at trace_import_finish() those never claimed go to the lowest free vCPUs as before.
  *
  * Return: 0; VPMC_ERR_LIMIT (a vcpu field >= VPMC_MAX_VCPUS, more than VPMC_MAX_VCPUS vCPU
  * threads, more than 2 * VPMC_MAX_VCPUS threads, or a queue not drained) with
- * kvm_import_error() set; or VPMC_ERR_NOMEM.
+ * trace_import_error() set; or VPMC_ERR_NOMEM.
  */
-int kvm_import_push(struct kvm_import *im, const struct kvm_record *rec);
+int trace_import_push(struct trace_import *im, const struct kvm_record *rec);
 
 /**
- * kvm_import_finish() - End of input.
+ * trace_import_finish() - End of input.
  * @im: importer
  *
  * Each vCPU's pending retirement (an instruction whose settling record never came) is
- * released to kvm_import_pop(), vCPU by vCPU.
+ * released to trace_import_pop(), vCPU by vCPU.
  *
  * Return: 0.
  */
-int kvm_import_finish(struct kvm_import *im);
+int trace_import_finish(struct trace_import *im);
 
 /**
- * kvm_import_pop() - Take the next produced event.
+ * trace_import_pop() - Take the next produced event.
  * @im: importer
  * @ev: set when 1 is returned
  *
- * Return: 1 (*@ev set) or 0 (nothing queued; after kvm_import_finish(): the end); with
- * opts->nested also an error of a held record's processing (as kvm_import_push()).
+ * Return: 1 (*@ev set) or 0 (nothing queued; after trace_import_finish(): the end); with
+ * opts->nested also an error of a held record's processing (as trace_import_push()).
  */
-int kvm_import_pop(struct kvm_import *im, struct vpmc_event *ev);
+int trace_import_pop(struct trace_import *im, struct vpmc_event *ev);
 
 /**
- * kvm_import_went_back() - Did the last kvm_import_push() have a time stamp before its vCPU's
+ * trace_import_went_back() - Did the last trace_import_push() have a time stamp before its vCPU's
  * latest?
  * @im: importer
  * @back: set when true is returned
  *
  * Return: true if it did (its events were given the vCPU's latest time instead).
  */
-bool kvm_import_went_back(const struct kvm_import *im, struct kvm_import_back *back);
+bool trace_import_went_back(const struct trace_import *im, struct trace_import_back *back);
 
 /* The last error's message ("" if none), owned by @im. */
-const char *kvm_import_error(const struct kvm_import *im);
+const char *trace_import_error(const struct trace_import *im);
 
-/* Counters since kvm_import_new(). */
-void kvm_import_get_stats(const struct kvm_import *im, struct kvm_import_stats *st);
+/* Counters since trace_import_new(). */
+void trace_import_get_stats(const struct trace_import *im, struct trace_import_stats *st);
 
 #endif /* VPMC_IMPORT_H */

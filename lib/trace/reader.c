@@ -82,8 +82,8 @@ struct vpmc_reader {
 	struct vpmc_event held;       /* .vtr: the first event, read at open with the header */
 	bool has_held, held_end;      /* it is held; the input ended before any event */
 	struct trace_dat *dat;
-	struct kvm_import *im;
-	bool finished;                /* kvm_import_finish() done */
+	struct trace_import *im;
+	bool finished;                /* trace_import_finish() done */
 
 	struct unknown_name *unknown; /* READER_UNKNOWN_MAX + 1 ("(other)") entries */
 	size_t nr_unknown;
@@ -102,8 +102,8 @@ void vpmc_reader_opts_default(struct vpmc_reader_opts *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->format = VPMC_FORMAT_AUTO;
-	o->guest_ips = KVM_IMPORT_DEFAULT_GUEST_IPS;
-	o->guest_branch_permille = KVM_IMPORT_DEFAULT_BRANCH_PERMILLE;
+	o->guest_ips = TRACE_IMPORT_DEFAULT_GUEST_IPS;
+	o->guest_branch_permille = TRACE_IMPORT_DEFAULT_BRANCH_PERMILLE;
 	vpmc_pmu_config_default(&o->pmu, VPMC_VENDOR_INTEL);
 }
 
@@ -312,14 +312,14 @@ static enum vpmc_format detect(const char *buf, size_t n)
 
 static int open_importer(struct vpmc_reader *r)
 {
-	struct kvm_import_opts io = {
+	struct trace_import_opts io = {
 		.guest_ips = r->opts.guest_ips,
 		.guest_branch_permille = r->opts.guest_branch_permille,
 		.host_kernel = r->opts.has_pmu ? r->opts.pmu.host_kernel : VPMC_KERNEL_LATEST,
 		.nested = r->opts.nested,
 	};
 
-	if (kvm_import_new(&r->im, &io))
+	if (trace_import_new(&r->im, &io))
 		return fail(r, VPMC_ERR_NOMEM, "%s", vpmc_strerror(VPMC_ERR_NOMEM));
 	return 0;
 }
@@ -339,7 +339,7 @@ static void line_where(const struct vpmc_reader *r, char *buf, size_t len)
  * little, or a corrupt trace): counted and shown, its events took the latest time; more than
  * READER_BACK_MAX_NS back is no clock skew and an error unless --lenient.
  */
-static int time_went_back(struct vpmc_reader *r, const struct kvm_import_back *b)
+static int time_went_back(struct vpmc_reader *r, const struct trace_import_back *b)
 {
 	char at[VPMC_ERRMSG_MAX / 2], t[32], latest[32], by[32];
 	uint64_t back = b->latest_ns - b->time_ns;
@@ -362,7 +362,7 @@ static int time_went_back(struct vpmc_reader *r, const struct kvm_import_back *b
 /* Account for one record and feed it to the importer. Return: 0 or an error. */
 static inline int push_record(struct vpmc_reader *r, const struct kvm_record *rec)
 {
-	struct kvm_import_back back;
+	struct trace_import_back back;
 
 	r->st.records++;
 	if (rec->kind == KVM_REC_OTHER) {
@@ -373,29 +373,30 @@ static inline int push_record(struct vpmc_reader *r, const struct kvm_record *re
 		r->st.lost_markers++;
 		r->st.lost_events += rec->lost;
 	}
-	if (kvm_import_push(r->im, rec)) {
+	if (trace_import_push(r->im, rec)) {
 		if (r->src->by_name)
-			return fail(r, VPMC_ERR_LIMIT, "%s: %s", r->name, kvm_import_error(r->im));
+			return fail(r, VPMC_ERR_LIMIT, "%s: %s", r->name, trace_import_error(r->im));
 		return fail(r, VPMC_ERR_LIMIT, "%s:%llu: %s", r->name,
-			    (unsigned long long)r->lb.line, kvm_import_error(r->im));
+			    (unsigned long long)r->lb.line, trace_import_error(r->im));
 	}
-	if (kvm_import_went_back(r->im, &back))
+	if (trace_import_went_back(r->im, &back))
 		return time_went_back(r, &back);
 	return 0;
 }
 
 /* The next event from the importer, fed from @next_record's records as needed. Inlined into
  * each source's next op, so that the record function is a direct call, inlined too. */
-static inline __attribute__((always_inline)) int next_imported(struct vpmc_reader *r, struct vpmc_event *ev,
-			 int (*next_record)(struct vpmc_reader *r, struct kvm_record *rec))
+static inline __attribute__((always_inline)) int
+next_imported(struct vpmc_reader *r, struct vpmc_event *ev,
+	      int (*next_record)(struct vpmc_reader *r, struct kvm_record *rec))
 {
 	struct kvm_record rec;
 	int ret;
 
 	for (;;) {
-		ret = kvm_import_pop(r->im, ev);
+		ret = trace_import_pop(r->im, ev);
 		if (ret < 0) /* opts.nested: a held record */
-			return fail(r, ret, "%s: %s", r->name, kvm_import_error(r->im));
+			return fail(r, ret, "%s: %s", r->name, trace_import_error(r->im));
 		if (ret)
 			return 1;
 		if (r->finished)
@@ -404,10 +405,10 @@ static inline __attribute__((always_inline)) int next_imported(struct vpmc_reade
 		if (ret < 0)
 			return ret;
 		if (ret == 0) {
-			struct kvm_import_stats is;
+			struct trace_import_stats is;
 
-			kvm_import_finish(r->im);
-			kvm_import_get_stats(r->im, &is);
+			trace_import_finish(r->im);
+			trace_import_get_stats(r->im, &is);
 			r->st.synthesized_entries = is.synthesized_entries;
 			r->finished = true;
 			continue;
@@ -564,7 +565,7 @@ static int text_next(struct vpmc_reader *r, struct vpmc_event *ev)
 static void text_close(struct vpmc_reader *r)
 {
 	free(r->tp);
-	kvm_import_free(r->im);
+	trace_import_free(r->im);
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -646,7 +647,7 @@ static void dat_where(const struct vpmc_reader *r, char *buf, size_t len)
 static void dat_close(struct vpmc_reader *r)
 {
 	trace_dat_close(r->dat);
-	kvm_import_free(r->im);
+	trace_import_free(r->im);
 }
 
 /* One handle over every input (as trace-cmd's tracecmd_input); AUTO only names positions. */

@@ -32,7 +32,7 @@ static const struct {
 	{ "kvm_nested_vmrun", KVM_REC_NESTED_VMENTER }, /* SVM's name before 5.19 */
 };
 
-enum kvm_rec_kind kvm_record_kind_n(const char *name, size_t len)
+enum kvm_rec_kind trace_record_kind_n(const char *name, size_t len)
 {
 	size_t i;
 
@@ -48,14 +48,14 @@ enum kvm_rec_kind kvm_record_kind_n(const char *name, size_t len)
 	return KVM_REC_OTHER;
 }
 
-enum kvm_rec_kind kvm_record_kind(const char *name)
+enum kvm_rec_kind trace_record_kind(const char *name)
 {
-	return kvm_record_kind_n(name, strlen(name));
+	return trace_record_kind_n(name, strlen(name));
 }
 
 /* arch/x86/kvm/trace.h: KVM_EMUL_INSN_F_CR0_PE (1 << 0), _EFL_VM (1 << 1), _CS_D (1 << 2),
  * _CS_L (1 << 3), combined as in kvm_trace_symbol_emul_flags. */
-enum kvm_insn_mode kvm_insn_mode_from_flags(unsigned int flags)
+enum kvm_insn_mode trace_insn_mode_from_flags(unsigned int flags)
 {
 	switch (flags) {
 	case 0:
@@ -144,7 +144,7 @@ static const struct {
 #define KVM_ISA_VMX 1
 #define VMX_EXIT_REASONS_FAILED_VMENTRY 0x80000000u
 
-void kvm_exit_reason_name(unsigned int isa, uint64_t exit_reason, char *buf, size_t len)
+void trace_exit_reason_name(unsigned int isa, uint64_t exit_reason, char *buf, size_t len)
 {
 	const char *name = NULL;
 	uint32_t basic;

@@ -99,19 +99,19 @@ struct kvm_record {
 /* The kind of a kvm event name ("kvm_exit" -> KVM_REC_EXIT); KVM_REC_OTHER if not used.
  * kvm_nested_vmrun (SVM's name for kvm_nested_vmenter before 5.19) is NESTED_VMENTER, any other
  * kvm_nested_* NESTED_OTHER. */
-enum kvm_rec_kind kvm_record_kind(const char *name);
+enum kvm_rec_kind trace_record_kind(const char *name);
 /* The same for a name of @len bytes (not NUL-terminated). */
-enum kvm_rec_kind kvm_record_kind_n(const char *name, size_t len);
+enum kvm_rec_kind trace_record_kind_n(const char *name, size_t len);
 
 /* kvm_emulate_insn's flags field -> mode, as kvm_trace_symbol_emul_flags in
  * arch/x86/kvm/trace.h prints it (0 real, PE|VM vm16, PE prot16, PE|CS_D prot32, PE|CS_L prot64);
  * any other value is KVM_MODE_UNKNOWN. */
-enum kvm_insn_mode kvm_insn_mode_from_flags(unsigned int flags);
+enum kvm_insn_mode trace_insn_mode_from_flags(unsigned int flags);
 
 /* The exit reason as kvm_exit prints it (kvm_print_exit_reason() in arch/x86/kvm/trace.h):
  * isa 1 (VMX): VMX_EXIT_REASONS name of the low 16 bits, then " FAILED_VMENTRY" for bit 31 and
  * " 0x.." for other flag bits; isa 2 (SVM): SVM_EXIT_REASONS (lower case); an unknown code is
  * printed "0x%x" as __print_symbolic() does. Always NUL-terminated in @buf (VPMC_REASON_MAX). */
-void kvm_exit_reason_name(unsigned int isa, uint64_t exit_reason, char *buf, size_t len);
+void trace_exit_reason_name(unsigned int isa, uint64_t exit_reason, char *buf, size_t len);
 
 #endif /* VPMC_KVM_RECORD_H */

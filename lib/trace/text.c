@@ -192,7 +192,7 @@ static int parse_exit_raw(struct cur *c, struct kvm_record *rec, const char *wha
 		rec->vcpu = (int32_t)v;
 	}
 	if (!ret)
-		kvm_exit_reason_name((unsigned int)isa, reason, rec->reason, sizeof(rec->reason));
+		trace_exit_reason_name((unsigned int)isa, reason, rec->reason, sizeof(rec->reason));
 	return ret;
 }
 
@@ -326,7 +326,7 @@ static int parse_emulate_insn_raw(struct cur *c, struct kvm_record *rec, const c
 		if (vc.p < vc.end && *vc.p == ',')
 			vc.p++;
 	}
-	rec->mode = kvm_insn_mode_from_flags((unsigned int)flags);
+	rec->mode = trace_insn_mode_from_flags((unsigned int)flags);
 	rec->failed = failed;
 	return 0;
 }
@@ -974,7 +974,7 @@ static enum kvm_rec_kind kind_of(const char *n, size_t len)
 			return KVM_REC_EMULATE_INSN;
 		break;
 	}
-	return kvm_record_kind_n(n, len); /* the rarer ones, and kvm_nested_* */
+	return trace_record_kind_n(n, len); /* the rarer ones, and kvm_nested_* */
 }
 
 #undef IS

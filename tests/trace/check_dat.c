@@ -128,16 +128,16 @@ static void check_counts_file(const char *name, const struct name_count *nc, siz
 START_TEST(test_recording_counts)
 {
 	const struct dat_case *c = &cases[_i];
-	const struct kvm_import_opts o = {
-		.guest_ips = KVM_IMPORT_DEFAULT_GUEST_IPS,
-		.guest_branch_permille = KVM_IMPORT_DEFAULT_BRANCH_PERMILLE,
+	const struct trace_import_opts o = {
+		.guest_ips = TRACE_IMPORT_DEFAULT_GUEST_IPS,
+		.guest_branch_permille = TRACE_IMPORT_DEFAULT_BRANCH_PERMILLE,
 		.host_kernel = VPMC_KERNEL(6, 18),
 	};
 	unsigned long records = 0, n[VPMC_EV_NR] = { 0 }, branch = 0;
 	struct name_count names[32] = { 0 };
-	struct kvm_import_stats st;
+	struct trace_import_stats st;
 	struct vpmc__errbuf err;
-	struct kvm_import *im;
+	struct trace_import *im;
 	struct trace_dat *d;
 	struct kvm_record r;
 	struct vpmc_event ev;
@@ -147,25 +147,25 @@ START_TEST(test_recording_counts)
 	snprintf(file, sizeof(file), "%s.dat", c->name);
 	ret = trace_dat_open(&d, trace_path(file), false, &err);
 	ck_assert_msg(ret == 0, "%s: %s", c->name, err.msg);
-	ck_assert_int_eq(kvm_import_new(&im, &o), 0);
+	ck_assert_int_eq(trace_import_new(&im, &o), 0);
 	for (;;) {
 		ret = trace_dat_next(d, &r, &err);
 		ck_assert_msg(ret >= 0, "%s: %s", c->name, err.msg);
 		if (ret == 0)
-			kvm_import_finish(im);
+			trace_import_finish(im);
 		else {
 			records++;
 			count_name(names, ARRAY_SIZE(names), r.name);
-			ck_assert_int_eq(kvm_import_push(im, &r), 0);
+			ck_assert_int_eq(trace_import_push(im, &r), 0);
 		}
-		while (kvm_import_pop(im, &ev) == 1) {
+		while (trace_import_pop(im, &ev) == 1) {
 			n[ev.type]++;
 			branch += ev.type == VPMC_EV_RETIRE && ev.branch;
 		}
 		if (ret == 0)
 			break;
 	}
-	kvm_import_get_stats(im, &st);
+	trace_import_get_stats(im, &st);
 	ck_assert_msg(records == c->records, "%s: records %lu want %lu", c->name, records,
 		      c->records);
 	check_counts_file(c->name, names, ARRAY_SIZE(names));
@@ -178,7 +178,7 @@ START_TEST(test_recording_counts)
 	/* PVM: no kvm_exit, so no exit events and no guest-mode time despite --guest-ips */
 	ck_assert_uint_eq(n[VPMC_EV_EXIT], 0);
 	ck_assert_uint_eq(n[VPMC_EV_GUEST], 0);
-	kvm_import_free(im);
+	trace_import_free(im);
 	trace_dat_close(d);
 }
 END_TEST
@@ -435,39 +435,39 @@ static void stream_add(struct stream *s, const struct vpmc_event *ev)
 	s->buf[s->len] = '\0';
 }
 
-static void import_one(struct kvm_import *im, const struct kvm_record *r, struct stream *s)
+static void import_one(struct trace_import *im, const struct kvm_record *r, struct stream *s)
 {
 	struct vpmc_event ev;
 
 	if (r)
-		ck_assert_msg(kvm_import_push(im, r) == 0, "%s", kvm_import_error(im));
+		ck_assert_msg(trace_import_push(im, r) == 0, "%s", trace_import_error(im));
 	else
-		kvm_import_finish(im);
-	while (kvm_import_pop(im, &ev) == 1)
+		trace_import_finish(im);
+	while (trace_import_pop(im, &ev) == 1)
 		stream_add(s, &ev);
 }
 
-static const struct kvm_import_opts stream_opts = {
-	.guest_ips = KVM_IMPORT_DEFAULT_GUEST_IPS,
-	.guest_branch_permille = KVM_IMPORT_DEFAULT_BRANCH_PERMILLE,
+static const struct trace_import_opts stream_opts = {
+	.guest_ips = TRACE_IMPORT_DEFAULT_GUEST_IPS,
+	.guest_branch_permille = TRACE_IMPORT_DEFAULT_BRANCH_PERMILLE,
 	.host_kernel = VPMC_KERNEL(6, 18),
 };
 
 static void dat_stream(const char *file, struct stream *s)
 {
 	struct vpmc__errbuf err;
-	struct kvm_import *im;
+	struct trace_import *im;
 	struct trace_dat *d;
 	struct kvm_record r;
 	int ret;
 
 	ck_assert_msg(trace_dat_open(&d, trace_path(file), false, &err) == 0, "%s", err.msg);
-	ck_assert_int_eq(kvm_import_new(&im, &stream_opts), 0);
+	ck_assert_int_eq(trace_import_new(&im, &stream_opts), 0);
 	while ((ret = trace_dat_next(d, &r, &err)) == 1)
 		import_one(im, &r, s);
 	ck_assert_msg(ret == 0, "%s", err.msg);
 	import_one(im, NULL, s);
-	kvm_import_free(im);
+	trace_import_free(im);
 	trace_dat_close(d);
 }
 
@@ -475,7 +475,7 @@ static void text_stream(const char *file, struct stream *s)
 {
 	struct text_parser tp;
 	struct vpmc__lineerr terr;
-	struct kvm_import *im;
+	struct trace_import *im;
 	struct kvm_record r;
 	enum text_skip skip;
 	unsigned long lineno = 0;
@@ -487,7 +487,7 @@ static void text_stream(const char *file, struct stream *s)
 
 	ck_assert_msg(f, "%s: %s", file, strerror(errno));
 	trace_text_init(&tp);
-	ck_assert_int_eq(kvm_import_new(&im, &stream_opts), 0);
+	ck_assert_int_eq(trace_import_new(&im, &stream_opts), 0);
 	while ((n = getline(&line, &cap, f)) >= 0) {
 		lineno++;
 		if (n && line[n - 1] == '\n')
@@ -500,7 +500,7 @@ static void text_stream(const char *file, struct stream *s)
 	import_one(im, NULL, s);
 	free(line);
 	fclose(f);
-	kvm_import_free(im);
+	trace_import_free(im);
 }
 
 static const char *const same_recording[][2] = {

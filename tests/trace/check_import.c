@@ -156,34 +156,34 @@ static struct kvm_record pio(int64_t tid, uint64_t t, bool write)
 
 /* ---- running the importer --------------------------------------------------------------- */
 
-static const struct kvm_import_opts no_guest = { .host_kernel = VPMC_KERNEL(6, 18) };
+static const struct trace_import_opts no_guest = { .host_kernel = VPMC_KERNEL(6, 18) };
 
 /* Push @recs, pop after every push and at the end; the events as "line\n" text. */
-static void run(const struct kvm_import_opts *opts, const struct kvm_record *recs, size_t n,
-		char *out, size_t len, struct kvm_import_stats *st)
+static void run(const struct trace_import_opts *opts, const struct kvm_record *recs, size_t n,
+		char *out, size_t len, struct trace_import_stats *st)
 {
-	struct kvm_import *im;
+	struct trace_import *im;
 	struct vpmc_event ev;
 	size_t i, used = 0;
 	char line[160];
 
-	ck_assert_int_eq(kvm_import_new(&im, opts), 0);
+	ck_assert_int_eq(trace_import_new(&im, opts), 0);
 	out[0] = '\0';
 	for (i = 0; i <= n; i++) {
 		if (i < n)
-			ck_assert_msg(kvm_import_push(im, &recs[i]) == 0, "record %zu: %s", i,
-				      kvm_import_error(im));
+			ck_assert_msg(trace_import_push(im, &recs[i]) == 0, "record %zu: %s", i,
+				      trace_import_error(im));
 		else
-			ck_assert_int_eq(kvm_import_finish(im), 0);
-		while (kvm_import_pop(im, &ev) == 1) {
+			ck_assert_int_eq(trace_import_finish(im), 0);
+		while (trace_import_pop(im, &ev) == 1) {
 			format_event(&ev, 1, line, sizeof(line));
 			used += snprintf(out + used, len - used, "%s\n", line);
 			ck_assert_uint_lt(used, len);
 		}
 	}
 	if (st)
-		kvm_import_get_stats(im, st);
-	kvm_import_free(im);
+		trace_import_get_stats(im, st);
+	trace_import_free(im);
 }
 
 #define RUN(opts, want, ...)                                                                  \
@@ -194,7 +194,7 @@ static void run(const struct kvm_import_opts *opts, const struct kvm_record *rec
 		ck_assert_msg(!strcmp(got_, want), "got:\n%s\nwant:\n%s", got_, want);        \
 	} while (0)
 
-static struct kvm_import_stats stats;
+static struct trace_import_stats stats;
 
 /* ---- VMX/SVM traces: kvm_entry / kvm_exit ----------------------------------------------- */
 
@@ -361,7 +361,7 @@ END_TEST
  * br = floor(3086417 * 150 / 1000) = floor(462962.55) = 462962. */
 START_TEST(test_guest_insn_exact)
 {
-	const struct kvm_import_opts o = { .guest_ips = 2500000000ULL, .guest_branch_permille = 150,
+	const struct trace_import_opts o = { .guest_ips = 2500000000ULL, .guest_branch_permille = 150,
 					   .host_kernel = VPMC_KERNEL(6, 18) };
 
 	RUN(&o, "1000 0 entry\n1235567 0 guest insn=3086417 br=462962\n1235567 0 exit HLT\n"
@@ -373,7 +373,7 @@ END_TEST
 /* 1000 s at 1e10 instructions/s: 1e13 (the product 1e22 needs more than 64 bits). */
 START_TEST(test_guest_insn_no_overflow)
 {
-	const struct kvm_import_opts o = { .guest_ips = 10000000000ULL, .guest_branch_permille = 1000,
+	const struct trace_import_opts o = { .guest_ips = 10000000000ULL, .guest_branch_permille = 1000,
 					   .host_kernel = VPMC_KERNEL(6, 18) };
 
 	RUN(&o, "0 0 entry\n1000000000000 0 guest insn=10000000000000 br=10000000000000\n"
@@ -385,9 +385,9 @@ END_TEST
 /* The default rates (import.h): 100 ns at 1e9/s = 100 instructions, 200 permille = 20. */
 START_TEST(test_guest_default_rates)
 {
-	const struct kvm_import_opts o = {
-		.guest_ips = KVM_IMPORT_DEFAULT_GUEST_IPS,
-		.guest_branch_permille = KVM_IMPORT_DEFAULT_BRANCH_PERMILLE,
+	const struct trace_import_opts o = {
+		.guest_ips = TRACE_IMPORT_DEFAULT_GUEST_IPS,
+		.guest_branch_permille = TRACE_IMPORT_DEFAULT_BRANCH_PERMILLE,
 		.host_kernel = VPMC_KERNEL(6, 18),
 	};
 
@@ -400,7 +400,7 @@ END_TEST
 /* No guest segment for an exit without an entry before it (the trace starts mid-exit). */
 START_TEST(test_guest_needs_entry)
 {
-	const struct kvm_import_opts o = { .guest_ips = 1000000000ULL, .guest_branch_permille = 200,
+	const struct trace_import_opts o = { .guest_ips = 1000000000ULL, .guest_branch_permille = 200,
 					   .host_kernel = VPMC_KERNEL(6, 18) };
 
 	RUN(&o, "50 0 exit HLT\n50 0 retire\n60 0 entry\n", kexit(1, 50, "HLT"),
@@ -493,33 +493,33 @@ END_TEST
 
 START_TEST(test_vcpu_field_out_of_range)
 {
-	struct kvm_import *im;
+	struct trace_import *im;
 	struct kvm_record r = entry(VPMC_MAX_VCPUS, 1, 10);
 
-	ck_assert_int_eq(kvm_import_new(&im, &no_guest), 0);
-	ck_assert_int_eq(kvm_import_push(im, &r), VPMC_ERR_LIMIT);
-	ck_assert_str_eq(kvm_import_error(im), "vcpu 4096 out of range 0..4095");
-	kvm_import_free(im);
+	ck_assert_int_eq(trace_import_new(&im, &no_guest), 0);
+	ck_assert_int_eq(trace_import_push(im, &r), VPMC_ERR_LIMIT);
+	ck_assert_str_eq(trace_import_error(im), "vcpu 4096 out of range 0..4095");
+	trace_import_free(im);
 }
 END_TEST
 
 START_TEST(test_too_many_threads)
 {
-	struct kvm_import *im;
+	struct trace_import *im;
 	struct vpmc_event ev;
 	struct kvm_record r;
 	int64_t tid;
 
-	ck_assert_int_eq(kvm_import_new(&im, &no_guest), 0);
+	ck_assert_int_eq(trace_import_new(&im, &no_guest), 0);
 	for (tid = 0; tid < VPMC_MAX_VCPUS; tid++) {
 		r = FPU_LOAD(1000 + tid, 1);
-		ck_assert_int_eq(kvm_import_push(im, &r), 0);
-		ck_assert_int_eq(kvm_import_pop(im, &ev), 0);
+		ck_assert_int_eq(trace_import_push(im, &r), 0);
+		ck_assert_int_eq(trace_import_pop(im, &ev), 0);
 	}
 	r = FPU_LOAD(99999, 2);
-	ck_assert_int_eq(kvm_import_push(im, &r), VPMC_ERR_LIMIT);
-	ck_assert_str_eq(kvm_import_error(im), "thread 99999: more than 4096 vCPUs");
-	kvm_import_free(im);
+	ck_assert_int_eq(trace_import_push(im, &r), VPMC_ERR_LIMIT);
+	ck_assert_str_eq(trace_import_error(im), "thread 99999: more than 4096 vCPUs");
+	trace_import_free(im);
 }
 END_TEST
 
@@ -578,36 +578,36 @@ START_TEST(test_time_clamped_per_vcpu)
 }
 END_TEST
 
-/* kvm_import_went_back() is about the last push only; other vCPUs' times do not count. */
+/* trace_import_went_back() is about the last push only; other vCPUs' times do not count. */
 START_TEST(test_went_back_last_push)
 {
 	const struct kvm_record recs[] = { entry(0, 1, 10), entry(1, 2, 5), kexit(1, 9, "HLT"),
 					   kexit(2, 6, "HLT") };
-	struct kvm_import_back b = { 0, 0, 0 };
-	struct kvm_import_stats st;
-	struct kvm_import *im;
+	struct trace_import_back b = { 0, 0, 0 };
+	struct trace_import_stats st;
+	struct trace_import *im;
 	struct vpmc_event ev;
 	bool back[ARRAY_SIZE(recs)];
 	size_t i;
 
-	ck_assert_int_eq(kvm_import_new(&im, &no_guest), 0);
+	ck_assert_int_eq(trace_import_new(&im, &no_guest), 0);
 	for (i = 0; i < ARRAY_SIZE(recs); i++) {
-		ck_assert_int_eq(kvm_import_push(im, &recs[i]), 0);
-		back[i] = kvm_import_went_back(im, &b);
-		while (kvm_import_pop(im, &ev) == 1)
+		ck_assert_int_eq(trace_import_push(im, &recs[i]), 0);
+		back[i] = trace_import_went_back(im, &b);
+		while (trace_import_pop(im, &ev) == 1)
 			;
 	}
 	/* vCPU 1 at 5 after vCPU 0 at 10 is no step back; vCPU 0 at 9 after 10 is */
 	ck_assert(!back[0] && !back[1] && !back[3]);
 	ck_assert(back[2]);
-	kvm_import_get_stats(im, &st);
+	trace_import_get_stats(im, &st);
 	ck_assert_uint_eq(st.time_backwards, 1);
-	ck_assert_int_eq(kvm_import_push(im, &recs[2]), 0);
-	ck_assert(kvm_import_went_back(im, &b));
+	ck_assert_int_eq(trace_import_push(im, &recs[2]), 0);
+	ck_assert(trace_import_went_back(im, &b));
 	ck_assert_uint_eq(b.vcpu, 0);
 	ck_assert_uint_eq(b.time_ns, 9);
 	ck_assert_uint_eq(b.latest_ns, 10);
-	kvm_import_free(im);
+	trace_import_free(im);
 }
 END_TEST
 

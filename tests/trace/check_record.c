@@ -45,22 +45,22 @@ static const struct {
 
 START_TEST(test_kind_of_name)
 {
-	ck_assert_msg(kvm_record_kind(kinds[_i].name) == kinds[_i].kind, "%s: %d want %d",
-		      kinds[_i].name, kvm_record_kind(kinds[_i].name), kinds[_i].kind);
+	ck_assert_msg(trace_record_kind(kinds[_i].name) == kinds[_i].kind, "%s: %d want %d",
+		      kinds[_i].name, trace_record_kind(kinds[_i].name), kinds[_i].kind);
 }
 END_TEST
 
 START_TEST(test_insn_mode_from_flags)
 {
 	/* KVM_EMUL_INSN_F_CR0_PE 1, _EFL_VM 2, _CS_D 4, _CS_L 8 */
-	ck_assert_int_eq(kvm_insn_mode_from_flags(0), KVM_MODE_REAL);
-	ck_assert_int_eq(kvm_insn_mode_from_flags(1 | 2), KVM_MODE_VM86);
-	ck_assert_int_eq(kvm_insn_mode_from_flags(1), KVM_MODE_PROT16);
-	ck_assert_int_eq(kvm_insn_mode_from_flags(1 | 4), KVM_MODE_PROT32);
-	ck_assert_int_eq(kvm_insn_mode_from_flags(1 | 8), KVM_MODE_PROT64);
+	ck_assert_int_eq(trace_insn_mode_from_flags(0), KVM_MODE_REAL);
+	ck_assert_int_eq(trace_insn_mode_from_flags(1 | 2), KVM_MODE_VM86);
+	ck_assert_int_eq(trace_insn_mode_from_flags(1), KVM_MODE_PROT16);
+	ck_assert_int_eq(trace_insn_mode_from_flags(1 | 4), KVM_MODE_PROT32);
+	ck_assert_int_eq(trace_insn_mode_from_flags(1 | 8), KVM_MODE_PROT64);
 	/* kei_decode_mode() gives 0xff for a mode it does not know; VM without PE cannot be */
-	ck_assert_int_eq(kvm_insn_mode_from_flags(0xff), KVM_MODE_UNKNOWN);
-	ck_assert_int_eq(kvm_insn_mode_from_flags(2), KVM_MODE_UNKNOWN);
+	ck_assert_int_eq(trace_insn_mode_from_flags(0xff), KVM_MODE_UNKNOWN);
+	ck_assert_int_eq(trace_insn_mode_from_flags(2), KVM_MODE_UNKNOWN);
 }
 END_TEST
 
@@ -96,7 +96,7 @@ START_TEST(test_exit_reason_name)
 	char buf[VPMC_REASON_MAX];
 
 	memset(buf, 'x', sizeof(buf));
-	kvm_exit_reason_name(reasons[_i].isa, reasons[_i].code, buf, sizeof(buf));
+	trace_exit_reason_name(reasons[_i].isa, reasons[_i].code, buf, sizeof(buf));
 	ck_assert_str_eq(buf, reasons[_i].want);
 }
 END_TEST
