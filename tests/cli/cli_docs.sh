@@ -4,12 +4,16 @@
 # - every document the man pages, the installed headers, README.md and docs/ cite is in the
 #   source tree and distributed (docs/ in dist_doc_DATA, other paths under EXTRA_DIST);
 # - docs/trace-format.md, "The replay log": the kinds and fields it lists, in its order, are
-#   those of real --log output; the reference's records; values >= 2^63 and MSR indices.
+#   those of real --log output; the reference's records; values >= 2^63 and MSR indices;
+# - README.md, "Recording a trace": its table names every kvm event the readers use and no
+#   other, its command records them all on the mono clock, and the reader's messages it quotes
+#   are vpmcsim's.
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/tap.sh"
 
 src=$top_srcdir
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/vpmc-docs.XXXXXX")
 trap 'rm -rf "$tmp" "$tap_out" "$tap_out.err"' EXIT
+vpmcsim_dir=$(cd "$top_builddir/sim" && pwd)
 
 # fail NAME MESSAGE...: a failed result with its reasons
 fail() {
@@ -139,6 +143,52 @@ check log-u64-as-hex-string 0 '"index":390,"value":"0xffffffffffffffff","counter
 	cat "$tmp/log.jsonl"
 check log-u64-documented 0 '(`"0xffffffffffffffff"`)' cat "$tmp/section"
 check log-index-decimal-documented 0 'IA32_PERFEVTSEL0 (0x186) is `390`' cat "$tmp/section"
+
+# ---- README.md, "Recording a trace" ---------------------------------------------------------
+
+sed -n '/^## Recording a trace/,/^## [^R]/p' "$src/README.md" >"$tmp/recording"
+used=$(cat "$src/lib/trace/record.c" "$src/lib/trace/nested_import.c" |
+	grep -o '"kvm_[a-z_]*[a-z]"' | tr -d '"' | sort -u)
+listed=$(grep '^ *| `kvm_' "$tmp/recording" | awk -F'|' '{ print $2 }' |
+	grep -o 'kvm_[a-z_]*' | sort -u)
+
+# README: the events it lists are the ones the readers use
+echo "$used" >"$tmp/used"
+echo "$listed" >"$tmp/listed"
+missing=$(grep -vxF -f "$tmp/listed" "$tmp/used")
+extra=$(grep -vxF -f "$tmp/used" "$tmp/listed")
+if [ -n "$used" ] && [ -z "$missing$extra" ]; then
+	tap_result 0 readme-recording-events
+else
+	fail readme-recording-events "used but not listed: $missing" "listed but not used: $extra"
+fi
+rec_cmd=$(grep '^trace-cmd record' "$tmp/recording")
+case $rec_cmd in
+*" -C mono "*" -e kvm "*) tap_result 0 readme-recording-clock-events ;;
+*) fail readme-recording-clock-events "README's command: $rec_cmd" ;;
+esac
+# The reader's lines the README quotes (N a number, NAME an event name), on a trace that has
+# them all: PVM records (no kvm_entry, no kvm_exit), a lost-events marker, time stamps back
+{
+	sed -n 1,40p "$VPMC_TRACES/local-kvm/small-mixed-real.txt"
+	echo "CPU:0 [LOST 3 EVENTS]"
+	echo " kvm-guest-harne-17369 [001]   876.825000: kvm_emulate_insn:     0:3043: 66 31 c9"
+	echo " kvm-guest-harne-17369 [001]   876.825001: kvm_emulate_insn:     0:3046: 66 31 c9"
+} >"$tmp/guest.dat"
+(cd "$tmp" && "$vpmcsim_dir/vpmcsim" stat guest.dat) >"$tmp/stat.out" 2>&1
+quoted=$(sed -n '/^\*\*Checking the recording/,$p' "$tmp/recording" | sed -n '/^```$/,/^```$/p' |
+	grep '^vpmcsim: ')
+bad=$(echo "$quoted" | while IFS= read -r line; do
+		re=$(printf '%s\n' "$line" | sed -e 's/[][\.*^$(){}+?|/]/\\&/g' \
+			-e 's/\<N\>/[0-9]+/g' -e 's/\<NAME\>/[a-z_]+/g' -e 's/\\\.\\\.\\\./.*/g')
+		grep -qxE "$re" "$tmp/stat.out" || printf '%s\n' "$line"
+	done)
+if [ -n "$quoted" ] && [ -z "$bad" ]; then
+	tap_result 0 readme-recording-stat-lines
+else
+	fail readme-recording-stat-lines "not printed by vpmcsim stat: ${bad:-(no lines quoted)}"
+	tap_quote "$tmp/stat.out"
+fi
 
 tap_plan $tap_n
 tap_done
