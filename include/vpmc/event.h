@@ -22,7 +22,7 @@ enum vpmc_vendor {
 
 /* Host kernel version as one comparable number: VPMC_KERNEL(6, 18). */
 #define VPMC_KERNEL(major, minor) (((unsigned int)(major) << 16) | (unsigned int)(minor))
-/* The newest behaviour the model implements (B-7.0 in kvm-vpmu-semantics.md). */
+/* The newest behaviour the model implements: arch/x86/kvm/pmu.c of Linux 7.0 (283a5aa57b22). */
 #define VPMC_KERNEL_LATEST VPMC_KERNEL(7, 0)
 
 /*
@@ -50,7 +50,8 @@ struct vpmc_pmu_config {
 };
 
 /*
- * Legacy behaviour selected by host_kernel (upstream-fix-scenarios.md gives the "before" values):
+ * Legacy behaviour selected by host_kernel (vpmc(3), PMU CONFIGURATION AND EVENTS; the commits
+ * are upstream's):
  *   < 6.6   no LVTPC auto-mask after a PMI (a16eb25b09c0)
  *   < 6.8   emulated overflow via prev_counter, counter += 1 at each increment (de0f619564f4;
  *           fixed by fd89499a5151); FIXED_CTR_CTRL old value truncated to 8 bits (05519c86d699);
