@@ -37,8 +37,11 @@ static int input_file(const uint8_t *data, size_t size)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	const struct kvm_import_opts o = { KVM_IMPORT_DEFAULT_GUEST_IPS,
-					   KVM_IMPORT_DEFAULT_BRANCH_PERMILLE, VPMC_KERNEL_LATEST };
+	const struct kvm_import_opts o = {
+		.guest_ips = KVM_IMPORT_DEFAULT_GUEST_IPS,
+		.guest_branch_permille = KVM_IMPORT_DEFAULT_BRANCH_PERMILLE,
+		.host_kernel = VPMC_KERNEL_LATEST,
+	};
 	struct vpmc__errbuf err;
 	struct kvm_import *im;
 	struct trace_dat *d;
