@@ -1,13 +1,15 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# fuzz.sh [SECONDS] [TARGET...] - build the libFuzzer targets in _build/fuzz (configure
+# fuzz.sh [SECONDS] [TARGET...] - build the libFuzzer targets (vtr, text, dat: the readers;
+# engine: the model and the replay engine with invariants) in _build/fuzz (configure
 # --enable-fuzzing CC=clang) and run each for SECONDS (default 60), seeded with traces/.
-# Exit 1 if a target found a crash: the input is in _build/fuzz/artifacts/; make it a test.
+# Exit 1 if a target found a crash: the input is in _build/fuzz/artifacts/; copy it to
+# fuzz/crashes/TARGET/, where make check replays it (tests/fuzz/regress.c).
 set -eu
 
 secs=${1:-60}
 [ $# -gt 0 ] && shift
-targets=${*:-"vtr text dat"}
+targets=${*:-"vtr text dat engine"}
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=$top/_build/fuzz
 
@@ -52,6 +54,8 @@ for t in $targets; do
 				      "corpus/dat/stripped-$n.dat"
 		      done
 	      fi ;;
+	# every .vtr (fuzz_engine.c decodes a binary stream too, which the fuzzer finds itself)
+	engine) max_len=4096; seed engine $(find "$top/traces" -name '*.vtr') ;;
 	esac
 	echo "=== fuzz_$t: $secs s"
 	if ! "./fuzz/fuzz_$t" -max_total_time="$secs" -max_len="$max_len" -print_final_stats=1 \

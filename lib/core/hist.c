@@ -41,7 +41,8 @@ void hist_release(struct vpmc_hist *h)
 {
 	unsigned int i;
 
-	for (i = 0; i < HIST_NR_BLOCKS; i++)
+	/* an empty histogram has no block (hist_add_n() counts what it allocates for) */
+	for (i = 0; h->n && i < HIST_NR_BLOCKS; i++)
 		free(h->block[i]);
 	hist_init(h);
 }
@@ -76,7 +77,7 @@ int hist_merge(struct vpmc_hist *dst, const struct vpmc_hist *src)
 	unsigned int i, j;
 	int err;
 
-	for (i = 0; i < HIST_NR_BLOCKS; i++) {
+	for (i = 0; src->n && i < HIST_NR_BLOCKS; i++) {
 		if (!src->block[i])
 			continue;
 		for (j = 0; j < HIST_SUB; j++) {

@@ -693,6 +693,9 @@ int vpmc_replay_event(struct vpmc_replay *r, const struct vpmc_event *ev)
 	if (ev->vcpu >= VPMC_MAX_VCPUS)
 		return vpmc__set_error(&r->errbuf, VPMC_ERR_INVAL, "vCPU %" PRIu32 " out of range",
 				       ev->vcpu);
+	/* before any model takes it: with an overlay no vpmc_vcpu_event() sees a segment */
+	if ((unsigned int)ev->type >= VPMC_EV_NR || (ev->cpl > 3 && ev->cpl != VPMC_CPL_KEEP))
+		return replay_event_error(r, ev, VPMC_ERR_INVAL);
 	if (!r->events)
 		r->t_first = ev->time_ns;
 	r->t_last = ev->time_ns > r->t_last ? ev->time_ns : r->t_last;

@@ -540,6 +540,54 @@ START_TEST(test_assume_conflict_without_reader)
 }
 END_TEST
 
+/*
+ * vpmc_replay_event() refuses a CPL out of range (VPMC_ERR_INVAL, replay.h) before any model
+ * takes the event, with an overlay too, where guest segments bypass vpmc_vcpu_event()
+ * (fuzz/crashes/engine/overlay-segment-bad-cpl: the segment was taken, CPL 7 as "keep").
+ * Refused, it leaves no trace: no vCPU, no event, no time; a valid segment then is event 1.
+ */
+START_TEST(test_bad_cpl_refused)
+{
+	static const char *const pol[] = { "exact" };
+	static const char *const assume[] = { NULL, "gp0=instructions" };
+	static const enum vpmc_event_type types[] = { VPMC_EV_GUEST, VPMC_EV_RETIRE, VPMC_EV_CPL };
+	struct vpmc_pmu_config cfg;
+	struct vpmc_event ev;
+	uint64_t first, last;
+	uint32_t nr_vcpus;
+	unsigned int a, t;
+
+	vpmc_pmu_config_default(&cfg, VPMC_VENDOR_INTEL);
+	for (a = 0; a < ARRAY_SIZE(assume); a++) {
+		for (t = 0; t < ARRAY_SIZE(types); t++) {
+			struct vpmc_replay *r = replay_make(pol, 1, assume[a], NULL);
+
+			ck_assert_int_eq(vpmc_replay_begin(r, &cfg), 0);
+			memset(&ev, 0, sizeof(ev));
+			ev.time_ns = 1000;
+			ev.vcpu = 1;
+			ev.type = types[t];
+			ev.insn = 10;
+			ev.cpl = 7;
+			ck_assert_int_eq(vpmc_replay_event(r, &ev), VPMC_ERR_INVAL);
+			ck_assert_ptr_nonnull(strstr(vpmc_replay_error(r), "bad type or CPL"));
+			ck_assert_uint_eq(vpmc_replay_span(r, &nr_vcpus, &first, &last), 0);
+			ck_assert_uint_eq(nr_vcpus, 0);
+			ck_assert_uint_eq(last, 0);
+			ck_assert(!vpmc_replay_has_vcpu(r, 1));
+			ev.time_ns = 2000;
+			ev.cpl = 3;
+			ck_assert_int_eq(vpmc_replay_event(r, &ev), 0);
+			ck_assert_uint_eq(vpmc_replay_span(r, &nr_vcpus, &first, &last), 1);
+			ck_assert_uint_eq(nr_vcpus, 2);
+			ck_assert_uint_eq(first, 2000);
+			ck_assert_int_eq(vpmc_replay_finish(r), 0);
+			vpmc_replay_free(r);
+		}
+	}
+}
+END_TEST
+
 static Suite *replay_suite(void)
 {
 	Suite *s = suite_create("replay");
@@ -560,6 +608,7 @@ static Suite *replay_suite(void)
 	tcase_add_test(tc, test_overlay_amd_pmis_inside_segment);
 	tcase_add_test(tc, test_no_overlay_segment_in_one_piece);
 	tcase_add_test(tc, test_assume_conflict_without_reader);
+	tcase_add_test(tc, test_bad_cpl_refused);
 	suite_add_tcase(s, tc);
 	return s;
 }
