@@ -98,6 +98,9 @@ struct vpmc_metrics {
 	/* PMIs */
 	uint64_t ref_overflows;     /* reference overflows that raised a reference PMI */
 	uint64_t overflows_matched, overflows_missed;
+	/* reference overflows whose reference PMI the guest's own LVTPC dropped (masked, or
+	 * ExtINT mode): not in ref_overflows, neither matched nor missed */
+	uint64_t dropped_by_guest;
 	uint64_t pmis_delivered, pmis_dropped, pmis_spurious;
 	uint64_t lateness_events_p50, lateness_events_p99, lateness_events_max;
 	uint64_t lateness_ns_p50, lateness_ns_p99, lateness_ns_max;

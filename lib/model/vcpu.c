@@ -22,6 +22,8 @@ static bool config_valid(const struct vpmc_pmu_config *cfg)
 {
 	if (cfg->vendor != VPMC_VENDOR_INTEL && cfg->vendor != VPMC_VENDOR_AMD)
 		return false;
+	if (cfg->host_kernel < VPMC_KERNEL_OLDEST)
+		return false;
 	if (cfg->vendor == VPMC_VENDOR_AMD || !cfg->version)
 		return true;
 	if (cfg->nr_gp && (!cfg->gp_width || cfg->gp_width > 64))

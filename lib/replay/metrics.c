@@ -166,6 +166,11 @@ void metrics_ref_obs(struct metrics_vcpu *m, const struct vpmc_obs *o)
 			if (!c->cand || !(o->global_status & BIT_ULL(metrics_slot_idx(i))))
 				continue;
 			c->cand = false;
+			if (!o->delivered) {
+				/* the guest's LVTPC dropped it: no policy could deliver it */
+				c->dropped_by_guest++;
+				continue;
+			}
 			c->pending = true;
 			c->pend_this_event = true;
 			c->pend_t = c->cand_t;
@@ -369,6 +374,7 @@ int metrics_vcpu_add(struct metrics_vcpu *dst, const struct metrics_vcpu *src)
 		d->ref_overflows += s->ref_overflows;
 		d->matched += s->matched;
 		d->missed += s->missed;
+		d->dropped_by_guest += s->dropped_by_guest;
 		err = hist_merge(&d->late_ev, &s->late_ev);
 		if (!err)
 			err = hist_merge(&d->late_ns, &s->late_ns);

@@ -18,7 +18,9 @@
  *   read another value or took #GP; the earliest that differs is kept.
  * - A reference overflow is tracked when the reference raised a PMI for it in the same event
  *   (its PMI's GLOBAL_STATUS has the counter's bit); overflows of counters without PMI enabled
- *   are not expected to produce PMIs and are not tracked.
+ *   are not expected to produce PMIs and are not tracked. When the guest's own LVTPC dropped
+ *   that reference PMI (masked, or ExtINT mode), the overflow is not tracked either: it is
+ *   counted as dropped_by_guest, never as a policy's miss.
  * - A delivered PMI of the policy covers counter i when GLOBAL_STATUS bit i is set in it and the
  *   policy itself overflowed counter i since its previous delivered PMI (a stale status bit the
  *   guest never cleared covers nothing). A tracked reference overflow is matched by the first
@@ -54,6 +56,7 @@ struct metrics_ctr {
 	uint64_t reads, reads_err, err_abs_max;
 	double err_abs_sum, err_sum;
 	uint64_t ref_overflows, matched, missed;
+	uint64_t dropped_by_guest; /* reference overflows whose reference PMI LVTPC dropped */
 	struct vpmc_hist late_ev, late_ns;
 	/* state */
 	bool cand;      /* reference overflow in this event, waiting for the reference's PMI */

@@ -48,6 +48,7 @@ static void replay_fill_metrics(const struct metrics_vcpu *sum, int slot, struct
 		m->ref_overflows += c->ref_overflows;
 		m->overflows_matched += c->matched;
 		m->overflows_missed += c->missed;
+		m->dropped_by_guest += c->dropped_by_guest;
 		/* a merge that fails for memory leaves the percentiles short, never wrong-sized */
 		if (hist_merge(&ev, &c->late_ev) || hist_merge(&ns, &c->late_ns))
 			break;

@@ -56,6 +56,7 @@ static const struct field fields[] = {
 	{ "ref_overflows", "ref ovf", F_U64, S_PMIS, true, M(ref_overflows) },
 	{ "overflows_matched", "matched", F_U64, S_PMIS, true, M(overflows_matched) },
 	{ "overflows_missed", "missed", F_U64, S_PMIS, true, M(overflows_missed) },
+	{ "dropped_by_guest", "by guest", F_U64, S_PMIS, true, M(dropped_by_guest) },
 	{ "pmis_delivered", "PMIs", F_U64, S_PMIS, false, M(pmis_delivered) },
 	{ "pmis_dropped", "dropped", F_U64, S_PMIS, false, M(pmis_dropped) },
 	{ "pmis_spurious", "spurious", F_U64, S_PMIS, false, M(pmis_spurious) },
@@ -199,7 +200,8 @@ static const char *counter_name(int idx, char *buf, size_t len)
 /* A counter gets a row of its own when it was read or overflowed in the reference. */
 static bool counter_active(const struct vpmc_metrics *m)
 {
-	return m->reads || m->ref_overflows || m->overflows_matched || m->overflows_missed;
+	return m->reads || m->ref_overflows || m->overflows_matched || m->overflows_missed ||
+	       m->dropped_by_guest;
 }
 
 /* The name of policy @i, as vpmc_policy_format() spells it. */

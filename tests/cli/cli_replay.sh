@@ -194,12 +194,12 @@ check replay-json-detail 0 '"name": "gp0"' \
 
 # --assume: the guest's PMI handler inside a guest segment, at each PMI
 seg=$traces/scenarios/replay-overlay-segment.vtr
-check overlay-segment-10-pmis 0 "exact,10,0,0.00,0,0.00,20,0,0,0,10,10,0,10,0,0,0,0,0,0,0,0,96,10,44.79,43,260,30,1,21," \
+check overlay-segment-10-pmis 0 "exact,10,0,0.00,0,0.00,20,0,0,0,10,10,0,0,10,0,0,0,0,0,0,0,0,96,10,44.79,43,260,30,1,21," \
 	$vpmcsim compare --policy exact --format csv --assume gp0=instructions,period=100 "$seg"
 $vpmcsim replay --policy exact --assume gp0=instructions,period=100 --log "$tmp/seglog" "$seg" >/dev/null 2>&1
 check overlay-segment-last-handler-read 0 '{"kind":"read","t":1981,"vcpu":0,"policy":"exact","insn":"rdpmc","index":0,"counter":0,"value":0,"reference":0}' \
 	cat "$tmp/seglog"
-check overlay-segment-without-assume 0 "exact,0,0,0.00,0,0.00,0,0,0,0,0,0,0,0,0,0,,,,,,,2,0,0.00,0,0,0,0,0," \
+check overlay-segment-without-assume 0 "exact,0,0,0.00,0,0.00,0,0,0,0,0,0,0,0,0,0,0,,,,,,,2,0,0.00,0,0,0,0,0," \
 	$vpmcsim compare --policy exact --format csv "$seg"
 
 # the same input gives byte-identical output

@@ -119,7 +119,9 @@ END_TEST
 
 /*
  * RDPMC: GP0 = 0x123456789abc, fixed 1 = 0xfedcba987654. B-7.0: ECX[31:16] type (0 GP, 0x4000
- * fixed), anything else #GP; before 6.9: bit 30 fixed, bits 31:30 dropped.
+ * fixed), anything else #GP. Before 6.9: intel_rdpmc_ecx_to_pmc() takes bit 30 as fixed and drops
+ * bits 31:30, and kvm_pmu_rdpmc() (6.8) starts with "mask = fast_mode ? ~0u : ~0ull": with bit
+ * 31 the guest reads the low 32 bits, 0x56789abc and 0xba987654 (removed by d652981db08f).
  */
 static const struct {
 	unsigned int host;
@@ -135,8 +137,10 @@ static const struct {
 	{ 0, 0x40000003, GP, 0 },
 	{ 0, 0x10000, GP, 0 },
 	{ 0, 0x40010001, GP, 0 },
-	{ VPMC_KERNEL(6, 8), 0x80000000, 0, 0x123456789abcULL },
-	{ VPMC_KERNEL(6, 8), 0xc0000001, 0, 0xfedcba987654ULL },
+	{ VPMC_KERNEL(6, 8), 0, 0, 0x123456789abcULL },
+	{ VPMC_KERNEL(6, 8), 0x40000001, 0, 0xfedcba987654ULL },
+	{ VPMC_KERNEL(6, 8), 0x80000000, 0, 0x56789abcULL },
+	{ VPMC_KERNEL(6, 8), 0xc0000001, 0, 0xba987654ULL },
 	{ VPMC_KERNEL(6, 8), 0x10000, GP, 0 },
 	{ VPMC_KERNEL(6, 8), 0x40000003, GP, 0 },
 };

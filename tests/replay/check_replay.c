@@ -188,6 +188,25 @@ START_TEST(test_tolerance_missed_pmi)
 }
 END_TEST
 
+/* The guest's masked LVTPC dropped the reference's PMI: dropped_by_guest, not missed (the
+ * scenario's header works the numbers out). */
+START_TEST(test_dropped_by_guest)
+{
+	static const char *const pol[] = { "exact" };
+	struct vpmc_replay *r = run_scenario("replay-guest-masked-lvtpc.vtr", pol, 1);
+	struct vpmc_metrics ex = metrics(r, 0);
+
+	ck_assert_uint_eq(ex.dropped_by_guest, 1);
+	ck_assert_uint_eq(ex.ref_overflows, 0);
+	ck_assert_uint_eq(ex.overflows_missed, 0);
+	ck_assert_uint_eq(ex.overflows_matched, 0);
+	ck_assert_uint_eq(ex.pmis_dropped, 1);
+	ck_assert_uint_eq(ex.pmis_delivered, 0);
+	ck_assert_uint_eq(ex.pmis_spurious, 0);
+	vpmc_replay_free(r);
+}
+END_TEST
+
 /* Recorded values are checked, never used (the scenario's header works every row out). */
 START_TEST(test_host_values_checked)
 {
@@ -596,6 +615,7 @@ static Suite *replay_suite(void)
 	tcase_add_test(tc, test_disabled_read_error_is_minus_k);
 	tcase_add_test(tc, test_tolerance_late_pmi);
 	tcase_add_test(tc, test_tolerance_missed_pmi);
+	tcase_add_test(tc, test_dropped_by_guest);
 	tcase_add_test(tc, test_host_values_checked);
 	tcase_add_test(tc, test_cost_beyond_histogram);
 	tcase_add_test(tc, test_cost_not_finite_json);
