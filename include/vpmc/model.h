@@ -149,7 +149,8 @@ struct vpmc_vcpu;
  * @id: vCPU index reported in observations
  * @obs: observer, or NULL; copied
  *
- * Return: 0, VPMC_ERR_INVAL (bad @cfg or @policy), or VPMC_ERR_NOMEM.
+ * Return: 0, VPMC_ERR_INVAL (bad @cfg, including a host_kernel older than VPMC_KERNEL_OLDEST,
+ * or bad @policy), or VPMC_ERR_NOMEM.
  */
 int vpmc_vcpu_new(struct vpmc_vcpu **out, const struct vpmc_pmu_config *cfg,
 		  const struct vpmc_policy *policy, uint32_t id, const struct vpmc_observer *obs);

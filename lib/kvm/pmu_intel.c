@@ -45,8 +45,9 @@ static void reprogram_fixed_counters(struct vpmc_pmu *pmu, uint64_t data)
 }
 
 /*
- * Mirrors intel_rdpmc_ecx_to_pmc() (d652981db08f, 6.9): type 0 = GP, type 0x4000 = fixed, any
- * other type (including bit 31, "fast") #GPs; result masked to the type's width.
+ * Mirrors intel_rdpmc_ecx_to_pmc() (5728a4a0ea79, 7a0fc734c20d, a634c76b2c1a; 6.9): type 0 = GP,
+ * type 0x4000 = fixed, any other type (including bit 31, "fast") #GPs; result masked to the
+ * type's width.
  */
 static struct vpmc_pmc *intel_rdpmc_ecx_to_pmc(struct vpmc_pmu *pmu, unsigned int idx,
 					       uint64_t *mask)
@@ -334,8 +335,9 @@ const struct vpmc_pmu_ops intel_pmu_ops = {
 /* ---- vpmcsim ---- */
 
 /*
- * intel_rdpmc_ecx_to_pmc() before d652981db08f (6.9): bit 30 selects fixed, bits 31:30 are
- * dropped from the index, so no type #GPs.
+ * intel_rdpmc_ecx_to_pmc() before the 6.9 RDPMC series (5728a4a0ea79 "Disallow "fast" RDPMC for
+ * architectural Intel PMUs", 7a0fc734c20d "Treat "fixed" PMU type ... as a value"): bit 30
+ * selects fixed, bits 31:30 are dropped from the index, so no type #GPs.
  */
 static struct vpmc_pmc *intel_rdpmc_ecx_to_pmc_pre_6_9(struct vpmc_pmu *pmu, unsigned int idx,
 						       uint64_t *mask)
