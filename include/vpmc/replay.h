@@ -89,6 +89,9 @@ struct vpmc_metrics {
 	/* guest reads of a counter (RDPMC, RDMSR): policy value - reference value, in events */
 	uint64_t reads, reads_with_error, error_events_max_abs;
 	double error_events_mean_abs, error_events_mean;
+	/* reads of a GP counter whose event select has CMASK, INV, EDGE or IN_TX/IN_TXCP, which
+	 * the reference does not model: not in reads, never scored (nor are its overflows) */
+	uint64_t reads_not_modeled;
 	uint64_t status_reads, status_reads_differ; /* GLOBAL_STATUS reads */
 	/* reads of PMU registers whose trace event carries the value the real guest read, and
 	 * those where the policy's guest read something else (or took #GP); for exact, how well

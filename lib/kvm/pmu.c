@@ -25,9 +25,9 @@
 static bool pmc_pause_counter_pre_6_8(struct vpmc_pmc *pmc);
 static int reprogram_counter_pre_6_8(struct vpmc_pmc *pmc);
 static void kvm_pmu_handle_event_pre_6_9(struct vpmc_pmu *vcpu);
+static int kvm_pmu_rdpmc_pre_6_9(struct vpmc_pmu *vcpu, unsigned int idx, uint64_t *data);
 static void kvm_pmu_refresh_pre_6_9(struct vpmc_pmu *vcpu, const struct vpmc_pmu_config *cfg);
 static void kvm_pmu_incr_counter_pre_6_8(struct vpmc_pmc *pmc);
-static int kvm_pmu_rdpmc_pre_6_9(struct vpmc_pmu *vcpu, unsigned int idx, uint64_t *data);
 static void pmc_write_counter_pre_6_6(struct vpmc_pmc *pmc, uint64_t val);
 
 /*
@@ -1316,6 +1316,29 @@ static void kvm_pmu_handle_event_pre_6_9(struct vpmc_pmu *vcpu)
 	trace_vpmc_drain(pmu);
 }
 
+/*
+ * kvm_pmu_rdpmc() before d652981db08f ("KVM: x86/pmu: Apply "fast" RDPMC only to Intel PMUs",
+ * 6.9): ECX bit 31 ("fast") made the guest read the low 32 bits of the counter, on Intel and
+ * AMD alike; the vendor decoded the index with bits 31:30 dropped. Left out as in the twin.
+ */
+static int kvm_pmu_rdpmc_pre_6_9(struct vpmc_pmu *vcpu, unsigned int idx, uint64_t *data)
+{
+	bool fast_mode = idx & (1U << 31);
+	struct vpmc_pmu *pmu = vcpu_to_pmu(vcpu);
+	struct vpmc_pmc *pmc;
+	uint64_t mask = fast_mode ? ~0U : ~0ULL;
+
+	if (!pmu->version)
+		return 1;
+
+	pmc = vcpu->ops->rdpmc_ecx_to_pmc(vcpu, idx, &mask);
+	if (!pmc)
+		return 1;
+
+	*data = pmc_read_counter(pmc) & mask;
+	return 0;
+}
+
 /* kvm_pmu_refresh() before de120e1d692d (6.9): GLOBAL_CTRL stays 0 at RESET. */
 static void kvm_pmu_refresh_pre_6_9(struct vpmc_pmu *vcpu, const struct vpmc_pmu_config *cfg)
 {
@@ -1424,29 +1447,6 @@ static void kvm_pmu_incr_counter_pre_6_8(struct vpmc_pmc *pmc)
 	pmc->prev_counter = pmc->counter;
 	pmc->counter = (pmc->counter + 1) & pmc_bitmask(pmc);
 	kvm_pmu_request_counter_reprogram(pmc);
-}
-
-/*
- * kvm_pmu_rdpmc() before d652981db08f ("KVM: x86/pmu: Apply "fast" RDPMC only to Intel PMUs",
- * 6.9): ECX bit 31 ("fast") made the guest read the low 32 bits of the counter, on Intel and
- * AMD alike; the vendor decoded the index with bits 31:30 dropped. Left out as in the twin.
- */
-static int kvm_pmu_rdpmc_pre_6_9(struct vpmc_pmu *vcpu, unsigned int idx, uint64_t *data)
-{
-	bool fast_mode = idx & (1U << 31);
-	struct vpmc_pmu *pmu = vcpu_to_pmu(vcpu);
-	struct vpmc_pmc *pmc;
-	uint64_t mask = fast_mode ? ~0U : ~0ULL;
-
-	if (!pmu->version)
-		return 1;
-
-	pmc = vcpu->ops->rdpmc_ecx_to_pmc(vcpu, idx, &mask);
-	if (!pmc)
-		return 1;
-
-	*data = pmc_read_counter(pmc) & mask;
-	return 0;
 }
 
 /*

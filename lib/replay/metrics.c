@@ -147,7 +147,7 @@ void metrics_ref_obs(struct metrics_vcpu *m, const struct vpmc_obs *o)
 		c->cand = false;
 		break;
 	case VPMC_OBS_OVERFLOW:
-		if (!c)
+		if (!c || o->not_modeled)
 			break;
 		/* the counter's next reference overflow ends the previous one's window */
 		if (c->pending)
@@ -209,6 +209,10 @@ static void metrics_read(struct metrics_vcpu *m, const struct vpmc_obs *o)
 	m->ref_read = false;
 	if (o->gp || m->ref_read_gp)
 		return;
+	if (o->not_modeled && slot >= 0) {
+		m->ctr[slot].reads_not_modeled++;
+		return;
+	}
 	if (slot >= 0) {
 		struct metrics_ctr *c = &m->ctr[slot];
 		uint64_t mask = m->mask[o->counter >= VPMC_FIXED_BASE];
@@ -270,12 +274,13 @@ static void metrics_pmi(struct metrics_vcpu *m, const struct vpmc_obs *o,
 		matched = true;
 		metrics_note(m, &n);
 	}
-	if (!matched) {
+	if (!matched && !(o->global_status & m->ovf_not_modeled)) {
 		struct metrics_note n = { .kind = METRICS_NOTE_SPURIOUS, .obs = o, .counter = -1 };
 
 		m->spurious++;
 		metrics_note(m, &n);
 	}
+	m->ovf_not_modeled &= ~o->global_status;
 }
 
 void metrics_pol_obs(struct metrics_vcpu *m, const struct vpmc_obs *o,
@@ -288,7 +293,9 @@ void metrics_pol_obs(struct metrics_vcpu *m, const struct vpmc_obs *o,
 		metrics_read(m, o);
 		break;
 	case VPMC_OBS_OVERFLOW:
-		if (slot >= 0)
+		if (slot >= 0 && o->not_modeled)
+			m->ovf_not_modeled |= BIT_ULL(o->counter);
+		else if (slot >= 0)
 			m->ctr[slot].pol_ovf = true;
 		break;
 	case VPMC_OBS_PMI:
@@ -367,6 +374,7 @@ int metrics_vcpu_add(struct metrics_vcpu *dst, const struct metrics_vcpu *src)
 
 		d->reads += s->reads;
 		d->reads_err += s->reads_err;
+		d->reads_not_modeled += s->reads_not_modeled;
 		if (s->err_abs_max > d->err_abs_max)
 			d->err_abs_max = s->err_abs_max;
 		d->err_abs_sum += s->err_abs_sum;

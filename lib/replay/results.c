@@ -41,6 +41,7 @@ static void replay_fill_metrics(const struct metrics_vcpu *sum, int slot, struct
 			continue;
 		m->reads += c->reads;
 		m->reads_with_error += c->reads_err;
+		m->reads_not_modeled += c->reads_not_modeled;
 		if (c->err_abs_max > m->error_events_max_abs)
 			m->error_events_max_abs = c->err_abs_max;
 		abs_sum += c->err_abs_sum;

@@ -207,6 +207,29 @@ START_TEST(test_dropped_by_guest)
 }
 END_TEST
 
+/* A counter programmed with CMASK is not modeled: its read is counted apart, its overflow is not
+ * tracked and its PMI is not spurious; GP1 is scored (the scenario's header works it out). */
+START_TEST(test_not_modeled)
+{
+	static const char *const pol[] = { "exact" };
+	struct vpmc_replay *r = run_scenario("replay-not-modeled.vtr", pol, 1);
+	struct vpmc_metrics ex = metrics(r, 0), gp0;
+
+	ck_assert_uint_eq(ex.reads, 1);
+	ck_assert_uint_eq(ex.reads_with_error, 0);
+	ck_assert_uint_eq(ex.reads_not_modeled, 1);
+	ck_assert_uint_eq(ex.ref_overflows, 0);
+	ck_assert_uint_eq(ex.overflows_matched, 0);
+	ck_assert_uint_eq(ex.overflows_missed, 0);
+	ck_assert_uint_eq(ex.pmis_delivered, 1);
+	ck_assert_uint_eq(ex.pmis_spurious, 0);
+	ck_assert_int_eq(vpmc_replay_metrics(r, 0, -1, 0, &gp0), 0);
+	ck_assert_uint_eq(gp0.reads_not_modeled, 1);
+	ck_assert_uint_eq(gp0.reads, 0);
+	vpmc_replay_free(r);
+}
+END_TEST
+
 /* Recorded values are checked, never used (the scenario's header works every row out). */
 START_TEST(test_host_values_checked)
 {
@@ -616,6 +639,7 @@ static Suite *replay_suite(void)
 	tcase_add_test(tc, test_tolerance_late_pmi);
 	tcase_add_test(tc, test_tolerance_missed_pmi);
 	tcase_add_test(tc, test_dropped_by_guest);
+	tcase_add_test(tc, test_not_modeled);
 	tcase_add_test(tc, test_host_values_checked);
 	tcase_add_test(tc, test_cost_beyond_histogram);
 	tcase_add_test(tc, test_cost_not_finite_json);
