@@ -349,6 +349,26 @@ static void host_read_warning(struct cli *c)
 	}
 }
 
+/*
+ * GP counters read while their event select had CMASK, INV, EDGE or IN_TX/IN_TXCP: the reference
+ * does not model what the architecture counts then, so those reads are not scored. Every policy
+ * sees the same guest writes and reads; the first policy's figures name the counters.
+ */
+static void not_modeled_warning(struct cli *c)
+{
+	struct vpmc_metrics m;
+	int i;
+
+	for (i = 0; i < VPMC_MAX_GP; i++) {
+		if (vpmc_replay_metrics(c->r, 0, -1, i, &m) || !m.reads_not_modeled)
+			continue;
+		fprintf(stderr, "vpmcsim: warning: %s: GP counter %d not modeled: %" PRIu64 " read%s "
+			"while its event select had CMASK, INV, EDGE or IN_TX/IN_TXCP, which the "
+			"reference does not count; not scored (column \"not modeled\")\n", c->trace,
+			i, m.reads_not_modeled, m.reads_not_modeled == 1 ? "" : "s");
+	}
+}
+
 /* Policies whose guest PMI handler was cut off (vpmc_replay_handler_capped()): their guest
  * got no PMI after that, and their figures say more about the overlay than the policy. */
 static void handler_capped_warning(struct cli *c)
@@ -389,6 +409,7 @@ int cli_run(struct cli *c)
 			   vpmc_replay_warning(r));
 	if (!err) {
 		host_read_warning(c);
+		not_modeled_warning(c);
 		handler_capped_warning(c);
 	}
 	return err;

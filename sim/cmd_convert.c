@@ -111,6 +111,11 @@ static int parse_args(int argc, char **argv, struct convert_args *a)
 			if (parse_kernel(optarg, &kernel))
 				return vpmcsim_fail(EXIT_USAGE, "convert: --host-kernel: '%s' is not "
 						    "MAJOR.MINOR", optarg);
+			if (kernel < VPMC_KERNEL_OLDEST)
+				return vpmcsim_fail(EXIT_USAGE, "convert: --host-kernel: %s is older "
+						    "than %u.%u, the oldest host the model "
+						    "represents", optarg, VPMC_KERNEL_OLDEST >> 16,
+						    VPMC_KERNEL_OLDEST & 0xffff);
 			kernel_set = true;
 			break;
 		case CONV_VENDOR:

@@ -89,6 +89,9 @@ struct vpmc_metrics {
 	/* guest reads of a counter (RDPMC, RDMSR): policy value - reference value, in events */
 	uint64_t reads, reads_with_error, error_events_max_abs;
 	double error_events_mean_abs, error_events_mean;
+	/* reads of a GP counter whose event select has CMASK, INV, EDGE or IN_TX/IN_TXCP, which
+	 * the reference does not model: not in reads, never scored (nor are its overflows) */
+	uint64_t reads_not_modeled;
 	uint64_t status_reads, status_reads_differ; /* GLOBAL_STATUS reads */
 	/* reads of PMU registers whose trace event carries the value the real guest read, and
 	 * those where the policy's guest read something else (or took #GP); for exact, how well
@@ -98,6 +101,9 @@ struct vpmc_metrics {
 	/* PMIs */
 	uint64_t ref_overflows;     /* reference overflows that raised a reference PMI */
 	uint64_t overflows_matched, overflows_missed;
+	/* reference overflows whose reference PMI the guest's own LVTPC dropped (masked, or
+	 * ExtINT mode): not in ref_overflows, neither matched nor missed */
+	uint64_t dropped_by_guest;
 	uint64_t pmis_delivered, pmis_dropped, pmis_spurious;
 	uint64_t lateness_events_p50, lateness_events_p99, lateness_events_max;
 	uint64_t lateness_ns_p50, lateness_ns_p99, lateness_ns_max;

@@ -147,7 +147,7 @@ void metrics_ref_obs(struct metrics_vcpu *m, const struct vpmc_obs *o)
 		c->cand = false;
 		break;
 	case VPMC_OBS_OVERFLOW:
-		if (!c)
+		if (!c || o->not_modeled)
 			break;
 		/* the counter's next reference overflow ends the previous one's window */
 		if (c->pending)
@@ -166,6 +166,11 @@ void metrics_ref_obs(struct metrics_vcpu *m, const struct vpmc_obs *o)
 			if (!c->cand || !(o->global_status & BIT_ULL(metrics_slot_idx(i))))
 				continue;
 			c->cand = false;
+			if (!o->delivered) {
+				/* the guest's LVTPC dropped it: no policy could deliver it */
+				c->dropped_by_guest++;
+				continue;
+			}
 			c->pending = true;
 			c->pend_this_event = true;
 			c->pend_t = c->cand_t;
@@ -204,6 +209,10 @@ static void metrics_read(struct metrics_vcpu *m, const struct vpmc_obs *o)
 	m->ref_read = false;
 	if (o->gp || m->ref_read_gp)
 		return;
+	if (o->not_modeled && slot >= 0) {
+		m->ctr[slot].reads_not_modeled++;
+		return;
+	}
 	if (slot >= 0) {
 		struct metrics_ctr *c = &m->ctr[slot];
 		uint64_t mask = m->mask[o->counter >= VPMC_FIXED_BASE];
@@ -265,12 +274,13 @@ static void metrics_pmi(struct metrics_vcpu *m, const struct vpmc_obs *o,
 		matched = true;
 		metrics_note(m, &n);
 	}
-	if (!matched) {
+	if (!matched && !(o->global_status & m->ovf_not_modeled)) {
 		struct metrics_note n = { .kind = METRICS_NOTE_SPURIOUS, .obs = o, .counter = -1 };
 
 		m->spurious++;
 		metrics_note(m, &n);
 	}
+	m->ovf_not_modeled &= ~o->global_status;
 }
 
 void metrics_pol_obs(struct metrics_vcpu *m, const struct vpmc_obs *o,
@@ -283,7 +293,9 @@ void metrics_pol_obs(struct metrics_vcpu *m, const struct vpmc_obs *o,
 		metrics_read(m, o);
 		break;
 	case VPMC_OBS_OVERFLOW:
-		if (slot >= 0)
+		if (slot >= 0 && o->not_modeled)
+			m->ovf_not_modeled |= BIT_ULL(o->counter);
+		else if (slot >= 0)
 			m->ctr[slot].pol_ovf = true;
 		break;
 	case VPMC_OBS_PMI:
@@ -362,6 +374,7 @@ int metrics_vcpu_add(struct metrics_vcpu *dst, const struct metrics_vcpu *src)
 
 		d->reads += s->reads;
 		d->reads_err += s->reads_err;
+		d->reads_not_modeled += s->reads_not_modeled;
 		if (s->err_abs_max > d->err_abs_max)
 			d->err_abs_max = s->err_abs_max;
 		d->err_abs_sum += s->err_abs_sum;
@@ -369,6 +382,7 @@ int metrics_vcpu_add(struct metrics_vcpu *dst, const struct metrics_vcpu *src)
 		d->ref_overflows += s->ref_overflows;
 		d->matched += s->matched;
 		d->missed += s->missed;
+		d->dropped_by_guest += s->dropped_by_guest;
 		err = hist_merge(&d->late_ev, &s->late_ev);
 		if (!err)
 			err = hist_merge(&d->late_ns, &s->late_ns);

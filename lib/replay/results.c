@@ -41,6 +41,7 @@ static void replay_fill_metrics(const struct metrics_vcpu *sum, int slot, struct
 			continue;
 		m->reads += c->reads;
 		m->reads_with_error += c->reads_err;
+		m->reads_not_modeled += c->reads_not_modeled;
 		if (c->err_abs_max > m->error_events_max_abs)
 			m->error_events_max_abs = c->err_abs_max;
 		abs_sum += c->err_abs_sum;
@@ -48,6 +49,7 @@ static void replay_fill_metrics(const struct metrics_vcpu *sum, int slot, struct
 		m->ref_overflows += c->ref_overflows;
 		m->overflows_matched += c->matched;
 		m->overflows_missed += c->missed;
+		m->dropped_by_guest += c->dropped_by_guest;
 		/* a merge that fails for memory leaves the percentiles short, never wrong-sized */
 		if (hist_merge(&ev, &c->late_ev) || hist_merge(&ns, &c->late_ns))
 			break;

@@ -49,6 +49,7 @@ static const struct field fields[] = {
 	{ "error_events_mean_abs", "mean |err|", F_EV, S_READS, true, M(error_events_mean_abs) },
 	{ "error_events_max_abs", "max |err|", F_U64, S_READS, true, M(error_events_max_abs) },
 	{ "error_events_mean", "mean err", F_EV, S_READS, true, M(error_events_mean) },
+	{ "reads_not_modeled", "not modeled", F_U64, S_READS, true, M(reads_not_modeled) },
 	{ "status_reads", "status reads", F_U64, S_READS, false, M(status_reads) },
 	{ "status_reads_differ", "differ", F_U64, S_READS, false, M(status_reads_differ) },
 	{ "host_reads", "host reads", F_U64, S_READS, false, M(host_reads) },
@@ -56,6 +57,7 @@ static const struct field fields[] = {
 	{ "ref_overflows", "ref ovf", F_U64, S_PMIS, true, M(ref_overflows) },
 	{ "overflows_matched", "matched", F_U64, S_PMIS, true, M(overflows_matched) },
 	{ "overflows_missed", "missed", F_U64, S_PMIS, true, M(overflows_missed) },
+	{ "dropped_by_guest", "by guest", F_U64, S_PMIS, true, M(dropped_by_guest) },
 	{ "pmis_delivered", "PMIs", F_U64, S_PMIS, false, M(pmis_delivered) },
 	{ "pmis_dropped", "dropped", F_U64, S_PMIS, false, M(pmis_dropped) },
 	{ "pmis_spurious", "spurious", F_U64, S_PMIS, false, M(pmis_spurious) },
@@ -199,7 +201,8 @@ static const char *counter_name(int idx, char *buf, size_t len)
 /* A counter gets a row of its own when it was read or overflowed in the reference. */
 static bool counter_active(const struct vpmc_metrics *m)
 {
-	return m->reads || m->ref_overflows || m->overflows_matched || m->overflows_missed;
+	return m->reads || m->ref_overflows || m->overflows_matched || m->overflows_missed ||
+	       m->dropped_by_guest || m->reads_not_modeled;
 }
 
 /* The name of policy @i, as vpmc_policy_format() spells it. */

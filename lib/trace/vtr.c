@@ -247,6 +247,11 @@ static int parse_host(struct vtr_parser *p, struct vcur *c)
 		    tok_num(c, min, true, 0xffff, &vmin, "!host: kernel minor version"))
 			return VPMC_ERR_PARSE;
 		p->pmu.host_kernel = VPMC_KERNEL(vmaj, vmin);
+		if (p->pmu.host_kernel < VPMC_KERNEL_OLDEST)
+			return vfail(c, val.p, "!host: kernel %u.%u is older than %u.%u, the oldest "
+				     "host the model represents", (unsigned int)vmaj,
+				     (unsigned int)vmin, VPMC_KERNEL_OLDEST >> 16,
+				     VPMC_KERNEL_OLDEST & 0xffff);
 	}
 	if (!seen)
 		return vfail(c, c->p, "!host: expected kernel=MAJOR.MINOR");

@@ -93,7 +93,17 @@
 
 #define APIC_LVTPC 0x340
 #define APIC_LVT_MASKED (1ULL << 16)
+#define APIC_LVT_LEVEL_TRIGGER (1 << 15)
+#define APIC_MODE_MASK 0x700
+#define APIC_VECTOR_MASK 0x000FF
+#define APIC_DM_FIXED 0x00000
+#define APIC_DM_LOWEST 0x00100
+#define APIC_DM_SMI 0x00200
+#define APIC_DM_REMRD 0x00300
 #define APIC_DM_NMI 0x00400
+#define APIC_DM_INIT 0x00500
+#define APIC_DM_STARTUP 0x00600
+#define APIC_DM_EXTINT 0x00700
 #define APIC_BASE_MSR 0x800
 /* ours: the x2APIC MSR of LVTPC, and the LVT bits a write keeps (lapic.c's apic_lvt_mask[]) */
 #define X2APIC_MSR_LVTPC (APIC_BASE_MSR + (APIC_LVTPC >> 4))

@@ -188,6 +188,39 @@ START_TEST(test_tolerance_missed_pmi)
 }
 END_TEST
 
+/*
+ * exact on a scenario whose header works the numbers out: the guest's masked LVTPC dropped the
+ * reference's PMI (dropped_by_guest, not missed); a counter programmed with CMASK is not modeled
+ * (its read counted apart, its overflow not tracked, its PMI not spurious; GP1 is scored).
+ */
+static const struct {
+	const char *file;
+	uint64_t reads, not_modeled, by_guest, pmis, pmis_dropped;
+} exact_cases[] = {
+	{ "replay-guest-masked-lvtpc.vtr", 0, 0, 1, 0, 1 },
+	{ "replay-not-modeled.vtr", 1, 1, 0, 1, 0 },
+};
+
+START_TEST(test_exact_scenario)
+{
+	static const char *const pol[] = { "exact" };
+	struct vpmc_replay *r = run_scenario(exact_cases[_i].file, pol, 1);
+	struct vpmc_metrics ex = metrics(r, 0);
+
+	ck_assert_uint_eq(ex.reads, exact_cases[_i].reads);
+	ck_assert_uint_eq(ex.reads_with_error, 0);
+	ck_assert_uint_eq(ex.reads_not_modeled, exact_cases[_i].not_modeled);
+	ck_assert_uint_eq(ex.ref_overflows, 0);
+	ck_assert_uint_eq(ex.overflows_matched, 0);
+	ck_assert_uint_eq(ex.overflows_missed, 0);
+	ck_assert_uint_eq(ex.dropped_by_guest, exact_cases[_i].by_guest);
+	ck_assert_uint_eq(ex.pmis_delivered, exact_cases[_i].pmis);
+	ck_assert_uint_eq(ex.pmis_dropped, exact_cases[_i].pmis_dropped);
+	ck_assert_uint_eq(ex.pmis_spurious, 0);
+	vpmc_replay_free(r);
+}
+END_TEST
+
 /* Recorded values are checked, never used (the scenario's header works every row out). */
 START_TEST(test_host_values_checked)
 {
@@ -596,6 +629,7 @@ static Suite *replay_suite(void)
 	tcase_add_test(tc, test_disabled_read_error_is_minus_k);
 	tcase_add_test(tc, test_tolerance_late_pmi);
 	tcase_add_test(tc, test_tolerance_missed_pmi);
+	tcase_add_loop_test(tc, test_exact_scenario, 0, ARRAY_SIZE(exact_cases));
 	tcase_add_test(tc, test_host_values_checked);
 	tcase_add_test(tc, test_cost_beyond_histogram);
 	tcase_add_test(tc, test_cost_not_finite_json);
