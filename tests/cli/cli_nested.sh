@@ -37,7 +37,7 @@ json() {
 	$vpmcsim nested --format json "$@" >"$out/$name.json" 2>"$out/$name.err"
 }
 
-tap_plan 60
+tap_plan 64
 
 # ---- command line ------------------------------------------------------------------------------
 check help 0 "Usage: vpmcsim nested [OPTIONS] TRACE" $vpmcsim nested --help
@@ -223,6 +223,28 @@ has log-fields "$out/log1" '"vcpu": 0, "kind": "reflected-cpuid", "entry": "vmre
 	'"measured_ns": '
 [ "$(wc -l <"$out/io.jsonl")" = 10000 ]
 tap_result $? "log-one-line-per-rt"
+# The log is written as the run goes. Time stamps in whole µs up to the 400th event leave the
+# anchor open (§6.7), so the first round trips wait; once a finer one shows, auto is the measured
+# anchor for them too: the first window, 1.000019428 s rounded down to 1.000019000 s less the
+# VMRUN exit at 1 s, is 19,000 ns = 46,550 cycles at 2.45 GHz; gpc 46,550 - 9,000 = 37,550.
+awk '/^[0-9]/ { if (++n <= 400) $1 = int($1 / 1000) * 1000 } { print }' "$out/pp.vtr" >"$out/late.vtr"
+$vpmcsim nested --log "$out/late.jsonl" "$out/late.vtr" >/dev/null 2>&1
+head -n 1 "$out/late.jsonl" >"$out/late1"
+has log-waits-for-anchor "$out/late1" '"cycles_baseline": 46550, "cycles_gpc": 37550, "measured_ns": 19000}'
+$vpmcsim nested --anchor measured --log "$out/late-m.jsonl" "$out/late.vtr" >/dev/null 2>&1
+cmp -s "$out/late.jsonl" "$out/late-m.jsonl" && [ "$(wc -l <"$out/late.jsonl")" = 10000 ]
+tap_result $? "log-auto-is-measured"
+# a log the disk cannot hold is no log: neither it nor its temporary file is left
+mkdir "$out/logdir"
+small_fs $vpmcsim nested --log "$out/logdir/full.jsonl" "$out/pp.vtr" >/dev/null 2>"$out/full.err"
+rc=$?
+[ "$rc" = 1 ] && [ -z "$(ls -A "$out/logdir")" ] && grep -qF "write error on the log" "$out/full.err"
+tap_result $? "log-write-error-removes-file"
+# written into place when whole: a log already there is replaced, no temporary file is left
+echo old >"$out/logdir/ok.jsonl"
+$vpmcsim nested --log "$out/logdir/ok.jsonl" "$out/pp.vtr" >/dev/null 2>&1
+[ "$(ls -A "$out/logdir")" = ok.jsonl ] && [ "$(wc -l <"$out/logdir/ok.jsonl")" = 10000 ]
+tap_result $? "log-renamed-into-place"
 
 # ---- real excerpts ------------------------------------------------------------------------------
 check no-nested-events 0 "no kvm_nested_* event: nothing to classify (13 exits, all outside guest mode)" \
