@@ -522,9 +522,7 @@ static int header(struct gen *g)
 			a.given |= 1u << k;
 	}
 	ret = vpmc_vtr_write_nested(g->out, &a);
-	if (!ret)
-		fputs("!source kind=gen file=nested-pingpong\n", g->out);
-	return ret ? ret : ferror(g->out) ? VPMC_ERR_IO : 0;
+	return ret ? ret : vpmc_vtr_write_source(g->out, "gen", "nested-pingpong");
 }
 
 /* The heap of vCPUs by their next event: (time, vCPU) ascending. */
