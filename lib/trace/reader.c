@@ -630,8 +630,6 @@ static int next_dat_record(struct vpmc_reader *r, struct kvm_record *rec)
 	}
 	if (ret < 0)
 		r->failed = ret;
-	else if (ret == 1 && r->opts.nested)
-		memset(&rec->nested, 0, sizeof(rec->nested)); /* not read from trace.dat yet */
 	return ret;
 }
 

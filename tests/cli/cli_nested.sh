@@ -37,7 +37,7 @@ json() {
 	$vpmcsim nested --format json "$@" >"$out/$name.json" 2>"$out/$name.err"
 }
 
-tap_plan 67
+tap_plan 71
 
 # ---- command line ------------------------------------------------------------------------------
 check help 0 "Usage: vpmcsim nested [OPTIONS] TRACE" $vpmcsim nested --help
@@ -283,6 +283,34 @@ tap_result $ok "convert-excerpts-same-rows"
 $vpmcsim convert --guest-ips 0 "$out/pp.vtr" -o "$out/cpp.vtr" 2>/dev/null
 cmp -s "$out/pp.vtr" "$out/cpp.vtr"
 tap_result $? "convert-keeps-nested-directive"
+
+# ---- trace.dat: the nested fields as the text gives them ------------------------------------------
+# tests/nested/data/*.dat hold the records of these generated ftrace texts in 6.18's binary
+# layouts (tests/nested/mkdat_nested.py): the same rows and totals as the text.
+# svm-io: port 0x7fff, 2 bytes (info1 0x7fff0021) reads IOPM bytes 0xfff and 0x1000, two pages:
+# 10 merge reads + 2 = 12 per RT, which needs info1 and IOIO_PROT (intercept1 fd44bfeb bit 27);
+# vmx-msr: 2 vmcs12 GPAs (vmcs: 0x117000, 0x118000) round robin: 49 GPA changes in 50 RTs.
+data=$(dirname "$0")/../nested/data
+if grep -q '^#define HAVE_LIBTRACECMD 1' "$top_builddir/config.h" 2>/dev/null; then
+	for t in "svm-io --l2-exit io-in@0x7fff/2" "vmx-msr --isa vmx --l2-per-l1 2 --l2-exit msr-read"; do
+		set -- $t
+		name=$1
+		shift
+		gen "dat-$name.txt" --iterations 50 --trace-format ftrace "$@"
+		json "dat-$name.txt" "$out/dat-$name.txt"
+		json "dat-$name.dat" "$data/pingpong-$name.dat"
+		sed -n '/"kinds"/,$p' "$out/dat-$name.txt.json" >"$out/a"
+		sed -n '/"kinds"/,$p' "$out/dat-$name.dat.json" | cmp -s - "$out/a"
+		tap_result $? "dat-same-as-text-$name"
+	done
+	has dat-svm-io-reads "$out/dat-svm-io.dat.json" '"guest_reads_per_rt_baseline": 12.0000' \
+		'"svm_intercepts_from": "trace"'
+	has dat-vmx-gpa "$out/dat-vmx-msr.dat.json" '"gpa_changes": 49,' '"isa_from": "trace"'
+else
+	for t in dat-same-as-text-svm-io dat-same-as-text-vmx-msr dat-svm-io-reads dat-vmx-gpa; do
+		tap_result 0 "$t # SKIP built without libtracecmd"
+	done
+fi
 
 # ---- the generator ------------------------------------------------------------------------------
 gen again.vtr
