@@ -43,7 +43,7 @@ struct vpmc_reader_opts {
 	bool has_pmu;          /* pmu overrides what the trace says (or the defaults) */
 	struct vpmc_pmu_config pmu;
 	bool nested;           /* also return the nested events (VPMC_EV_NEXIT...; vpmc/nested.h),
-				* imported for "vpmcsim nested" (nested-gpc.md §6.3) */
+				* imported for "vpmcsim nested" (vpmcsim(1), NESTED) */
 	bool nested_events;    /* return the nested events, imported as for the vPMU commands
 				* (vpmcsim convert writes them; vpmcsim(1), IMPORTING) */
 };
