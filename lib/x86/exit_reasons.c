@@ -109,26 +109,30 @@ static const struct {
 	{ 77, "TDCALL" },	       { 84, "MSR_READ_IMM" },	      { 85, "MSR_WRITE_IMM" },
 };
 
-const char *x86_svm_exit_name(uint32_t code)
+/* The SVM table's index of @code, or its size if it has none. */
+static size_t svm_index(uint32_t code)
 {
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(svm_exit_reasons); i++) {
 		if (svm_exit_reasons[i].code == code)
-			return svm_exit_reasons[i].name;
+			break;
 	}
-	return NULL;
+	return i;
+}
+
+const char *x86_svm_exit_name(uint32_t code)
+{
+	size_t i = svm_index(code);
+
+	return i < ARRAY_SIZE(svm_exit_reasons) ? svm_exit_reasons[i].name : NULL;
 }
 
 const char *x86_svm_exit_plugin_name(uint32_t code)
 {
-	size_t i;
+	size_t i = svm_index(code);
 
-	for (i = 0; i < ARRAY_SIZE(svm_exit_reasons); i++) {
-		if (svm_exit_reasons[i].code == code)
-			return svm_exit_reasons[i].plugin;
-	}
-	return NULL;
+	return i < ARRAY_SIZE(svm_exit_reasons) ? svm_exit_reasons[i].plugin : NULL;
 }
 
 bool x86_svm_exit_code(const char *name, uint32_t *code)
