@@ -76,6 +76,7 @@ static int parse_args(int argc, char **argv, struct convert_args *a)
 
 	vpmc_reader_opts_default(&a->opts);
 	a->opts.isolate_dat = true; /* a libtracecmd crash on a corrupt file is an error */
+	a->opts.nested_events = true; /* kvm_nested_* as nexit, nenter ... (nested-gpc.md §6.9) */
 	while ((li = -1, c = getopt_long(argc, argv, "o:h", opts, &li)) != -1) {
 		/* every option that takes a value is given once */
 		if (optarg && (c == 'o' || c >= CONV_FORMAT)) {
@@ -156,13 +157,17 @@ static int parse_args(int argc, char **argv, struct convert_args *a)
  * ends, the reader's report comes before its error. */
 static int convert_events(struct vpmc_reader *r, const char *in, const char *what, FILE *f)
 {
+	const struct vpmc_nested_assume *nested;
 	const char *kind = NULL, *file = NULL;
 	struct vpmc_event ev;
 	int ret = vpmc_reader_next(r, &ev);
 
 	if (ret >= 0) {
 		vpmc_reader_source(r, &kind, &file);
-		if (vpmc_vtr_write_header(f, vpmc_reader_pmu(r), kind, file))
+		nested = vpmc_reader_nested(r); /* a .vtr's "!nested": before "!source" */
+		if (vpmc_vtr_write_header(f, vpmc_reader_pmu(r), nested ? NULL : kind, file) ||
+		    (nested && vpmc_vtr_write_nested(f, nested)) ||
+		    (nested && kind && vpmc_vtr_write_source(f, kind, file)))
 			return vpmcsim_write_error(what, errno);
 	}
 	for (; ret == 1; ret = vpmc_reader_next(r, &ev)) {

@@ -42,7 +42,10 @@ struct vpmc_reader_opts {
 	unsigned int guest_branch_permille; /* branches per 1000 synthesized guest instructions */
 	bool has_pmu;          /* pmu overrides what the trace says (or the defaults) */
 	struct vpmc_pmu_config pmu;
-	bool nested;           /* also return the nested events (VPMC_EV_NEXIT...; vpmc/nested.h) */
+	bool nested;           /* also return the nested events (VPMC_EV_NEXIT...; vpmc/nested.h),
+				* imported for "vpmcsim nested" (vpmcsim(1), NESTED) */
+	bool nested_events;    /* return the nested events, imported as for the vPMU commands
+				* (vpmcsim convert writes them; vpmcsim(1), IMPORTING) */
 };
 
 /* Defaults: AUTO, strict, no fork (isolate_dat false), guest_ips and permille as documented
@@ -144,6 +147,10 @@ void vpmc_reader_free(struct vpmc_reader *r);
  */
 int vpmc_vtr_write_header(FILE *out, const struct vpmc_pmu_config *pmu, const char *source_kind,
 			  const char *source_file);
+
+/* "!source kind=K [file=F]" alone, as vpmc_vtr_write_header() writes it (for a "!nested" to go
+ * before it: vpmc/nested.h). Return: 0, VPMC_ERR_INVAL (NULL @out or @kind), or VPMC_ERR_IO. */
+int vpmc_vtr_write_source(FILE *out, const char *kind, const char *file);
 
 /**
  * vpmc_vtr_write_event() - Write one event line: "TIME VCPU EVENT ARGS" with MSR indices,

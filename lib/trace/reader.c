@@ -317,6 +317,7 @@ static int open_importer(struct vpmc_reader *r)
 		.guest_branch_permille = r->opts.guest_branch_permille,
 		.host_kernel = r->opts.has_pmu ? r->opts.pmu.host_kernel : VPMC_KERNEL_LATEST,
 		.nested = r->opts.nested,
+		.nested_events = r->opts.nested || r->opts.nested_events,
 	};
 
 	if (trace_import_new(&r->im, &io))
@@ -447,8 +448,9 @@ static int next_vtr(struct vpmc_reader *r, struct vpmc_event *ev)
 		ret = vtr_parse_line(r->vtr, l.p, l.len, ev, &le);
 		if (ret == 1) {
 			r->st.records++;
-			if (vpmc__is_nested_event(ev->type) && !r->opts.nested)
-				continue; /* only "vpmcsim nested" uses them */
+			if (vpmc__is_nested_event(ev->type) && !r->opts.nested &&
+			    !r->opts.nested_events)
+				continue; /* only "vpmcsim nested" and convert use them */
 			return 1;
 		}
 		if (!ret)
@@ -544,7 +546,7 @@ static int next_text_record(struct vpmc_reader *r, struct kvm_record *rec)
 		ret = trace_text_parse_line(r->tp, l.p, l.len, rec, NULL, &le);
 		if (r->opts.nested && ret < 0)
 			ret = next_text_nested_recover(r, &l, rec);
-		else if (r->opts.nested && ret == 1) {
+		else if ((r->opts.nested || r->opts.nested_events) && ret == 1) {
 			nested_text_fields(rec, l.p, l.len);
 			rec->nested.line = r->lb.line;
 		}
@@ -628,8 +630,6 @@ static int next_dat_record(struct vpmc_reader *r, struct kvm_record *rec)
 	}
 	if (ret < 0)
 		r->failed = ret;
-	else if (ret == 1 && r->opts.nested)
-		memset(&rec->nested, 0, sizeof(rec->nested)); /* not read from trace.dat yet */
 	return ret;
 }
 

@@ -85,7 +85,9 @@ struct kvm_record {
 	/* LOST */
 	uint64_t lost;
 
-	/* kvm_nested_*, read only for vpmc_reader_opts.nested (nested_import.c) */
+	/* kvm_nested_*, read for vpmc_reader_opts.nested and .nested_events (text:
+	 * nested_import.c; trace.dat: dat.c, from the fields info1 / exit_info1, vmcb, isa,
+	 * intercept1..3 or intercept) */
 	struct kvm_nested_fields {
 		uint64_t info1;        /* NESTED_VMEXIT: info1 / ext_inf1, if has_info1 */
 		uint64_t gpa;          /* NESTED_VMENTER: the vmcb: / vmcs: field, if has_gpa */

@@ -624,15 +624,22 @@ int vpmc_vtr_write_header(FILE *out, const struct vpmc_pmu_config *pmu, const ch
 			pmu->gp_width, pmu->fixed_width, pmu->fw_writes, pmu->pebs ? " pebs=1" : "",
 			pmu->tsx ? " tsx=1" : "");
 	fprintf(out, "!host kernel=%u.%u\n", pmu->host_kernel >> 16, pmu->host_kernel & 0xffff);
-	if (source_kind) {
-		fputs("!source kind=", out);
-		put_token(out, source_kind);
-		if (source_file) {
-			fputs(" file=", out);
-			put_token(out, source_file);
-		}
-		putc('\n', out);
+	if (source_kind)
+		return vpmc_vtr_write_source(out, source_kind, source_file);
+	return ferror(out) ? VPMC_ERR_IO : 0;
+}
+
+int vpmc_vtr_write_source(FILE *out, const char *kind, const char *file)
+{
+	if (!out || !kind)
+		return VPMC_ERR_INVAL;
+	fputs("!source kind=", out);
+	put_token(out, kind);
+	if (file) {
+		fputs(" file=", out);
+		put_token(out, file);
 	}
+	putc('\n', out);
 	return ferror(out) ? VPMC_ERR_IO : 0;
 }
 
