@@ -53,6 +53,7 @@ struct metrics_ctr {
 	/* results */
 	uint64_t reads, reads_err, err_abs_max;
 	double err_abs_sum, err_sum;
+	double ref_sum;  /* the reference's values at those reads (count_error_rel_mean) */
 	uint64_t ref_overflows, matched, missed;
 	struct vpmc_hist late_ev, late_ns;
 	/* state */

@@ -4,6 +4,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "record.h"
 #include "internal.h"
@@ -142,6 +143,38 @@ static const struct {
 };
 
 #define KVM_ISA_VMX 1
+#define KVM_ISA_SVM 2
+
+/* The first word of @reason (the name without flags) is @name, compared with or without case. */
+static bool reason_is(const char *reason, const char *name, bool nocase)
+{
+	size_t n = strlen(name);
+
+	if (nocase ? strncasecmp(reason, name, n) : strncmp(reason, name, n))
+		return false;
+	return !reason[n] || reason[n] == ' ';
+}
+
+unsigned int trace_exit_reason_isa(const char *reason)
+{
+	bool svm = false;
+	size_t i;
+
+	if (!strncmp(reason, "EXIT_", 5)) /* libtraceevent plugin_kvm.c's svm_exit_reasons */
+		return KVM_ISA_SVM;
+	for (i = 0; i < ARRAY_SIZE(vmx_exit_reasons); i++) {
+		if (reason_is(reason, vmx_exit_reasons[i].name, false))
+			return KVM_ISA_VMX;
+		if (reason_is(reason, vmx_exit_reasons[i].name, true))
+			return 0; /* lower case: an ancient VMX name, or an SVM one */
+	}
+	/* "GP excp" has a space: compared whole */
+	for (i = 0; !svm && i < ARRAY_SIZE(svm_exit_reasons); i++)
+		svm = !strcmp(reason, svm_exit_reasons[i].name) ||
+		      (!strchr(svm_exit_reasons[i].name, ' ') &&
+		       reason_is(reason, svm_exit_reasons[i].name, false));
+	return svm ? KVM_ISA_SVM : 0;
+}
 #define VMX_EXIT_REASONS_FAILED_VMENTRY 0x80000000u
 
 void trace_exit_reason_name(unsigned int isa, uint64_t exit_reason, char *buf, size_t len)
