@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -386,9 +387,12 @@ static void cli_decide_pmu(struct cli *c)
 	bool stdin_trace = !strcmp(c->trace, "-");
 	char how[sizeof(a->vendor_how)] = "", host[sizeof(a->host_how)] = "";
 	struct cli_pmu p = c->pmu;
-	bool vtr = false;
+	bool vtr = false, regular;
+	struct stat st;
 
-	if (!p.vendor_set && !stdin_trace)
+	/* a pipe or FIFO is read once: by the reader that replays it */
+	regular = !stdin_trace && !stat(c->trace, &st) && S_ISREG(st.st_mode);
+	if (!p.vendor_set && regular)
 		cli_probe(c, &vendor, how, sizeof(how), host, sizeof(host), &vtr);
 	if (p.vendor_set) {
 		vendor = p.vendor;
@@ -401,7 +405,8 @@ static void cli_decide_pmu(struct cli *c)
 		p.vendor = vendor;
 	} else {
 		snprintf(a->vendor_how, sizeof(a->vendor_how), "%s: intel by default (--vendor)",
-			 stdin_trace ? "standard input is not probed" : "nothing in the trace says");
+			 !regular ? "a pipe is not probed" :
+			 "nothing in the trace says");
 	}
 	if (c->pmu.kernel_set)
 		snprintf(a->host_how, sizeof(a->host_how), "--host-kernel");

@@ -941,7 +941,7 @@ static void plot_title(const struct vpmc_replay *rp, FILE *f, bool lateness, boo
 	if (!nr_assumed && n < sizeof(t))
 		n += (size_t)snprintf(t + n, sizeof(t) - n, ": none");
 	if (!lateness && n < sizeof(t))
-		n += (size_t)snprintf(t + n, sizeof(t) - n, "; no sample matched the ideal guest's "
+		n += (size_t)snprintf(t + n, sizeof(t) - n, "; no sample matched an ideal sample "
 				      "at any T: no lateness curve%s", nr_assumed ? "" :
 				      " (program a counter with --assume)");
 	if (zero && n < sizeof(t))
