@@ -398,12 +398,12 @@ static int lane_guest(struct lane_vcpu *lv, const struct vpmc_event *ev)
 {
 	struct vpmc__guest_progress p = VPMC__GUEST_PROGRESS_INIT;
 	struct vpmc_replay *r = lv->r;
+	uint64_t base = lv->pos; /* the trace position at the segment's start */
 	unsigned int parts = 0;
 	bool more;
 	int err = 0;
 
 	lv->ref_seg = (struct vpmc__guest_progress)VPMC__GUEST_PROGRESS_INIT;
-	lv->seg_base = lv->pos;
 	if (ev->cpl <= 3)
 		lv->cpl = ev->cpl; /* what the handler returns to */
 	do {
@@ -411,8 +411,9 @@ static int lane_guest(struct lane_vcpu *lv, const struct vpmc_event *ev)
 			r->segment_parts_limit = true;
 			return VPMC_ERR_LIMIT;
 		}
+		lv->seg_base = base; /* the handler's events moved it */
 		more = lane_guest_part(lv, ev, &p);
-		lv->pos = lv->seg_base + (more ? p.insn : ev->insn); /* where the handler runs */
+		lv->pos = base + (more ? p.insn : ev->insn); /* where the handler runs */
 		if (lv->m.err || r->err)
 			return lv->m.err ? lv->m.err : r->err;
 		if (lv->pmi_delivered && !lv->in_handler)

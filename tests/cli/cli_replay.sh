@@ -58,6 +58,19 @@
 #   - mediated: the counter counts directly, overflows and PMIs as exact; no perf event, so no
 #     drain at the implicit exit nor for a retire: drains 6 + 16 x 2 = 38 (23.03 %),
 #     reprograms 40 + 16 x 22 = 392, host us = the 41 triggers x 0.08 = 3.28 (0.020 per exit).
+#   - issue 12, the verdict: the ideal guest counts exactly and runs its handler at its own
+#     PMIs: exact's guest (lateness 0), so samples_ideal 16 and every policy's 16 PMIs lose
+#     none. Lateness against the ideal guest, in trace instructions: tolerance=100 the same
+#     as against its lane's reference (1 x10, 2 x4, 3 x1, 0 x1: p50 1, p99 3), since its handler
+#     absorbs the overshoot and the next overflow falls where the ideal guest's does plus the
+#     new lateness. disabled=0x12 never catches up: its guest's counter lacks every event its
+#     reference counted late, so each PMI is late by the sum of the lane lateness before it:
+#     vCPU 0: 1; vCPU 1: 2, 4, 7, 11, 14, 16, 19, 21, 24, 26, 28, 30, 32, 34, 36: p50 (8th of
+#     16) 19, p99 and max 36 (ns the same at 1 instruction per ns). host us saved against exact:
+#     (145.68 - 87.2) / 145.68 = 40.14 %, tolerance (145.68 - 90.48) / 145.68 = 37.89 %, mediated
+#     97.75 %. count_error_rel_mean: disabled's RDPMC reads 0 where its reference reads the
+#     lateness, so |error| = value read: 1.0000; the others 0. PMU us per exit over the trace's
+#     12 exits' mean handling time (232 us / 12 = 19.333): exact 0.883 / 19.333 = 4.57 %.
 # golden/compare-small-mixed-real-fixed0.csv: traces/local-kvm/small-mixed-real.dat (PVM: every
 #   guest instruction is emulated, 1561 retires, 81 synthesized entries, no guest segments; the
 #   guest programs GP0 itself: 20 x WRMSR PMC0 = 0, 18 retires, RDMSR PMC0),
@@ -73,12 +86,23 @@
 #     (20 + one RDPMC per PMI), 30 status reads.
 #   - exits: 81 entries + 1 (ends inside an exit) + 5 programming accesses = 87 (disabled,
 #     tolerance=10000: no PMI delivered), + 8 per handler run: exact 207, tolerance=100 167.
+#   - issue 12, the README's first command: the ideal guest is exact's (its handler re-arms every
+#     100 counted events): samples_ideal 15. tolerance=10000 never has more than 10000 events
+#     pending (1592 in all), so no drain folds them and no overflow is seen: 0 of 15, 100 %
+#     lost; disabled=0x12 counts nothing: 0 of 15. tolerance-wrap=10000 requests the reprogram
+#     when the pending events would wrap the counter: 15 of 15, late as exact (29, 55 trace
+#     instructions: the PMI waits for the next entry, as the lane reference's 29/55 events).
+#     disabled's 20 reads are 18 short of its reference's 18: count_error_rel_mean 1.0000.
 # golden/stat-12-vmx.txt: samples per reason equal grep's count of "reason X" (checked below);
 #   the TRIPLE_FAULT exit has no entry after it and is not a sample.
 # golden/sweep-late-pmi.csv: traces/scenarios/replay-tolerance-late-pmi.vtr (header comment):
 #   T=0 is exact (21 drains, lateness 0 events, 5 ns); T=10 requests the reprogram at the 11th
 #   pending retire, the drain at 205 sees the wrap: 2 events (retires 10, 11), 25 ns, 2 drains;
 #   T=100: 20 events, 124 ns, 22 exits with the implicit one.
+#   Issue 12: exact is the first row (the baseline); without an overlay the ideal guest is the
+#   trace's guest counted exactly, so samples 1 of 1 at every T and the lateness in trace
+#   instructions equals the lane's in events (the counter counts instructions): 0, 2, 20;
+#   saved against exact (54.88 - 9.28) / 54.88 = 83.09 %.
 # overlay-segment-*: traces/scenarios/replay-overlay-segment.vtr (header comment: a PMI every
 #   98 instructions inside one guest segment, the handler at each); without --assume that trace
 #   has no PMU traffic at all: 2 exits, nothing else.
