@@ -345,17 +345,18 @@ bool vpmc_replay_verdict_warning(const struct vpmc_replay *r, size_t i, char *bu
 
 /**
  * vpmc_replay_plot() - A gnuplot script that draws the sweep (x: tolerance T > 0, log scale,
- * from T/10 to 10T when there is one T; y: modeled host us per exit, and p99 PMI lateness when
- * some T matched a PMI) into an SVG file, or a PNG file when @path ends in ".png"; the data is
- * inline. The title names the trace
- * and the overlay, and says what is missing (no lateness curve, T = 0 left out); a T whose PMIs
- * were all missed is labeled so.
+ * over the data's range, from T/10 to 10T when there is one T; y: modeled host us in all with
+ * exact's as a line when exact is a policy, and the p99 lateness against the ideal guest when
+ * some T matched a sample; each T labeled with the samples it lost; the legend below) into an
+ * SVG file, or a PNG file when @path ends in ".png"; the data is inline. The title says
+ * tolerance or tolerance-wrap, names the trace and the overlay, and says what is missing (no
+ * lateness curve, T = 0 left out).
  * @r: engine after vpmc_replay_finish()
  * @path: output file name written into the script
  * @out: set to the script, owned by @r until the next call or vpmc_replay_free()
  *
- * Return: 0, VPMC_ERR_INVAL (no policy with T > 0, or no exit and no matched PMI at all: nothing
- * to draw) or VPMC_ERR_NOMEM; vpmc_replay_error() says which.
+ * Return: 0, VPMC_ERR_INVAL (no policy with T > 0, or no exit and no matched sample at all:
+ * nothing to draw) or VPMC_ERR_NOMEM; vpmc_replay_error() says which.
  */
 int vpmc_replay_plot(struct vpmc_replay *r, const char *path, const char **out);
 
