@@ -134,7 +134,7 @@ golden() {
 # has_dat: this build reads trace.dat
 has_dat() { $vpmcsim stat "$pvm" >/dev/null 2>&1; }
 
-tap_plan 135
+tap_plan 147
 
 golden compare-vmx-overlay "$golden/compare-12-vmx-gp0.txt" \
 	$vpmcsim compare --assume gp0=instructions,period=10000 "$vmx"
@@ -477,7 +477,8 @@ check compare-format-csv-json-twice 2 "vpmcsim: compare: --format given twice ('
 	$vpmcsim compare --format csv --format json "$late"
 # the options every command takes, in each: compare, replay, sweep, stat
 for cmd in compare "replay --policy exact" "sweep --tolerance 1" stat; do
-	for o in "format text csv" "input-format vtr text" "guest-ips 1 2"; do
+	for o in "format text csv" "input-format vtr text" "guest-ips 1 2" "vendor intel amd" \
+		"host-kernel 6.8 6.9" "guest-branch-permille 1 2"; do
 		set -- $o
 		check "${cmd%% *}-$1-twice" 2 "vpmcsim: ${cmd%% *}: --$1 given twice ('$2', '$3')" \
 			$vpmcsim $cmd "--$1" "$2" "--$1=$3" "$late"
