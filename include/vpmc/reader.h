@@ -126,8 +126,9 @@ int vpmc_reader_source(const struct vpmc_reader *r, const char **kind, const cha
 
 /**
  * vpmc_reader_vendor_from() - What in the trace, as far as read, says the guest PMU's vendor:
- * a .vtr's !pmu; else the first kvm_exit with an isa field (trace.dat, trace-cmd report -R) or
- * with an exit reason only VMX or only SVM prints, in any text layout.
+ * a .vtr's !pmu; else the first kvm_exit (or kvm_nested_vmexit, L0's record of an L2 exit) with
+ * an isa field (trace.dat, trace-cmd report -R) or with an exit reason only VMX or only SVM
+ * prints, in any text layout.
  * @r: reader
  * @vendor: if not NULL and something did, set to the vendor it says
  *

@@ -361,8 +361,8 @@ static int time_went_back(struct vpmc_reader *r, const struct trace_import_back 
 	return 0;
 }
 
-/* The first kvm_exit whose isa field or reason name says VMX or SVM decides the vendor
- * (vpmc_reader_vendor_from()). */
+/* The first kvm_exit or kvm_nested_vmexit (L0's record of an L2 exit: the same isa) whose isa
+ * field or reason name says VMX or SVM decides the vendor (vpmc_reader_vendor_from()). */
 static void note_vendor(struct vpmc_reader *r, const struct kvm_record *rec)
 {
 	unsigned int isa = rec->isa ? rec->isa : trace_exit_reason_isa(rec->reason);
@@ -376,11 +376,13 @@ static void note_vendor(struct vpmc_reader *r, const struct kvm_record *rec)
 	else
 		snprintf(where, sizeof(where), "line %llu", (unsigned long long)r->lb.line);
 	if (rec->isa)
-		snprintf(r->vendor_from, sizeof(r->vendor_from), "kvm_exit isa=%u (%s) at %s",
-			 isa, isa == 2 ? "SVM" : "VMX", where);
+		snprintf(r->vendor_from, sizeof(r->vendor_from), "%s isa=%u (%s) at %s",
+			 rec->kind == KVM_REC_EXIT ? "kvm_exit" : "kvm_nested_vmexit", isa,
+			 isa == 2 ? "SVM" : "VMX", where);
 	else
-		snprintf(r->vendor_from, sizeof(r->vendor_from), "%s exit reason '%.40s' at %s",
-			 isa == 2 ? "SVM" : "VMX", rec->reason, where);
+		snprintf(r->vendor_from, sizeof(r->vendor_from), "%s exit reason '%.40s'%s at %s",
+			 isa == 2 ? "SVM" : "VMX", rec->reason,
+			 rec->kind == KVM_REC_EXIT ? "" : " of kvm_nested_vmexit", where);
 }
 
 /* Account for one record and feed it to the importer. Return: 0 or an error. */
@@ -389,7 +391,8 @@ static inline int push_record(struct vpmc_reader *r, const struct kvm_record *re
 	struct trace_import_back back;
 
 	r->st.records++;
-	if (__builtin_expect(rec->kind == KVM_REC_EXIT && !r->vendor_from[0], 0))
+	if (__builtin_expect((rec->kind == KVM_REC_EXIT || rec->kind == KVM_REC_NESTED_VMEXIT) &&
+			     !r->vendor_from[0], 0))
 		note_vendor(r, rec);
 	if (rec->kind == KVM_REC_OTHER) {
 		r->st.unknown_records++;

@@ -134,7 +134,7 @@ golden() {
 # has_dat: this build reads trace.dat
 has_dat() { $vpmcsim stat "$pvm" >/dev/null 2>&1; }
 
-tap_plan 147
+tap_plan 148
 
 golden compare-vmx-overlay "$golden/compare-12-vmx-gp0.txt" \
 	$vpmcsim compare --assume gp0=instructions,period=10000 "$vmx"
@@ -519,6 +519,9 @@ check vendor-option 0 "$amd --vendor)" $vpmcsim sweep --format text --tolerance 
 check vendor-host-kernel 0 "host kernel: 6.8 (--host-kernel)" $vpmcsim compare --host-kernel 6.8 "$tmp/svm-tc.txt"
 check vendor-bad 2 "vpmcsim: compare: --vendor: 'arm' is not intel or amd" $vpmcsim compare --vendor arm "$late"
 check vendor-vtr 0 "$intel !pmu in the .vtr)" $vpmcsim compare "$late"
+# an SVM trace with only kvm_nested_vmexit (L0's record of L2's exits, L0's isa)
+check vendor-svm-nested-vmexit 0 "$amd SVM exit reason 'hypercall' of kvm_nested_vmexit at line 1)" \
+	$vpmcsim compare "$traces/public/36-svm-nested-vmexit-raw-newfmt-hypercall-single.txt"
 # a trace.dat's kvm_exit isa field: the local traces (PVM host) have no kvm_exit at all
 if has_dat; then
 	check vendor-dat-no-exit 0 "$intel nothing in the trace says: intel by default (--vendor))" \
