@@ -39,21 +39,14 @@ static void convert_usage(FILE *f)
 		(unsigned long long)d.guest_ips, d.guest_branch_permille);
 }
 
-static int parse_kernel(const char *s, unsigned int *k)
-{
-	unsigned int major, minor;
-	char extra;
-
-	if (sscanf(s, "%u.%u%c", &major, &minor, &extra) != 2 || major > 0xffff || minor > 0xffff)
-		return -1;
-	*k = VPMC_KERNEL(major, minor);
-	return 0;
-}
-
 /* Return: -1 to go on, else the exit code. */
 static int parse_args(int argc, char **argv, struct convert_args *a)
 {
 	enum { CONV_FORMAT = 256, CONV_LENIENT, CONV_IPS, CONV_PERMILLE, CONV_KERNEL, CONV_VENDOR };
+	/* the PMU-shape options are cli.c's: their values there */
+	static const int pmu_opt[] = { [CONV_PERMILLE - CONV_PERMILLE] = OPT_BRANCH_PERMILLE,
+				       [CONV_KERNEL - CONV_PERMILLE] = OPT_HOST_KERNEL,
+				       [CONV_VENDOR - CONV_PERMILLE] = OPT_VENDOR };
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "input-format", required_argument, NULL, CONV_FORMAT },
@@ -67,12 +60,9 @@ static int parse_args(int argc, char **argv, struct convert_args *a)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *given[CONV_VENDOR - CONV_FORMAT + 2] = { NULL }; /* -o, then CONV_FORMAT.. */
-	bool kernel_set = false;
-	unsigned int kernel = VPMC_KERNEL_LATEST;
-	enum vpmc_vendor vendor = VPMC_VENDOR_INTEL;
+	struct cli_pmu pmu = { .vendor = VPMC_VENDOR_INTEL };
 	char name[64];
-	uint64_t v;
-	int c, li;
+	int c, li, rc;
 
 	vpmc_reader_opts_default(&a->opts);
 	a->opts.isolate_dat = true; /* a libtracecmd crash on a corrupt file is an error */
@@ -103,31 +93,12 @@ static int parse_args(int argc, char **argv, struct convert_args *a)
 						    "decimal number", optarg);
 			break;
 		case CONV_PERMILLE:
-			if (cli_parse_u64(optarg, 1000, &v))
-				return vpmcsim_fail(EXIT_USAGE, "convert: --guest-branch-permille: '%s' "
-						    "is not 0..1000", optarg);
-			a->opts.guest_branch_permille = (unsigned int)v;
-			break;
 		case CONV_KERNEL:
-			if (parse_kernel(optarg, &kernel))
-				return vpmcsim_fail(EXIT_USAGE, "convert: --host-kernel: '%s' is not "
-						    "MAJOR.MINOR", optarg);
-			if (kernel < VPMC_KERNEL_OLDEST)
-				return vpmcsim_fail(EXIT_USAGE, "convert: --host-kernel: %s is older "
-						    "than %u.%u, the oldest host the model "
-						    "represents", optarg, VPMC_KERNEL_OLDEST >> 16,
-						    VPMC_KERNEL_OLDEST & 0xffff);
-			kernel_set = true;
-			break;
 		case CONV_VENDOR:
-			if (!strcmp(optarg, "intel"))
-				vendor = VPMC_VENDOR_INTEL;
-			else if (!strcmp(optarg, "amd"))
-				vendor = VPMC_VENDOR_AMD;
-			else
-				return vpmcsim_fail(EXIT_USAGE, "convert: --vendor: '%s' is not intel "
-						    "or amd", optarg);
-			a->opts.has_pmu = true;
+			rc = cli_pmu_option("convert", &pmu, &a->opts, pmu_opt[c - CONV_PERMILLE],
+					    optarg);
+			if (rc)
+				return rc;
 			break;
 		case 'h':
 			convert_usage(stdout);
@@ -144,11 +115,7 @@ static int parse_args(int argc, char **argv, struct convert_args *a)
 		return vpmcsim_fail(EXIT_USAGE, "convert: no output: -o OUT.vtr");
 	a->in = argv[optind];
 	/* Either option replaces the input's !pmu/!host with the vendor's defaults. */
-	if (a->opts.has_pmu || kernel_set) {
-		a->opts.has_pmu = true;
-		vpmc_pmu_config_default(&a->opts.pmu, vendor);
-		a->opts.pmu.host_kernel = kernel;
-	}
+	cli_pmu_apply(&pmu, pmu.vendor, &a->opts);
 	return -1;
 }
 

@@ -27,6 +27,7 @@ static void usage(FILE *out)
 		"  --cost NAME=VALUE   cost parameters (repeatable; each NAME once)\n"
 		"  --format F          text (default), csv or json\n"
 		"  --input-format F, --lenient, --guest-ips N   as for compare\n"
+		"  --guest-branch-permille N, --host-kernel X.Y, --vendor V   as for compare\n"
 		"  -h, --help          this text; see vpmcsim(1)\n",
 		usage_line);
 }

@@ -127,6 +127,27 @@ const char *vpmc_reader_warning(const struct vpmc_reader *r, size_t i);
  */
 int vpmc_reader_source(const struct vpmc_reader *r, const char **kind, const char **file);
 
+/**
+ * vpmc_reader_vendor_from() - What in the trace, as far as read, says the guest PMU's vendor:
+ * a .vtr's !pmu; else the first kvm_exit (or kvm_nested_vmexit, L0's record of an L2 exit) with
+ * an isa field (trace.dat, trace-cmd report -R) or with an exit reason only VMX or only SVM
+ * prints, in any text layout.
+ * @r: reader
+ * @vendor: if not NULL and something did, set to the vendor it says
+ *
+ * Return: a description ("kvm_exit isa=2 (SVM) at record 12", "SVM exit reason 'EXIT_MSR' at
+ * line 9"), "" if nothing has yet; owned by @r.
+ */
+const char *vpmc_reader_vendor_from(const struct vpmc_reader *r, enum vpmc_vendor *vendor);
+
+/**
+ * vpmc_reader_host_from() - Whether the trace says the host kernel: a .vtr's !host.
+ * @r: reader
+ *
+ * Return: "!host in the .vtr", or "" if it does not; static.
+ */
+const char *vpmc_reader_host_from(const struct vpmc_reader *r);
+
 /* Close and free. */
 void vpmc_reader_free(struct vpmc_reader *r);
 

@@ -59,6 +59,44 @@ int vpmc_cost_parse(struct vpmc_cost *c, const char *spec, const char **why);
 double vpmc_cost_us(const struct vpmc_cost *c, uint64_t resumes, uint64_t creates,
 		    uint64_t triggers);
 
+struct vpmc_replay;
+
+/* What a replay assumed about what the trace does not say, for the report (vpmcsim(1),
+ * ASSUMPTIONS); the engine keeps a copy and does not use it otherwise. */
+struct vpmc_replay_assumptions {
+	uint64_t guest_ips;                 /* guest instructions per second of guest-mode time */
+	unsigned int guest_branch_permille; /* branches per 1000 of them */
+	bool guest_synthesized;   /* the guest segments were made from them (imported trace), not
+				   * read from the trace (.vtr) */
+	char vendor_how[128];     /* how the PMU's vendor was decided ("kvm_exit isa=2 at ...") */
+	char host_how[128];       /* how the host kernel was decided */
+};
+
+/**
+ * vpmc_replay_set_assumptions() - What the report says was assumed.
+ * @r: engine
+ * @a: copied
+ */
+void vpmc_replay_set_assumptions(struct vpmc_replay *r, const struct vpmc_replay_assumptions *a);
+
+/**
+ * vpmc_replay_assumptions() - The assumptions vpmc_replay_set_assumptions() gave.
+ * @r: engine
+ *
+ * Return: them (all zero if none were given), owned by @r.
+ */
+const struct vpmc_replay_assumptions *vpmc_replay_assumptions(const struct vpmc_replay *r);
+
+/**
+ * vpmc_replay_trace_exits() - The trace's own exit handling: each VM-exit of the trace to its
+ * vCPU's next VM-entry of the trace (as vpmcsim stat measures it).
+ * @r: engine
+ * @ns_sum: if not NULL, set to the sum of those times, ns
+ *
+ * Return: the number of exits measured.
+ */
+uint64_t vpmc_replay_trace_exits(const struct vpmc_replay *r, uint64_t *ns_sum);
+
 /* Report formats. */
 
 /*
@@ -68,7 +106,7 @@ double vpmc_cost_us(const struct vpmc_cost *c, uint64_t resumes, uint64_t create
  */
 struct vpmc_replay;
 
-#define VPMC_REPLAY_MAX_POLICIES 64
+#define VPMC_REPLAY_MAX_POLICIES 65 /* sweep: 64 tolerances and its exact baseline */
 
 /* A guest read whose trace event recorded what the real guest read there (rdmsr / rdpmc VALUE,
  * kvm_msr msr_read): ground truth from the recording host, checked against the model. */
@@ -98,7 +136,18 @@ struct vpmc_metrics {
 	 * the trace fits the modeled PMU (the recording host ran upstream KVM) */
 	uint64_t host_reads, host_differ;
 	struct vpmc_host_read host_first_differ; /* the earliest such read; host_differ != 0 */
-	/* PMIs */
+	/* samples: PMIs delivered to the guest (its profiler's samples), against the ideal
+	 * guest's, the trace's guest on a PMU that counts exactly, whose own PMIs run its own
+	 * handler (vpmcsim(1), METRICS); lateness in trace instructions and ns, valid when
+	 * samples_matched is not 0 */
+	uint64_t samples, samples_ideal, samples_matched, samples_unmatched;
+	uint64_t ideal_lateness_insn_p50, ideal_lateness_insn_p99, ideal_lateness_insn_max;
+	uint64_t ideal_lateness_ns_p50, ideal_lateness_ns_p99, ideal_lateness_ns_max;
+	/* sum over reads of |policy - reference| / sum of the reference values read: a fraction,
+	 * 0 without reads */
+	double count_error_rel_mean;
+	/* PMIs against the lane's reference: the reference under the policy's own guest actions
+	 * (the same guest as the ideal one without an overlay) */
 	uint64_t ref_overflows;     /* reference overflows that raised a reference PMI */
 	uint64_t overflows_matched, overflows_missed;
 	/* reference overflows whose reference PMI the guest's own LVTPC dropped (masked, or
@@ -288,18 +337,32 @@ int vpmc_replay_report(struct vpmc_replay *r, enum vpmc_replay_view view, enum v
 		       const char **out);
 
 /**
+ * vpmc_replay_verdict_warning() - Warning @i about the results, one that keeps a reader from a
+ * wrong conclusion: the trace's guest uses no counter and there is no overlay (every policy
+ * does the same nothing); every row is identical.
+ * @r: engine after vpmc_replay_finish()
+ * @i: index, from 0
+ * @buf: set to the warning (no newline)
+ * @len: its size
+ *
+ * Return: true if there is a warning @i, false when @i is past the last.
+ */
+bool vpmc_replay_verdict_warning(const struct vpmc_replay *r, size_t i, char *buf, size_t len);
+
+/**
  * vpmc_replay_plot() - A gnuplot script that draws the sweep (x: tolerance T > 0, log scale,
- * from T/10 to 10T when there is one T; y: modeled host us per exit, and p99 PMI lateness when
- * some T matched a PMI) into an SVG file, or a PNG file when @path ends in ".png"; the data is
- * inline. The title names the trace
- * and the overlay, and says what is missing (no lateness curve, T = 0 left out); a T whose PMIs
- * were all missed is labeled so.
+ * over the data's range, from T/10 to 10T when there is one T; y: modeled host us in all with
+ * exact's as a line when exact is a policy, and the p99 lateness against the ideal guest when
+ * some T matched a sample; each T labeled with the samples it lost; the legend below) into an
+ * SVG file, or a PNG file when @path ends in ".png"; the data is inline. The title says
+ * tolerance or tolerance-wrap, names the trace and the overlay, and says what is missing (no
+ * lateness curve, T = 0 left out).
  * @r: engine after vpmc_replay_finish()
  * @path: output file name written into the script
  * @out: set to the script, owned by @r until the next call or vpmc_replay_free()
  *
- * Return: 0, VPMC_ERR_INVAL (no policy with T > 0, or no exit and no matched PMI at all: nothing
- * to draw) or VPMC_ERR_NOMEM; vpmc_replay_error() says which.
+ * Return: 0, VPMC_ERR_INVAL (no policy with T > 0, or no exit and no matched sample at all:
+ * nothing to draw) or VPMC_ERR_NOMEM; vpmc_replay_error() says which.
  */
 int vpmc_replay_plot(struct vpmc_replay *r, const char *path, const char **out);
 

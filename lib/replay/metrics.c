@@ -225,6 +225,7 @@ static void metrics_read(struct metrics_vcpu *m, const struct vpmc_obs *o)
 		c->reads_err += err != 0;
 		c->err_abs_sum += (double)abs_err;
 		c->err_sum += (double)err;
+		c->ref_sum += (double)m->ref_read_value;
 		if (abs_err > c->err_abs_max)
 			c->err_abs_max = abs_err;
 	} else if (!o->rdpmc && o->index == m->status_msr) {
@@ -379,6 +380,7 @@ int metrics_vcpu_add(struct metrics_vcpu *dst, const struct metrics_vcpu *src)
 			d->err_abs_max = s->err_abs_max;
 		d->err_abs_sum += s->err_abs_sum;
 		d->err_sum += s->err_sum;
+		d->ref_sum += s->ref_sum;
 		d->ref_overflows += s->ref_overflows;
 		d->matched += s->matched;
 		d->missed += s->missed;

@@ -59,6 +59,7 @@ struct metrics_ctr {
 	uint64_t reads, reads_err, err_abs_max;
 	uint64_t reads_not_modeled; /* reads of the counter while not modeled: never scored */
 	double err_abs_sum, err_sum;
+	double ref_sum;  /* the reference's values at those reads (count_error_rel_mean) */
 	uint64_t ref_overflows, matched, missed;
 	uint64_t dropped_by_guest; /* reference overflows whose reference PMI LVTPC dropped */
 	struct vpmc_hist late_ev, late_ns;

@@ -610,7 +610,7 @@ static int fill_fields(struct trace_dat *d, const struct dat_event *de,
 		switch (s->slot) {
 		case F_VCPU: rec->vcpu = v > INT32_MAX ? -1 : (int32_t)v; break;
 		case F_REASON: reason = v; break;
-		case F_ISA: isa = v; has_isa = true; break;
+		case F_ISA: isa = v; has_isa = true; rec->isa = (uint8_t)v; break;
 		case F_RIP: rec->rip = v; break;
 		case F_WRITE: rec->write = v != 0; break;
 		case F_MSR: rec->msr = (uint32_t)v; break;

@@ -4,6 +4,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <ctype.h>
 
 #include "exit-reasons.h"
 #include "record.h"
@@ -74,6 +75,29 @@ enum kvm_insn_mode trace_insn_mode_from_flags(unsigned int flags)
 }
 
 #define KVM_ISA_VMX 1
+#define KVM_ISA_SVM 2
+
+unsigned int trace_exit_reason_isa(const char *reason)
+{
+	char word[40];
+	size_t n = strcspn(reason, " "), i;
+	uint32_t code;
+
+	if (!strncmp(reason, "EXIT_", 5)) /* libtraceevent plugin_kvm.c's svm_exit_reasons */
+		return KVM_ISA_SVM;
+	if (x86_vmx_exit_code(reason, n, &code))
+		return KVM_ISA_VMX;
+	if (n >= sizeof(word))
+		return 0;
+	for (i = 0; i < n; i++)
+		word[i] = (char)toupper((unsigned char)reason[i]);
+	if (x86_vmx_exit_code(word, n, &code))
+		return 0; /* lower case: an ancient VMX name, or an SVM one */
+	/* "GP excp" has a space: compared whole, the others by their first word */
+	memcpy(word, reason, n);
+	word[n] = '\0';
+	return x86_svm_exit_code(reason, &code) || x86_svm_exit_code(word, &code) ? KVM_ISA_SVM : 0;
+}
 
 void trace_exit_reason_name(unsigned int isa, uint64_t exit_reason, char *buf, size_t len)
 {
