@@ -84,6 +84,10 @@ struct vpmc_replay {
 	bool begun, finished;
 	struct overlay ov;
 	struct vpmc_cost cost;
+	char cost_label[160];        /* vpmc_replay_set_cost_label(); "" for the default */
+	void (*exit_fn)(void *data, unsigned int policy, const struct vpmc_exit_work *w,
+			double us, double x_us);
+	void *exit_data;
 	uint64_t events, t_first, t_last;
 	int err;                     /* sticky error from an observer callback or the log */
 	bool segment_parts_limit;    /* the VPMC_ERR_LIMIT was SEGMENT_PARTS_MAX, not the queue */

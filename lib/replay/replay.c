@@ -111,6 +111,33 @@ void vpmc_replay_set_cost(struct vpmc_replay *r, const struct vpmc_cost *c)
 	r->cost = *c;
 }
 
+void vpmc_replay_set_cost_label(struct vpmc_replay *r, const char *label)
+{
+	snprintf(r->cost_label, sizeof(r->cost_label), "%s", label ? label : "");
+}
+
+const char *vpmc_replay_cost_label(const struct vpmc_replay *r)
+{
+	return r->cost_label[0] ? r->cost_label : NULL;
+}
+
+void vpmc_replay_set_exit_hook(struct vpmc_replay *r,
+			       void (*fn)(void *data, unsigned int policy,
+					  const struct vpmc_exit_work *w, double us, double x_us),
+			       void *data)
+{
+	r->exit_fn = fn;
+	r->exit_data = data;
+}
+
+/* A lane's exit was priced: tell the hook which policy. */
+static void lane_exit(void *data, const struct vpmc_exit_work *w, double us, double x_us)
+{
+	struct lane_vcpu *lv = data;
+
+	lv->r->exit_fn(lv->r->exit_data, (unsigned int)(lv->lane - lv->r->lanes), w, us, x_us);
+}
+
 void replay_set_log_sink(struct vpmc_replay *r, const struct replay_log_sink *sink)
 {
 	if (sink && sink->line)
@@ -563,6 +590,11 @@ static int replay_add_vcpu(struct vpmc_replay *r, uint32_t vcpu, uint64_t t)
 		lv->vcpu = vcpu;
 		lv->gv = l->g->vcpus[vcpu];
 		metrics_vcpu_init(&lv->m, &r->cfg, &r->cost);
+		lv->m.vcpu = vcpu;
+		if (r->exit_fn) {
+			lv->m.exit_fn = lane_exit;
+			lv->m.exit_data = lv;
+		}
 		if (r->log.obs) {
 			lv->m.note = lane_note;
 			lv->m.note_data = lv;

@@ -327,6 +327,8 @@ static void text_header(const struct vpmc_replay *rp, FILE *f)
 	fputs(nr_assumed ? "\n" : " none\n", f);
 	fprintf(f, "cost model: resume_us=%g create_us=%g trigger_cycles=%g cpu_ghz=%g\n",
 		cost->resume_us, cost->create_us, cost->trigger_cycles, cost->cpu_ghz);
+	if (vpmc_replay_cost_label(rp))
+		fprintf(f, "cost profile: %s\n", vpmc_replay_cost_label(rp));
 }
 
 static int text_compare(struct vpmc_replay *rp, const struct row *rows, FILE *f)
@@ -572,6 +574,8 @@ static json_t *json_header(struct vpmc_replay *rp, int *err)
 	out_json_set_real(cost, "trigger_cycles", c->trigger_cycles, err, eb);
 	out_json_set_real(cost, "cpu_ghz", c->cpu_ghz, err, eb);
 	out_json_set(root, "cost_model", cost, err);
+	if (vpmc_replay_cost_label(rp))
+		out_json_set(root, "cost_profile", json_string(vpmc_replay_cost_label(rp)), err);
 	return root;
 }
 
