@@ -417,7 +417,7 @@ static void handler_capped_warning(struct cli *c)
 int cli_run(struct cli *c)
 {
 	struct vpmc_replay *r = c->r;
-	int err = cli_open(c);
+	int err = c->reader ? 0 : cli_open(c); /* latency opened it to read its !gaps */
 
 	if (err)
 		return err;

@@ -347,11 +347,14 @@ const char *vpmc_replay_cost_label(const struct vpmc_replay *r);
  * @r: engine, before vpmc_replay_begin()
  * @fn: gets the policy's index, the exit's work, its cost and the drain extra in it (us); called
  *      while the event that closes the exit (its VM-entry) is applied
- * @data: passed to @fn
+ * @event_fn: or NULL; gets every event the engine takes, before (@after false) and after the
+ *            models applied it
+ * @data: passed to both
  */
 void vpmc_replay_set_exit_hook(struct vpmc_replay *r,
 			       void (*fn)(void *data, unsigned int policy,
 					  const struct vpmc_exit_work *w, double us, double x_us),
+			       void (*event_fn)(void *data, const struct vpmc_event *ev, bool after),
 			       void *data);
 
 /**

@@ -87,6 +87,7 @@ struct vpmc_replay {
 	char cost_label[160];        /* vpmc_replay_set_cost_label(); "" for the default */
 	void (*exit_fn)(void *data, unsigned int policy, const struct vpmc_exit_work *w,
 			double us, double x_us);
+	void (*event_fn)(void *data, const struct vpmc_event *ev, bool after);
 	void *exit_data;
 	uint64_t events, t_first, t_last;
 	int err;                     /* sticky error from an observer callback or the log */

@@ -124,9 +124,11 @@ const char *vpmc_replay_cost_label(const struct vpmc_replay *r)
 void vpmc_replay_set_exit_hook(struct vpmc_replay *r,
 			       void (*fn)(void *data, unsigned int policy,
 					  const struct vpmc_exit_work *w, double us, double x_us),
+			       void (*event_fn)(void *data, const struct vpmc_event *ev, bool after),
 			       void *data)
 {
 	r->exit_fn = fn;
+	r->event_fn = event_fn;
 	r->exit_data = data;
 }
 
@@ -736,6 +738,8 @@ int vpmc_replay_event(struct vpmc_replay *r, const struct vpmc_event *ev)
 		if (err)
 			goto fail;
 	}
+	if (r->event_fn)
+		r->event_fn(r->exit_data, ev, false);
 	/* with an overlay each lane runs its reference through a guest segment (lane_guest()) */
 	for (i = 0; i < r->nr_groups && !(r->ov.nr && ev->type == VPMC_EV_GUEST); i++) {
 		err = group_apply(r->groups[i]->vcpus[ev->vcpu], ev->vcpu, ev);
@@ -751,6 +755,8 @@ int vpmc_replay_event(struct vpmc_replay *r, const struct vpmc_event *ev)
 		if (err)
 			goto fail;
 	}
+	if (r->event_fn)
+		r->event_fn(r->exit_data, ev, true);
 	if (++r->events % PROGRESS_EVERY == 0 && r->progress)
 		r->progress(r->progress_data, r->events);
 	return 0;
