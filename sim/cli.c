@@ -230,7 +230,8 @@ int cli_parse(struct cli *c, int argc, char **argv, const struct option *opts, c
 {
 	int o, rc, li;
 
-	while ((li = -1, o = getopt_long(argc, argv, "h", opts, &li)) != -1) {
+	while ((li = -1, o = getopt_long(argc, argv, c->short_opts ? c->short_opts : "h", opts,
+					 &li)) != -1) {
 		if (o == 'h') {
 			usage(stdout);
 			return CLI_HELP;

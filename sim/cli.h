@@ -45,6 +45,7 @@ enum {
 struct cli {
 	const char *cmd;
 	void *data;                 /* the command's own option state */
+	const char *short_opts;     /* getopt's, NULL: "h" (calibrate: "ho:") */
 	struct vpmc_replay *r;      /* compare, replay, sweep */
 	bool one_policy;            /* replay: --policy is given once */
 	struct vpmc_cost cost;

@@ -116,6 +116,48 @@ const struct vpmc_latency_sample *vpmc_latency_samples(const struct vpmc_latency
 /* Free. */
 void vpmc_latency_free(struct vpmc_latency *l);
 
+/**
+ * vpmc_latency_sample_stats() - Statistics of a policy's kept samples repriced under @c: each
+ * sample's fixed part + handler_overhead_ns + the drain extras its keys draw (exact: mean by
+ * sum, percentiles by nearest rank on the sorted samples).
+ * @l: latency with kept samples
+ * @policy: index
+ * @c: cost parameters (handler_overhead_ns, drain_extra_*, draw_seed)
+ * @s: filled in (samples, samples_per_s, mean, p50, p99, p99.9, max, fast_fraction)
+ *
+ * Return: 0, or VPMC_ERR_NOMEM.
+ */
+int vpmc_latency_sample_stats(const struct vpmc_latency *l, size_t policy,
+			      const struct vpmc_cost *c, struct vpmc_latency_stats *s);
+
+/* What vpmc_calibrate() fits, and to what (timer-storm.md §8). */
+enum vpmc_calib_shape { VPMC_CALIB_SHAPE_NONE, VPMC_CALIB_SHAPE_P50, VPMC_CALIB_SHAPE_FAST };
+struct vpmc_calib {
+	int free_pol;               /* drain-free policy with a mean target, or -1 */
+	double free_mean_us;
+	int drain_pol;              /* draining policy with a mean target, or -1 */
+	double drain_mean_us;
+	enum vpmc_calib_shape shape; /* its second target */
+	double shape_value;         /* us (p50) or a fraction */
+	bool fit_h, fit_q, fit_quantum; /* handler_overhead_ns, drain_extra_p0, _quantum_us */
+};
+
+/**
+ * vpmc_calibrate() - Fit the named calibrated terms to the targets (timer-storm.md §8.2):
+ * handler_overhead_ns from the drain-free mean (linear), then q by bisection with the quantum
+ * from the draining mean at each q.
+ * @l: latency with kept samples
+ * @c: parameters: the base on entry, the fitted values on success (the closest on failure)
+ * @k: what to fit
+ * @err: message on failure
+ * @errlen: its size
+ *
+ * Return: 0, VPMC_ERR_LIMIT (a target cannot be met within 1 %, or a value leaves its range),
+ * VPMC_ERR_NOMEM.
+ */
+int vpmc_calibrate(const struct vpmc_latency *l, struct vpmc_cost *c, const struct vpmc_calib *k,
+		   char *err, size_t errlen);
+
 /* What the report says about the trace and the cost profile. */
 struct vpmc_latency_labels {
 	const char *trace;          /* path */
