@@ -29,7 +29,7 @@ static void usage(FILE *out)
 		"  --plot FILE         also draw host us per exit and p99 PMI lateness against T\n"
 		"                      (log scale; T = 0 left out) with gnuplot, into FILE.svg\n"
 		"                      or FILE.png\n"
-		"  --assume SPEC, --cost NAME=VALUE   as for compare\n"
+		"  --assume SPEC, --cost NAME=VALUE, --cost-profile X   as for compare\n"
 		"  --format F          csv (default), text or json\n"
 		"  --input-format F, --lenient, --guest-ips N   as for compare\n"
 		"  -h, --help          this text; see vpmcsim(1)\n",

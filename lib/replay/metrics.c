@@ -96,7 +96,7 @@ static void metrics_exit(struct metrics_vcpu *m, uint64_t resumes, uint64_t crea
 		.ordinal = m->exits,
 	};
 
-	if (m->cost_v2)
+	if (m->cost_v2 && !m->no_perf_events)
 		us += vpmc_cost_extra_us(m->cost, &w, &x);
 	if (m->exit_fn)
 		m->exit_fn(m->exit_data, &w, us, x);

@@ -130,6 +130,7 @@ struct metrics_vcpu {
 	uint32_t status_msr;      /* GLOBAL_STATUS of the vendor */
 	const struct vpmc_cost *cost;
 	bool cost_v2;             /* vpmc_cost_v2(cost): price the v2 terms too */
+	bool no_perf_events;      /* mediated, reference: a drain reprograms no perf event */
 	uint32_t vcpu;            /* keys the cost draws */
 	unsigned int cur_reprogrammed;
 	/* each priced exit: its work, its cost and the drain extra in it (us) */

@@ -593,6 +593,8 @@ static int replay_add_vcpu(struct vpmc_replay *r, uint32_t vcpu, uint64_t t)
 		lv->gv = l->g->vcpus[vcpu];
 		metrics_vcpu_init(&lv->m, &r->cfg, &r->cost);
 		lv->m.vcpu = vcpu;
+		lv->m.no_perf_events = l->policy.kind == VPMC_POLICY_MEDIATED ||
+				       l->policy.kind == VPMC_POLICY_REFERENCE;
 		if (r->exit_fn) {
 			lv->m.exit_fn = lane_exit;
 			lv->m.exit_data = lv;
