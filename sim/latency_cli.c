@@ -10,6 +10,26 @@
 #include "latency_cli.h"
 #include "vpmcsim.h"
 
+/* The three spellings of --end and --gaps, in enum order. */
+static const char *const end_words[] = { "auto", "deadline", "eoi" };
+static const char *const gaps_words[] = { "auto", "trace", "model" };
+
+/* @arg as an index into @words (three of them); return 0 or EXIT_USAGE. */
+static int keyword(const char *cmd, const char *opt, const char *arg, const char *const *words,
+		   int *out)
+{
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		if (!strcmp(arg, words[i])) {
+			*out = i;
+			return 0;
+		}
+	}
+	return vpmcsim_fail(EXIT_USAGE, "%s: %s '%s': expected %s, %s or %s", cmd, opt, arg,
+			    words[0], words[1], words[2]);
+}
+
 int latency_cli_option(struct latency_cli *lc, const char *cmd, int opt, const char *arg)
 {
 	static const char *const names[] = { "--vector", "--end", "--max-window-us", "--fast-us",
@@ -17,7 +37,7 @@ int latency_cli_option(struct latency_cli *lc, const char *cmd, int opt, const c
 	uint64_t u;
 	double d;
 	char *end;
-	int rc;
+	int rc, k = 0;
 
 	if (opt < OPT_LAT_VECTOR || opt >= OPT_LAT_LAST_)
 		return 1;
@@ -34,16 +54,9 @@ int latency_cli_option(struct latency_cli *lc, const char *cmd, int opt, const c
 		lc->o.vector = (uint32_t)u;
 		return 0;
 	case OPT_LAT_END:
-		if (!strcmp(arg, "auto"))
-			lc->o.end = VPMC_LATENCY_END_AUTO;
-		else if (!strcmp(arg, "deadline"))
-			lc->o.end = VPMC_LATENCY_END_DEADLINE;
-		else if (!strcmp(arg, "eoi"))
-			lc->o.end = VPMC_LATENCY_END_EOI;
-		else
-			return vpmcsim_fail(EXIT_USAGE, "%s: --end '%s': expected auto, deadline or "
-					    "eoi", cmd, arg);
-		return 0;
+		rc = keyword(cmd, "--end", arg, end_words, &k);
+		lc->o.end = rc ? lc->o.end : (enum vpmc_latency_end)k;
+		return rc;
 	case OPT_LAT_MAX_WINDOW:
 		if (cli_parse_u64(arg, 1000000, &u) || !u)
 			return vpmcsim_fail(EXIT_USAGE, "%s: --max-window-us '%s': expected 1 to "
@@ -59,16 +72,9 @@ int latency_cli_option(struct latency_cli *lc, const char *cmd, int opt, const c
 		lc->o.fast_us = d;
 		return 0;
 	default:
-		if (!strcmp(arg, "auto"))
-			lc->o.gaps = VPMC_LATENCY_GAPS_AUTO;
-		else if (!strcmp(arg, "trace"))
-			lc->o.gaps = VPMC_LATENCY_GAPS_TRACE;
-		else if (!strcmp(arg, "model"))
-			lc->o.gaps = VPMC_LATENCY_GAPS_MODEL;
-		else
-			return vpmcsim_fail(EXIT_USAGE, "%s: --gaps '%s': expected auto, trace or "
-					    "model", cmd, arg);
-		return 0;
+		rc = keyword(cmd, "--gaps", arg, gaps_words, &k);
+		lc->o.gaps = rc ? lc->o.gaps : (enum vpmc_latency_gaps)k;
+		return rc;
 	}
 }
 
