@@ -95,7 +95,8 @@ static int latency_report(struct cli *c, struct latency_opts *lo, struct vpmc_la
 {
 	struct vpmc_latency_labels lab = {
 		.trace = c->trace, .profile = c->prof.name, .fitted = c->prof.fitted,
-		.targets = c->prof.targets, .baseline = baseline, .per_vcpu = lo->per_vcpu,
+		.targets = c->prof.targets, .prof = &c->prof, .baseline = baseline,
+		.per_vcpu = lo->per_vcpu,
 	};
 	char gen[512], fitted_on[520], *text = NULL;
 	struct vpmc_latency_stats s;

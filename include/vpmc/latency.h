@@ -165,6 +165,7 @@ struct vpmc_latency_labels {
 	const char *profile;        /* cost profile name */
 	const char *fitted;         /* the profile's "fitted" line, or NULL */
 	const char *targets;        /* its "targets" line, or NULL */
+	const struct vpmc_cost_profile *prof; /* every parameter with its tag (JSON "cost") */
 	bool marks;                 /* label calibrated statistics (no override touched them) */
 	bool other_trace;           /* the profile was fitted on another trace */
 	size_t baseline;            /* the policy speedups are relative to */
