@@ -394,6 +394,21 @@ static void json_num(FILE *f, double v)
 		fputs("null", f);
 }
 
+/* @s as a JSON string: quotes, backslashes and control bytes escaped. */
+static void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fprintf(f, "\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			fprintf(f, "\\u%04x", (unsigned char)*s);
+		else
+			fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
 static void report_json(struct cli *c, const struct cal_opts *co, const struct vpmc_calib *k,
 			const struct vpmc_cost *fit, const struct vpmc_latency_stats *stats,
 			const char *outcome, FILE *f)
@@ -403,8 +418,11 @@ static void report_json(struct cli *c, const struct cal_opts *co, const struct v
 	unsigned int i;
 	int st;
 
-	fprintf(f, "{\n  \"trace\": \"%s\",\n  \"base\": \"%s\",\n  \"fitted\": {", c->trace,
-		c->prof.name);
+	fputs("{\n  \"trace\": ", f);
+	json_str(f, c->trace);
+	fputs(",\n  \"base\": ", f);
+	json_str(f, c->prof.name);
+	fputs(",\n  \"fitted\": {", f);
 	if (k->fit_h)
 		fprintf(f, "%s\"handler_overhead_ns\": %.10g", first ? "" : ", ",
 			fit->handler_overhead_ns), first = false;
@@ -418,7 +436,9 @@ static void report_json(struct cli *c, const struct cal_opts *co, const struct v
 	for (i = 0; i < co->nr_target; i++) {
 		const struct cal_item *t = &co->target[i];
 
-		fprintf(f, "%s\n    {\"target\": \"%s\", \"value\": ", i ? "," : "", t->text);
+		fprintf(f, "%s\n    {\"target\": ", i ? "," : "");
+		json_str(f, t->text);
+		fputs(", \"value\": ", f);
 		json_num(f, t->value);
 		fputs(", \"model\": ", f);
 		json_num(f, stat_of(&stats[t->pol], t->stat));
@@ -442,7 +462,9 @@ static void report_json(struct cli *c, const struct cal_opts *co, const struct v
 			first = false;
 		}
 	}
-	fprintf(f, "\n  ],\n  \"outcome\": \"%s\"\n}\n", outcome);
+	fputs("\n  ],\n  \"outcome\": ", f);
+	json_str(f, outcome);
+	fputs("\n}\n", f);
 }
 
 /* Set the fitted values with their tag and source into c->prof, and the metadata. */
