@@ -13,6 +13,8 @@
 /* One header per object (include/vpmc/); this umbrella includes them all, as users always did. */
 #include <vpmc/common.h>
 #include <vpmc/event.h>
+#include <vpmc/gen.h>
+#include <vpmc/latency.h>
 #include <vpmc/model.h>
 #include <vpmc/nested.h>
 #include <vpmc/reader.h>

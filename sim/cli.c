@@ -22,6 +22,40 @@ void cli_init(struct cli *c, const char *cmd, enum vpmc_output fmt)
 	vpmc_reader_opts_default(&c->ropts);
 	c->ropts.isolate_dat = true; /* a libtracecmd crash on a corrupt file is an error */
 	vpmc_cost_default(&c->cost);
+	vpmc_cost_profile_load(&c->prof, "default", NULL, 0);
+}
+
+int cli_cost_profile(struct cli *c, const char *arg)
+{
+	char err[512];
+	const char *why;
+	unsigned int i;
+
+	vpmc_cost_profile_release(&c->prof);
+	if (vpmc_cost_profile_load(&c->prof, arg, err, sizeof(err)))
+		return vpmcsim_fail(EXIT_USAGE, "%s: --cost-profile: %s", c->cmd, err);
+	for (i = 0; i < c->nr_costs; i++) {
+		if (vpmc_cost_profile_override(&c->prof, c->costs[i], &why))
+			return vpmcsim_fail(EXIT_USAGE, "%s: --cost '%s': %s", c->cmd, c->costs[i],
+					    why);
+	}
+	c->cost = c->prof.cost;
+	if (c->r) {
+		char buf[160];
+
+		vpmc_replay_set_cost(c->r, &c->cost);
+		vpmc_replay_set_cost_label(c->r, cli_cost_label(c, buf, sizeof(buf)));
+	}
+	return 0;
+}
+
+const char *cli_cost_label(const struct cli *c, char *buf, size_t len)
+{
+	if (!strcmp(c->prof.name, "default") && !vpmc_cost_v2(&c->cost))
+		return NULL;
+	snprintf(buf, len, "%s%s%s%s", c->prof.name, c->prof.fitted ? " (calibrated: " : "",
+		 c->prof.fitted ? c->prof.fitted : "", c->prof.fitted ? ")" : "");
+	return buf;
 }
 
 int cli_parse_u64(const char *s, uint64_t max, uint64_t *out)
@@ -217,12 +251,20 @@ int cli_engine_option(struct cli *c, int opt, const char *arg)
 	case OPT_COST:
 		if (cost_given_once(c, arg))
 			return EXIT_USAGE;
-		if (vpmc_cost_parse(&c->cost, arg, &why))
+		if (vpmc_cost_profile_override(&c->prof, arg, &why))
 			return vpmcsim_fail(EXIT_USAGE, "%s: --cost '%s': %s", c->cmd, arg, why);
 		if (c->nr_costs < sizeof(c->costs) / sizeof(c->costs[0]))
 			c->costs[c->nr_costs++] = arg;
+		c->cost = c->prof.cost;
 		vpmc_replay_set_cost(c->r, &c->cost);
+		{
+			char buf[160];
+
+			vpmc_replay_set_cost_label(c->r, cli_cost_label(c, buf, sizeof(buf)));
+		}
 		return 0;
+	case OPT_COST_PROFILE:
+		return cli_cost_profile(c, arg);
 	default:
 		return 1;
 	}
@@ -251,7 +293,8 @@ int cli_parse(struct cli *c, int argc, char **argv, const struct option *opts, c
 {
 	int o, rc, li;
 
-	while ((li = -1, o = getopt_long(argc, argv, "h", opts, &li)) != -1) {
+	while ((li = -1, o = getopt_long(argc, argv, c->short_opts ? c->short_opts : "h", opts,
+					 &li)) != -1) {
 		if (o == 'h') {
 			usage(stdout);
 			return CLI_HELP;
@@ -542,7 +585,7 @@ static void handler_capped_warning(struct cli *c)
 int cli_run(struct cli *c)
 {
 	struct vpmc_replay *r = c->r;
-	int err = cli_open(c);
+	int err = c->reader ? 0 : cli_open(c); /* latency opened it to read its !gaps */
 
 	if (err)
 		return err;
@@ -590,6 +633,7 @@ void cli_close(struct cli *c)
 {
 	vpmc_reader_free(c->reader);
 	vpmc_replay_free(c->r);
+	vpmc_cost_profile_release(&c->prof);
 	c->reader = NULL;
 	c->r = NULL;
 }

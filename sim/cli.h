@@ -28,6 +28,7 @@ enum {
 	OPT_BRANCH_PERMILLE,
 	OPT_HOST_KERNEL,
 	OPT_VENDOR,
+	OPT_COST_PROFILE,
 	OPT_END_ /* not an option: the number of them, after OPT_FORMAT */
 };
 
@@ -48,7 +49,8 @@ enum {
 /* The options of the commands that replay (compare, replay, sweep). */
 #define CLI_ENGINE_OPTIONS                                                     \
 	{ "assume", required_argument, NULL, OPT_ASSUME },                     \
-	{ "cost", required_argument, NULL, OPT_COST }
+	{ "cost", required_argument, NULL, OPT_COST },                         \
+	{ "cost-profile", required_argument, NULL, OPT_COST_PROFILE }
 
 /* --vendor and --host-kernel as given. */
 struct cli_pmu {
@@ -60,9 +62,11 @@ struct cli_pmu {
 struct cli {
 	const char *cmd;
 	void *data;                 /* the command's own option state */
+	const char *short_opts;     /* getopt's, NULL: "h" (calibrate: "ho:") */
 	struct vpmc_replay *r;      /* compare, replay, sweep */
 	bool one_policy;            /* replay: --policy is given once */
 	struct vpmc_cost cost;
+	struct vpmc_cost_profile prof; /* --cost-profile (default "default"), then --cost */
 	struct vpmc_reader_opts ropts;
 	struct cli_pmu pmu;
 	struct vpmc_replay_assumptions assumed; /* set by cli_open() */
@@ -71,7 +75,7 @@ struct cli {
 	struct vpmc_reader *reader;
 	const char *given[OPT_END_ - OPT_FORMAT]; /* each option's value, for those given once */
 	const char *policies[VPMC_REPLAY_MAX_POLICIES]; /* each policy's text, in c->r's order */
-	const char *costs[4];       /* each --cost taken: each sets a parameter the others do not */
+	const char *costs[VPMC_COST_MAX_PARAMS]; /* each --cost taken: each sets a parameter the others do not */
 	unsigned int nr_costs;
 };
 
@@ -105,7 +109,15 @@ void cli_init(struct cli *c, const char *cmd, enum vpmc_output fmt);
  * printed). */
 int cli_option(struct cli *c, int opt, const char *arg);
 
-/* Handle --policy, --assume, --cost for c->r (a cost parameter set twice, in one --cost or in
+/* Load --cost-profile @arg into c->prof and re-apply the --cost options taken so far; return 0
+ * or EXIT_USAGE (message printed). */
+int cli_cost_profile(struct cli *c, const char *arg);
+
+/* The header label of c->prof: NULL for "default" without overrides, else "NAME" with what
+ * was calibrated; written to @buf. */
+const char *cli_cost_label(const struct cli *c, char *buf, size_t len);
+
+/* Handle --policy, --assume, --cost, --cost-profile for c->r (a cost parameter set twice, in one --cost or in
  * two, is refused); return as cli_option(). */
 int cli_engine_option(struct cli *c, int opt, const char *arg);
 

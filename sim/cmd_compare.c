@@ -31,6 +31,7 @@ static void usage(FILE *out)
 		"                      fixedN[,period=P] (repeatable; each counter once)\n"
 		"  --cost NAME=VALUE   resume_us, create_us, trigger_cycles, cpu_ghz (repeatable;\n"
 		"                      each NAME once)\n"
+		"  --cost-profile X    default, rfc-milan or a .cost file (default: default)\n"
 		"  --format F          text (default), csv or json\n"
 		"  --input-format F    auto (default), vtr, text or dat\n"
 		"  --lenient           skip malformed trace lines (counted) instead of failing\n"

@@ -131,10 +131,14 @@ static int convert_events(struct vpmc_reader *r, const char *in, const char *wha
 
 	if (ret >= 0) {
 		vpmc_reader_source(r, &kind, &file);
+		bool gaps_given;
+		enum vpmc_gaps gaps = vpmc_reader_gaps(r, &gaps_given);
+
 		nested = vpmc_reader_nested(r); /* a .vtr's "!nested": before "!source" */
 		if (vpmc_vtr_write_header(f, vpmc_reader_pmu(r), nested ? NULL : kind, file) ||
 		    (nested && vpmc_vtr_write_nested(f, nested)) ||
-		    (nested && kind && vpmc_vtr_write_source(f, kind, file)))
+		    (nested && kind && vpmc_vtr_write_source(f, kind, file)) ||
+		    vpmc_vtr_write_gen(f, vpmc_reader_gen(r), gaps_given, gaps))
 			return vpmcsim_write_error(what, errno);
 	}
 	for (; ret == 1; ret = vpmc_reader_next(r, &ev)) {

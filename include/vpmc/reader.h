@@ -16,6 +16,12 @@ extern "C" {
 /* ---------------------------------------------------------------------------------------------
  * Trace readers: one pull interface over .vtr, kvm tracepoint text and trace.dat.
  */
+/* What an exit's span contains (.vtr "!gaps"; trace-format.md). */
+enum vpmc_gaps {
+	VPMC_GAPS_RECORDED, /* whatever the recording host paid (also: no directive) */
+	VPMC_GAPS_BASE,     /* only the cost of a host that pays nothing for accounting */
+};
+
 enum vpmc_format {
 	VPMC_FORMAT_AUTO, /* by content: trace.dat magic, "!vpmcsim-trace", else text */
 	VPMC_FORMAT_VTR,  /* native .vtr */
@@ -148,6 +154,23 @@ const char *vpmc_reader_vendor_from(const struct vpmc_reader *r, enum vpmc_vendo
  */
 const char *vpmc_reader_host_from(const struct vpmc_reader *r);
 
+/**
+ * vpmc_reader_gen() - A .vtr's "!gen" lines (provenance of a generated trace).
+ * @r: an open reader
+ *
+ * Return: the lines without "!gen ", each ending in '\n', in file order; NULL if none.
+ */
+const char *vpmc_reader_gen(const struct vpmc_reader *r);
+
+/**
+ * vpmc_reader_gaps() - A .vtr's "!gaps" directive.
+ * @r: an open reader
+ * @given: if not NULL, set to whether the directive was there
+ *
+ * Return: VPMC_GAPS_BASE or VPMC_GAPS_RECORDED (the meaning without the directive).
+ */
+enum vpmc_gaps vpmc_reader_gaps(const struct vpmc_reader *r, bool *given);
+
 /* Close and free. */
 void vpmc_reader_free(struct vpmc_reader *r);
 
@@ -172,6 +195,18 @@ int vpmc_vtr_write_header(FILE *out, const struct vpmc_pmu_config *pmu, const ch
 /* "!source kind=K [file=F]" alone, as vpmc_vtr_write_header() writes it (for a "!nested" to go
  * before it: vpmc/nested.h). Return: 0, VPMC_ERR_INVAL (NULL @out or @kind), or VPMC_ERR_IO. */
 int vpmc_vtr_write_source(FILE *out, const char *kind, const char *file);
+
+/**
+ * vpmc_vtr_write_gen() - Write "!gen LINE" for each line of @gen and, if @gaps_given,
+ * "!gaps base|recorded", after vpmc_vtr_write_header().
+ * @out: output stream
+ * @gen: lines as vpmc_reader_gen() gives them, or NULL
+ * @gaps_given: write !gaps
+ * @gaps: its value
+ *
+ * Return: 0, or VPMC_ERR_IO.
+ */
+int vpmc_vtr_write_gen(FILE *out, const char *gen, bool gaps_given, enum vpmc_gaps gaps);
 
 /**
  * vpmc_vtr_write_event() - Write one event line: "TIME VCPU EVENT ARGS" with MSR indices,

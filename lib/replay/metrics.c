@@ -39,6 +39,7 @@ void metrics_vcpu_init(struct metrics_vcpu *m, const struct vpmc_pmu_config *cfg
 	}
 	hist_init(&m->cost_ns);
 	m->cost = cost;
+	m->cost_v2 = cost && vpmc_cost_v2(cost);
 	if (cfg) {
 		m->mask[0] = width_mask(cfg->gp_width);
 		m->mask[1] = width_mask(cfg->fixed_width);
@@ -83,12 +84,22 @@ static uint64_t cost_ns(double us)
 	return ns >= 0x1p64 ? UINT64_MAX : (uint64_t)(ns + 0.5);
 }
 
-/* Price one exit and count it. */
+/* Price one exit and count it: vpmcsim 0.1's expression, then the v2 terms when the profile
+ * has any (so that the profile "default" prints the same digits). */
 static void metrics_exit(struct metrics_vcpu *m, uint64_t resumes, uint64_t creates,
-			 uint64_t triggers, bool drained)
+			 uint64_t triggers, bool drained, unsigned int reprogrammed)
 {
-	double us = m->cost ? vpmc_cost_us(m->cost, resumes, creates, triggers) : 0.0;
+	double us = m->cost ? vpmc_cost_us(m->cost, resumes, creates, triggers) : 0.0, x = 0.0;
+	struct vpmc_exit_work w = {
+		.triggers = triggers, .reprogrammed = reprogrammed, .resumed = (unsigned int)resumes,
+		.created = (unsigned int)creates, .drained = drained, .vcpu = m->vcpu,
+		.ordinal = m->exits,
+	};
 
+	if (m->cost_v2 && !m->no_perf_events)
+		us += vpmc_cost_extra_us(m->cost, &w, &x);
+	if (m->exit_fn)
+		m->exit_fn(m->exit_data, &w, us, x);
 	metrics_hist_add(m, &m->cost_ns, cost_ns(us));
 	m->cost_us_total += us;
 	if (us > m->cost_us_max)
@@ -242,7 +253,7 @@ static void metrics_pmi(struct metrics_vcpu *m, const struct vpmc_obs *o,
 
 	if (m->in_guest && !(m->implicit_open && m->implicit_insn == o->seg_insn)) {
 		/* a host PMI forced an exit with no drain to absorb (mediated) */
-		metrics_exit(m, 0, 0, 0, false);
+		metrics_exit(m, 0, 0, 0, false, 0);
 		m->exits_implicit++;
 	}
 	if (!o->delivered) {
@@ -309,13 +320,14 @@ void metrics_pol_obs(struct metrics_vcpu *m, const struct vpmc_obs *o,
 		m->creates += o->nr_created;
 		if (m->in_guest) {
 			/* the implicit exit/entry of a host PMI inside the segment */
-			metrics_exit(m, o->nr_resumed, o->nr_created, 0, true);
+			metrics_exit(m, o->nr_resumed, o->nr_created, 0, true, o->nr_reprogrammed);
 			m->exits_implicit++;
 			m->implicit_open = true;
 			m->implicit_insn = o->seg_insn;
 		} else {
 			m->cur_resumes += o->nr_resumed;
 			m->cur_creates += o->nr_created;
+			m->cur_reprogrammed += o->nr_reprogrammed;
 			m->cur_drained = true;
 			m->cur_open = true;
 		}
@@ -327,8 +339,9 @@ void metrics_pol_obs(struct metrics_vcpu *m, const struct vpmc_obs *o,
 
 void metrics_close_exit(struct metrics_vcpu *m)
 {
-	metrics_exit(m, m->cur_resumes, m->cur_creates, m->cur_triggers, m->cur_drained);
-	m->cur_resumes = m->cur_creates = m->cur_triggers = 0;
+	metrics_exit(m, m->cur_resumes, m->cur_creates, m->cur_triggers, m->cur_drained,
+		     m->cur_reprogrammed);
+	m->cur_resumes = m->cur_creates = m->cur_triggers = m->cur_reprogrammed = 0;
 	m->cur_drained = m->cur_open = false;
 }
 

@@ -139,6 +139,13 @@ struct metrics_vcpu {
 	uint64_t mask[2];         /* counter width masks: GP, fixed */
 	uint32_t status_msr;      /* GLOBAL_STATUS of the vendor */
 	const struct vpmc_cost *cost;
+	bool cost_v2;             /* vpmc_cost_v2(cost): price the v2 terms too */
+	bool no_perf_events;      /* mediated, reference: a drain reprograms no perf event */
+	uint32_t vcpu;            /* keys the cost draws */
+	unsigned int cur_reprogrammed;
+	/* each priced exit: its work, its cost and the drain extra in it (us) */
+	void (*exit_fn)(void *data, const struct vpmc_exit_work *w, double us, double x_us);
+	void *exit_data;
 	void (*note)(void *data, const struct metrics_note *n);
 	void *note_data;
 };

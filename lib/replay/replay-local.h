@@ -95,6 +95,11 @@ struct vpmc_replay {
 	bool begun, finished;
 	struct overlay ov;
 	struct vpmc_cost cost;
+	char cost_label[160];        /* vpmc_replay_set_cost_label(); "" for the default */
+	void (*exit_fn)(void *data, unsigned int policy, const struct vpmc_exit_work *w,
+			double us, double x_us);
+	void (*event_fn)(void *data, const struct vpmc_event *ev, bool after);
+	void *exit_data;
 	uint64_t events, t_first, t_last;
 	/* the trace's own exit handling: VM-exit to the vCPU's next VM-entry (as stat measures) */
 	uint64_t exit_ns_sum, exits_measured;

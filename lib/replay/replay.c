@@ -117,6 +117,36 @@ void vpmc_replay_set_cost(struct vpmc_replay *r, const struct vpmc_cost *c)
 	r->cost = *c;
 }
 
+void vpmc_replay_set_cost_label(struct vpmc_replay *r, const char *label)
+{
+	snprintf(r->cost_label, sizeof(r->cost_label), "%s", label ? label : "");
+}
+
+const char *vpmc_replay_cost_label(const struct vpmc_replay *r)
+{
+	return r->cost_label[0] ? r->cost_label : NULL;
+}
+
+void vpmc_replay_set_exit_hook(struct vpmc_replay *r,
+			       void (*fn)(void *data, unsigned int policy,
+					  const struct vpmc_exit_work *w, double us, double x_us),
+			       void (*event_fn)(void *data, const struct vpmc_event *ev, bool after),
+			       void *data)
+{
+	r->exit_fn = fn;
+	r->event_fn = event_fn;
+	r->exit_data = data;
+}
+
+/* A policy lane's exit was priced: tell the hook which policy (lane REPLAY_IDEAL is none). */
+static void lane_exit(void *data, const struct vpmc_exit_work *w, double us, double x_us)
+{
+	struct lane_vcpu *lv = data;
+	unsigned int policy = (unsigned int)(lv->lane - lv->r->lanes) - (REPLAY_IDEAL + 1);
+
+	lv->r->exit_fn(lv->r->exit_data, policy, w, us, x_us);
+}
+
 void replay_set_log_sink(struct vpmc_replay *r, const struct replay_log_sink *sink)
 {
 	if (sink && sink->line)
@@ -604,6 +634,13 @@ static int replay_add_vcpu(struct vpmc_replay *r, uint32_t vcpu, uint64_t t)
 		lv->gv = l->g->vcpus[vcpu];
 		metrics_vcpu_init(&lv->m, &r->cfg, &r->cost);
 		ideal_init(&lv->ideal);
+		lv->m.vcpu = vcpu;
+		lv->m.no_perf_events = l->policy.kind == VPMC_POLICY_MEDIATED ||
+				       l->policy.kind == VPMC_POLICY_REFERENCE;
+		if (r->exit_fn && i != REPLAY_IDEAL) {
+			lv->m.exit_fn = lane_exit;
+			lv->m.exit_data = lv;
+		}
 		if (r->log.obs && i != REPLAY_IDEAL) {
 			lv->m.note = lane_note;
 			lv->m.note_data = lv;
@@ -762,6 +799,8 @@ int vpmc_replay_event(struct vpmc_replay *r, const struct vpmc_event *ev)
 			goto fail;
 	}
 	replay_trace_exit(r->groups[0]->vcpus[ev->vcpu], ev, r);
+	if (r->event_fn)
+		r->event_fn(r->exit_data, ev, false);
 	/* with an overlay each lane runs its reference through a guest segment (lane_guest()) */
 	for (i = 0; i < r->nr_groups && !(r->ov.nr && ev->type == VPMC_EV_GUEST); i++) {
 		err = group_apply(r->groups[i]->vcpus[ev->vcpu], ev->vcpu, ev);
@@ -777,6 +816,8 @@ int vpmc_replay_event(struct vpmc_replay *r, const struct vpmc_event *ev)
 		if (err)
 			goto fail;
 	}
+	if (r->event_fn)
+		r->event_fn(r->exit_data, ev, true);
 	if (++r->events % PROGRESS_EVERY == 0 && r->progress)
 		r->progress(r->progress_data, r->events);
 	return 0;

@@ -473,6 +473,8 @@ static void text_header(const struct vpmc_replay *rp, FILE *f)
 		fprintf(f, " %s=%g [%s]", cost_params[i].name, cost_value(cost, i),
 			cost_tag(cost, i));
 	fputc('\n', f);
+	if (vpmc_replay_cost_label(rp))
+		fprintf(f, "cost profile: %s\n", vpmc_replay_cost_label(rp));
 	if (nr_exits)
 		fprintf(f, "trace exit handling: %" PRIu64 " exits, %.3f us mean from VM-exit to the "
 			"next VM-entry (measured)\n", nr_exits, (double)exit_ns / 1000.0 /
@@ -777,6 +779,8 @@ static json_t *json_header(struct vpmc_replay *rp, int *err)
 	out_json_set(root, "cost_model", cost, err);
 	json_assumptions(rp, root, err);
 	json_warnings(rp, root, err);
+	if (vpmc_replay_cost_label(rp))
+		out_json_set(root, "cost_profile", json_string(vpmc_replay_cost_label(rp)), err);
 	return root;
 }
 

@@ -870,6 +870,20 @@ const char *vpmc_reader_host_from(const struct vpmc_reader *r)
 	return r->vtr && r->vtr->host_seen ? "!host in the .vtr" : "";
 }
 
+const char *vpmc_reader_gen(const struct vpmc_reader *r)
+{
+	return r && r->vtr && r->vtr->gen_len ? r->vtr->gen : NULL;
+}
+
+enum vpmc_gaps vpmc_reader_gaps(const struct vpmc_reader *r, bool *given)
+{
+	bool g = r && r->vtr && r->vtr->gaps_seen;
+
+	if (given)
+		*given = g;
+	return g ? r->vtr->gaps : VPMC_GAPS_RECORDED;
+}
+
 int vpmc_reader_source(const struct vpmc_reader *r, const char **kind, const char **file)
 {
 	if (!r || !r->open)

@@ -65,8 +65,8 @@ check fit-negative 2 "the fit to M1 (nested-gpc.md §7.3) gives read_guest 5210"
 	$vpmcsim nested --cost gpc_hit=5000 "$public/23-"*
 check gen-no-output 2 "vpmcsim: gen nested-pingpong: expected -o FILE" \
 	$vpmcsim gen nested-pingpong
-check gen-unknown 2 "vpmcsim: gen: unknown workload 'timer-storm'" \
-	$vpmcsim gen timer-storm -o "$out/x"
+check gen-unknown 2 "vpmcsim: gen: unknown workload 'no-such-workload'" \
+	$vpmcsim gen no-such-workload -o "$out/x"
 check gen-bad-split 2 "--split '50,10,50': expected E,G,X percents that add up to 100" \
 	$vpmcsim gen nested-pingpong --split 50,10,50 -o "$out/x"
 check gen-bad-exit 2 "--l2-exit 'rdtsc': expected cpuid" \
