@@ -22,7 +22,6 @@
 
 #define IMPORT_MAX_THREADS (2 * VPMC_MAX_VCPUS) /* vCPU threads remembered (tid -> vcpu) */
 #define IMPORT_QUEUE 8 /* events one record can produce: retire, entry, guest, exit */
-#define IMPORT_HOLD_MAX 64 /* opts.nested: records held for threads whose vCPU is unknown */
 #define APIC_LVTPC 0x340
 #define APIC_DM_FIXED 0
 #define APIC_DM_LOWPRIO 1
@@ -66,12 +65,13 @@ struct trace_import {
 	unsigned int head, count;
 	bool finishing;
 	uint32_t finish_cursor;
+	uint64_t line;              /* text: the input line of the record last processed, or 0 */
 	bool went_back;             /* the last push's time stamp was before its vCPU's latest */
 	struct trace_import_back back;
 	struct vpmc__errbuf err;
-	/* opts.nested: records of threads not yet seen with a vCPU; those released, for pop */
-	struct kvm_record *held;    /* IMPORT_HOLD_MAX, allocated at first use */
-	struct kvm_record *ready;   /* IMPORT_HOLD_MAX + 1 */
+	/* records of threads not yet seen with a vCPU; those released, for pop */
+	struct kvm_record *held;    /* TRACE_IMPORT_HOLD_MAX, allocated at first use */
+	struct kvm_record *ready;   /* TRACE_IMPORT_HOLD_MAX + 1 */
 	size_t nr_held, nr_ready, ready_pos;
 };
 
@@ -197,6 +197,11 @@ void trace_import_free(struct trace_import *im)
 	free(im);
 }
 
+uint64_t trace_import_line(const struct trace_import *im)
+{
+	return im->line;
+}
+
 const char *trace_import_error(const struct trace_import *im)
 {
 	return im->err.msg;
@@ -207,11 +212,14 @@ void trace_import_get_stats(const struct trace_import *im, struct trace_import_s
 	*st = im->stats;
 }
 
-bool trace_import_went_back(const struct trace_import *im, struct trace_import_back *back)
+bool trace_import_went_back(struct trace_import *im, struct trace_import_back *back)
 {
-	if (im->went_back)
+	bool went = im->went_back;
+
+	if (went)
 		*back = im->back;
-	return im->went_back;
+	im->went_back = false;
+	return went;
 }
 
 /* ---- vCPU identity ---------------------------------------------------------------------- */
@@ -262,20 +270,24 @@ static int thread_bind(struct trace_import *im, int64_t tid, int32_t vcpu)
 	size_t i;
 	int ret;
 
-	im->last.used = false;
+	im->last = (struct thread_slot){ .tid = tid, .vcpu = vcpu, .used = true };
 	if (s) {
 		s->vcpu = vcpu;
 		im->claimed[vcpu / 32] |= 1u << (vcpu % 32);
 		return 0;
 	}
-	if (im->nr_threads >= IMPORT_MAX_THREADS)
+	if (im->nr_threads >= IMPORT_MAX_THREADS) {
+		im->last.used = false;
 		return vpmc__set_error(&im->err, VPMC_ERR_LIMIT,
 				       "thread %lld: more than %d threads carry vCPU events",
 				       (long long)tid, IMPORT_MAX_THREADS);
+	}
 	if (2 * (im->nr_threads + 1) > im->cap_threads) {
 		ret = thread_grow(im);
-		if (ret)
+		if (ret) {
+			im->last.used = false;
 			return ret;
+		}
 	}
 	for (i = thread_hash(tid, im->cap_threads); im->threads[i].used;
 	     i = (i + 1) & (im->cap_threads - 1))
@@ -302,8 +314,9 @@ static int vcpu_get(struct trace_import *im, int32_t id, struct import_vcpu **ou
 /*
  * The record's vcpu field; else the vCPU its thread was last seen with; else the lowest index
  * no thread has been seen with, in order of first appearance (a thread becomes a vCPU thread
- * with its first vCPU-context record). A vCPU known only from kvm_apic_accept_irq's apicid
- * (sent from elsewhere) does not take an index from the threads.
+ * with its first vCPU-context record), counted in stats.guessed_threads: only records the hold
+ * (import_hold()) let go without a vCPU get there. A vCPU known only from
+ * kvm_apic_accept_irq's apicid (sent from elsewhere) does not take an index from the threads.
  */
 static int vcpu_of(struct trace_import *im, const struct kvm_record *rec, int32_t *id)
 {
@@ -316,7 +329,10 @@ static int vcpu_of(struct trace_import *im, const struct kvm_record *rec, int32_
 					       "vcpu %d out of range 0..%d", rec->vcpu,
 					       VPMC_MAX_VCPUS - 1);
 		*id = rec->vcpu;
-		return rec->kind == KVM_REC_APIC_ACCEPT_IRQ ? 0 : thread_bind(im, rec->tid, *id);
+		if (rec->kind == KVM_REC_APIC_ACCEPT_IRQ)
+			return 0;
+		im->stats.vcpu_fields = true;
+		return thread_bind(im, rec->tid, *id);
 	}
 	if (im->last.used && im->last.tid == rec->tid) {
 		*id = im->last.vcpu;
@@ -336,9 +352,14 @@ static int vcpu_of(struct trace_import *im, const struct kvm_record *rec, int32_
 				       "thread %lld: more than %d vCPUs", (long long)rec->tid,
 				       VPMC_MAX_VCPUS);
 	ret = thread_bind(im, rec->tid, im->next_auto);
-	if (!ret)
-		*id = im->next_auto;
-	return ret;
+	if (ret)
+		return ret;
+	*id = im->next_auto;
+	if (!im->stats.guessed_threads++) {
+		im->stats.guessed_tid = rec->tid;
+		im->stats.guessed_vcpu = (uint32_t)*id;
+	}
+	return 0;
 }
 
 /* Records that only a vCPU thread emits (kvm_apic_accept_irq: by apicid). */
@@ -631,6 +652,7 @@ static int import_record(struct trace_import *im, const struct kvm_record *rec)
 	uint64_t t;
 	int ret;
 
+	im->line = rec->nested.line;
 	ret = vcpu_of(im, rec, &id);
 	if (!ret)
 		ret = vcpu_get(im, id, &v);
@@ -650,7 +672,7 @@ static int import_record(struct trace_import *im, const struct kvm_record *rec)
 	return ret;
 }
 
-/* ---- opts.nested: a record waits for its thread's vCPU --------------------------------- */
+/* ---- a record waits for its thread's vCPU ---------------------------------------------- */
 
 /* Move @tid's held records, in order, to the ready list (drained by trace_import_pop()). */
 static void release(struct trace_import *im, int64_t tid)
@@ -667,9 +689,10 @@ static void release(struct trace_import *im, int64_t tid)
 }
 
 /*
- * A record without a vcpu field from a thread not yet seen with one is held until the thread
- * shows its vCPU (a vcpu field; traces/public/50 starts with such a record), or the hold is full
- * (the oldest thread's records go, to the lowest free vCPU as without the hold), or the end.
+ * A record without a vcpu field from a thread not yet seen with one (an old-layout kvm_exit
+ * before the thread's first kvm_entry "vcpu N"; traces/public/50) is held until the thread shows
+ * its vCPU (a vcpu field), or the hold is full (the oldest thread's records go to the lowest free
+ * vCPU, by thread), or the end (the same): it never goes to a vCPU that does not exist.
  * Return: 1 (held, or queued behind the records it releases), 0 (process it now), or
  * VPMC_ERR_NOMEM.
  */
@@ -681,8 +704,8 @@ static int import_hold(struct trace_import *im, const struct kvm_record *rec)
 	    im->last.tid == rec->tid) || thread_find(im, rec->tid))))
 		return 0;
 	if (!im->held) {
-		im->held = calloc(IMPORT_HOLD_MAX, sizeof(*im->held));
-		im->ready = calloc(IMPORT_HOLD_MAX + 1, sizeof(*im->ready));
+		im->held = calloc(TRACE_IMPORT_HOLD_MAX, sizeof(*im->held));
+		im->ready = calloc(TRACE_IMPORT_HOLD_MAX + 1, sizeof(*im->ready));
 		if (!im->held || !im->ready)
 			return VPMC_ERR_NOMEM;
 	}
@@ -694,7 +717,7 @@ static int import_hold(struct trace_import *im, const struct kvm_record *rec)
 		/* the released records are this vCPU's (an index out of range fails with rec) */
 		return rec->vcpu < VPMC_MAX_VCPUS ? (thread_bind(im, rec->tid, rec->vcpu) ?: 1) : 1;
 	}
-	if (im->nr_held == IMPORT_HOLD_MAX) {
+	if (im->nr_held == TRACE_IMPORT_HOLD_MAX) {
 		int64_t tid = im->held[0].tid;
 
 		release(im, tid);
@@ -714,11 +737,9 @@ int trace_import_push(struct trace_import *im, const struct kvm_record *rec)
 	im->went_back = false;
 	if (!is_vcpu_context(rec->kind) || (rec->kind == KVM_REC_APIC_ACCEPT_IRQ && rec->vcpu < 0))
 		return 0;
-	if (im->opts.nested) {
-		ret = import_hold(im, rec);
-		if (ret)
-			return ret < 0 ? ret : 0;
-	}
+	ret = import_hold(im, rec);
+	if (ret)
+		return ret < 0 ? ret : 0;
 	return import_record(im, rec);
 }
 
@@ -737,7 +758,7 @@ int trace_import_pop(struct trace_import *im, struct vpmc_event *ev)
 {
 	int ret;
 
-	while (!im->count && im->ready_pos < im->nr_ready) {
+	while (!im->count && !im->went_back && im->ready_pos < im->nr_ready) {
 		ret = import_record(im, &im->ready[im->ready_pos++]);
 		if (ret)
 			return ret;
@@ -745,6 +766,8 @@ int trace_import_pop(struct trace_import *im, struct vpmc_event *ev)
 	if (im->ready_pos == im->nr_ready)
 		im->nr_ready = im->ready_pos = 0;
 	/* At the end, each vCPU's pending instruction retires, one vCPU per call. */
+	if (!im->count && im->finishing)
+		im->line = 0; /* no record's: the end of the input */
 	while (!im->count && im->finishing && im->finish_cursor < VPMC_MAX_VCPUS) {
 		struct import_vcpu *v = im->vcpus[im->finish_cursor];
 

@@ -39,6 +39,7 @@ enum warn_kind {
 	WARN_BACK,    /* a time stamp that went back on its vCPU */
 	WARN_TAIL,    /* the last line cut short */
 	WARN_UNREAD,  /* trace.dat: a CPU's ring-buffer pages libtracecmd could not read */
+	WARN_VCPU,    /* threads whose vCPU index was given by order of appearance */
 	WARN_NR
 };
 
@@ -47,6 +48,7 @@ static const unsigned int warn_max[WARN_NR] = {
 	[WARN_BACK] = 5,
 	[WARN_TAIL] = 1,
 	[WARN_UNREAD] = 4, /* each says which CPU and where: one per CPU is plenty */
+	[WARN_VCPU] = 1,
 };
 
 struct unknown_name {
@@ -362,8 +364,6 @@ static int time_went_back(struct vpmc_reader *r, const struct trace_import_back 
 /* Account for one record and feed it to the importer. Return: 0 or an error. */
 static inline int push_record(struct vpmc_reader *r, const struct kvm_record *rec)
 {
-	struct trace_import_back back;
-
 	r->st.records++;
 	if (rec->kind == KVM_REC_OTHER) {
 		r->st.unknown_records++;
@@ -379,9 +379,27 @@ static inline int push_record(struct vpmc_reader *r, const struct kvm_record *re
 		return fail(r, VPMC_ERR_LIMIT, "%s:%llu: %s", r->name,
 			    (unsigned long long)r->lb.line, trace_import_error(r->im));
 	}
-	if (trace_import_went_back(r->im, &back))
-		return time_went_back(r, &back);
 	return 0;
+}
+
+/* At the end (held records processed too): the importer's counts; the threads whose records
+ * never showed a vCPU number were given one by order of appearance (trace_import_push()): say
+ * so once when other records had vcpu fields (a layout without any has only that rule). */
+static void imported_end(struct vpmc_reader *r)
+{
+	char who[48] = "the records without a thread id";
+	struct trace_import_stats is;
+
+	trace_import_get_stats(r->im, &is);
+	r->st.synthesized_entries = is.synthesized_entries;
+	if (!is.guessed_threads || !is.vcpu_fields)
+		return;
+	if (is.guessed_tid >= 0)
+		snprintf(who, sizeof(who), "thread %lld", (long long)is.guessed_tid);
+	warn(r, WARN_VCPU, "%s: %s showed no vCPU number (no vcpu field, or not within %d held "
+	     "records): taken as vCPU %u by order of appearance; %llu thread%s so", r->name, who,
+	     TRACE_IMPORT_HOLD_MAX, is.guessed_vcpu, (unsigned long long)is.guessed_threads,
+	     is.guessed_threads == 1 ? "" : "s");
 }
 
 /* The next event from the importer, fed from @next_record's records as needed. Inlined into
@@ -390,26 +408,31 @@ static inline __attribute__((always_inline)) int
 next_imported(struct vpmc_reader *r, struct vpmc_event *ev,
 	      int (*next_record)(struct vpmc_reader *r, struct kvm_record *rec))
 {
+	struct trace_import_back back;
 	struct kvm_record rec;
 	int ret;
 
 	for (;;) {
 		ret = trace_import_pop(r->im, ev);
-		if (ret < 0) /* opts.nested: a held record */
+		if (ret < 0) /* a held record */
 			return fail(r, ret, "%s: %s", r->name, trace_import_error(r->im));
+		if (trace_import_went_back(r->im, &back)) {
+			if (time_went_back(r, &back))
+				return r->failed;
+			if (!ret)
+				continue; /* the held records after it */
+		}
 		if (ret)
 			return 1;
-		if (r->finished)
+		if (r->finished) {
+			imported_end(r);
 			return 0;
+		}
 		ret = next_record(r, &rec);
 		if (ret < 0)
 			return ret;
 		if (ret == 0) {
-			struct trace_import_stats is;
-
 			trace_import_finish(r->im);
-			trace_import_get_stats(r->im, &is);
-			r->st.synthesized_entries = is.synthesized_entries;
 			r->finished = true;
 			continue;
 		}
@@ -544,17 +567,29 @@ static int next_text_record(struct vpmc_reader *r, struct kvm_record *rec)
 		ret = trace_text_parse_line(r->tp, l.p, l.len, rec, NULL, &le);
 		if (r->opts.nested && ret < 0)
 			ret = next_text_nested_recover(r, &l, rec);
-		else if (r->opts.nested && ret == 1) {
+		else if (r->opts.nested && ret == 1)
 			nested_text_fields(rec, l.p, l.len);
-			rec->nested.line = r->lb.line;
-		}
-		if (ret == 1)
+		if (ret == 1) {
+			rec->nested.line = r->lb.line; /* a held record's position (text_where()) */
 			return 1;
+		}
 		if (!ret)
 			r->st.comment_lines++;
 		else if (bad_line(r, le.col, le.msg, l.cut))
 			return r->failed;
 	}
+}
+
+/* "FILE:LINE" of the record whose events are being returned: a record that waited for its
+ * thread's vCPU (trace_import_push()) comes out after later lines were read. */
+static void text_where(const struct vpmc_reader *r, char *buf, size_t len)
+{
+	uint64_t line = r->im ? trace_import_line(r->im) : 0;
+
+	if (line)
+		snprintf(buf, len, "%s:%llu", r->name, (unsigned long long)line);
+	else
+		line_where(r, buf, len);
 }
 
 static int text_next(struct vpmc_reader *r, struct vpmc_event *ev)
@@ -628,7 +663,7 @@ static int next_dat_record(struct vpmc_reader *r, struct kvm_record *rec)
 	}
 	if (ret < 0)
 		r->failed = ret;
-	else if (ret == 1 && r->opts.nested)
+	else if (ret == 1)
 		memset(&rec->nested, 0, sizeof(rec->nested)); /* not read from trace.dat yet */
 	return ret;
 }
@@ -654,7 +689,7 @@ static void dat_close(struct vpmc_reader *r)
 static const struct source sources[] = {
 	[VPMC_FORMAT_AUTO] = { .where = line_where },
 	[VPMC_FORMAT_VTR] = { false, vtr_open, vtr_next, line_where, vtr_close },
-	[VPMC_FORMAT_TEXT] = { false, text_open, text_next, line_where, text_close },
+	[VPMC_FORMAT_TEXT] = { false, text_open, text_next, text_where, text_close },
 	[VPMC_FORMAT_DAT] = { true, dat_open, dat_next, dat_where, dat_close },
 };
 

@@ -90,7 +90,8 @@ struct kvm_record {
 		uint64_t info1;        /* NESTED_VMEXIT: info1 / ext_inf1, if has_info1 */
 		uint64_t gpa;          /* NESTED_VMENTER: the vmcb: / vmcs: field, if has_gpa */
 		uint32_t words[3];     /* kvm_nested_intercepts: VMCB intercept words 3, 4, 5 */
-		uint64_t line;         /* the record's line in a text input (0: unknown) */
+		uint64_t line;         /* the record's line in a text input (0: unknown); set
+					* in every mode (trace_import_line()) */
 		uint8_t isa;           /* NESTED_VMENTER: 2 "vmcb:" (or kvm_nested_vmrun), 1 "vmcs:" */
 		bool has_info1, has_gpa;
 	} nested;

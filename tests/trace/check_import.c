@@ -491,6 +491,47 @@ START_TEST(test_apicid_does_not_take_thread_index)
 }
 END_TEST
 
+/*
+ * Issue 17 item 6: an old-layout kvm_exit (no vcpu field) before its thread's first "kvm_entry:
+ * vcpu 20" waits for it. exit(t 10) -> entry vcpu 20 (15) -> exit (30) -> entry vcpu 20 (38):
+ * all four on vCPU 20, two exit -> entry pairs, no vCPU 0, no thread given a vCPU by order.
+ */
+START_TEST(test_exit_before_first_vcpu_waits)
+{
+	RUN(&no_guest, "10 20 exit EPT_VIOLATION\n15 20 entry\n30 20 exit EPT_VIOLATION\n"
+		       "38 20 entry\n",
+	    kexit(100, 10, "EPT_VIOLATION"), entry(20, 100, 15), kexit(100, 30, "EPT_VIOLATION"),
+	    entry(20, 100, 38));
+	ck_assert_uint_eq(stats.guessed_threads, 0);
+}
+END_TEST
+
+/*
+ * The wait is bounded: TRACE_IMPORT_HOLD_MAX (64) records of thread 1 without a vcpu field fill
+ * it, and the 65th record (thread 2) lets thread 1's go, by order of appearance: thread 1 is
+ * vCPU 0 (the first free index). Thread 2 never shows a vCPU either: at the end it is vCPU 1.
+ * Two threads given an index by order.
+ */
+START_TEST(test_hold_is_bounded)
+{
+	struct kvm_record recs[TRACE_IMPORT_HOLD_MAX + 1];
+	char got[8192], want[8192];
+	size_t i, n = 0;
+
+	for (i = 0; i < TRACE_IMPORT_HOLD_MAX; i++) {
+		recs[i] = eoi(1, 100 + i, 0xec);
+		n += (size_t)snprintf(want + n, sizeof(want) - n, "%zu 0 eoi 0xec\n", 100 + i);
+	}
+	recs[i] = eoi(2, 500, 0x20);
+	snprintf(want + n, sizeof(want) - n, "500 1 eoi 0x20\n");
+	run(&no_guest, recs, ARRAY_SIZE(recs), got, sizeof(got), &stats);
+	ck_assert_str_eq(got, want);
+	ck_assert_uint_eq(stats.guessed_threads, 2);
+	ck_assert_int_eq(stats.guessed_tid, 1);
+	ck_assert_uint_eq(stats.guessed_vcpu, 0);
+}
+END_TEST
+
 START_TEST(test_vcpu_field_out_of_range)
 {
 	struct trace_import *im;
@@ -510,14 +551,19 @@ START_TEST(test_too_many_threads)
 	struct kvm_record r;
 	int64_t tid;
 
+	/* each thread shows its vCPU number, so nothing waits (trace_import_push()) */
 	ck_assert_int_eq(trace_import_new(&im, &no_guest), 0);
 	for (tid = 0; tid < VPMC_MAX_VCPUS; tid++) {
 		r = FPU_LOAD(1000 + tid, 1);
+		r.vcpu = (int32_t)tid;
 		ck_assert_int_eq(trace_import_push(im, &r), 0);
 		ck_assert_int_eq(trace_import_pop(im, &ev), 0);
 	}
+	/* a thread without one waits; at the end, no index is left for it */
 	r = FPU_LOAD(99999, 2);
-	ck_assert_int_eq(trace_import_push(im, &r), VPMC_ERR_LIMIT);
+	ck_assert_int_eq(trace_import_push(im, &r), 0);
+	ck_assert_int_eq(trace_import_finish(im), 0);
+	ck_assert_int_eq(trace_import_pop(im, &ev), VPMC_ERR_LIMIT);
 	ck_assert_str_eq(trace_import_error(im), "thread 99999: more than 4096 vCPUs");
 	trace_import_free(im);
 }
@@ -646,6 +692,8 @@ static Suite *import_suite(void)
 	tcase_add_test(id, test_threads_in_order_of_appearance);
 	tcase_add_test(id, test_thread_learns_vcpu_from_entry);
 	tcase_add_test(id, test_apicid_does_not_take_thread_index);
+	tcase_add_test(id, test_exit_before_first_vcpu_waits);
+	tcase_add_test(id, test_hold_is_bounded);
 	tcase_add_test(id, test_vcpu_field_out_of_range);
 	tcase_add_test(id, test_too_many_threads);
 	tcase_add_test(irq, test_interrupts_counted_once);
