@@ -99,6 +99,8 @@ struct vpmc_reader_stats {
 	uint64_t time_backwards;    /* kvm records whose time stamp was before their vCPU's
 				     * previous one (taken as that one; more than 1 s back is an
 				     * error unless lenient) */
+	uint64_t partial_lines;     /* text: records libtraceevent printed with "CAN'T FIND
+				     * FIELD" in place of some fields; read from the others */
 };
 void vpmc_reader_stats(const struct vpmc_reader *r, struct vpmc_reader_stats *st);
 

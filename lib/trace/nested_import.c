@@ -121,34 +121,6 @@ void nested_text_fields(struct kvm_record *rec, const char *line, size_t len)
 	}
 }
 
-size_t nested_text_recover(const char *line, size_t len, char *buf, size_t cap)
-{
-	static const char mark[] = "CAN'T FIND FIELD", name[] = "kvm_nested_vmexit:";
-	const char *end = line + len, *m, *ev, *tail;
-	size_t head, tn;
-
-	ev = memmem(line, len, name, sizeof(name) - 1);
-	m = ev ? memmem(ev, (size_t)(end - ev), mark, sizeof(mark) - 1) : NULL;
-	if (!m)
-		return 0;
-	/* the markers are '"rip"' and '<CANT FIND FIELD exit_code>': the payload follows the last '>' */
-	tail = m;
-	for (const char *q = m; q < end; q++) {
-		if (*q == '>')
-			tail = q + 1;
-	}
-	if (tail == m)
-		return 0;
-	head = (size_t)(ev + sizeof(name) - 1 - line);
-	tn = (size_t)(end - tail);
-	if (head + 1 + tn > cap)
-		return 0;
-	memcpy(buf, line, head);
-	buf[head] = ' ';
-	memcpy(buf + head + 1, tail, tn);
-	return head + 1 + tn;
-}
-
 bool nested_record_event(const struct kvm_record *rec, struct vpmc_event *ev)
 {
 	memset(ev, 0, sizeof(*ev));

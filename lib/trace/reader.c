@@ -97,7 +97,6 @@ struct vpmc_reader {
 	unsigned int nr_warn_kind[WARN_NR];
 	struct vpmc_reader_stats st;
 	struct vpmc__errbuf err;
-	uint64_t nested_partial;      /* opts.nested: lines taken after "CAN'T FIND FIELD" */
 };
 
 void vpmc_reader_opts_default(struct vpmc_reader_opts *o)
@@ -160,21 +159,46 @@ static int next_line(struct vpmc_reader *r, struct linebuf_line *l)
 	return ret;
 }
 
-/* A malformed line: an error, or (lenient) a counted skip with a warning. Return: 0 to go on. */
-static int bad_line(struct vpmc_reader *r, unsigned int col, const char *msg, bool cut)
+/* How a malformed line may be the end of an interrupted recording (bad_line()). */
+enum cut_kind {
+	CUT_NO,
+	CUT_NO_NEWLINE, /* the last line, without its '\n' */
+	CUT_CTRL_C,     /* the last line, with "^C" in it (trace-cmd's "qemu-system-x86^Ctrace-cmd:
+			 * Received SIGINT" after a terminal's echo of the interrupt) */
+};
+
+/* Text: whether malformed line @l is a cut last line. Return: enum cut_kind, or an error. */
+static int text_cut(struct vpmc_reader *r, const struct linebuf_line *l)
+{
+	int last;
+
+	if (l->cut)
+		return CUT_NO_NEWLINE;
+	if (!memmem(l->p, l->len, "^C", 2))
+		return CUT_NO;
+	last = linebuf_rest_blank(&r->lb, &r->err);
+	if (last < 0)
+		return r->failed = last;
+	return last ? CUT_CTRL_C : CUT_NO;
+}
+
+/*
+ * A malformed line: an error, or (lenient) a counted skip with a warning; a cut last line
+ * (@cut, enum cut_kind) is what an interrupted recording leaves: a warning. Return: 0 to go on.
+ */
+static int bad_line(struct vpmc_reader *r, unsigned int col, const char *msg, int cut)
 {
 	char at[VPMC_ERRMSG_MAX / 2];
 
 	linebuf_where(&r->lb, col, at, sizeof(at));
 	if (cut) {
-		/* A cut last line is what an interrupted recording leaves: not a failure. */
 		r->st.truncated_tail = true;
-		warn(r, WARN_TAIL, "%s: last line cut short (no newline at the end), ignored: %s",
-		     at, msg);
+		warn(r, WARN_TAIL, "%s: last line cut short (%s), ignored: %s", at,
+		     cut == CUT_NO_NEWLINE ? "no newline at the end" : "^C", msg);
 		return 0;
 	}
 	if (!r->opts.lenient)
-		return fail(r, VPMC_ERR_PARSE, "%s: %s", at, msg);
+		return fail(r, VPMC_ERR_PARSE, "%s: %s (--lenient skips such lines)", at, msg);
 	r->st.skipped_lines++;
 	warn(r, WARN_SKIPPED, "%s: %s", at, msg);
 	return 0;
@@ -463,7 +487,7 @@ static int next_vtr(struct vpmc_reader *r, struct vpmc_event *ev)
 		}
 		r->st.lines++;
 		if (l.bad) {
-			if (bad_line(r, l.col, l.bad, false))
+			if (bad_line(r, l.col, l.bad, CUT_NO))
 				return r->failed;
 			continue;
 		}
@@ -476,7 +500,7 @@ static int next_vtr(struct vpmc_reader *r, struct vpmc_event *ev)
 		}
 		if (!ret)
 			r->st.comment_lines++;
-		else if (bad_line(r, le.col, le.msg, l.cut))
+		else if (bad_line(r, le.col, le.msg, l.cut ? CUT_NO_NEWLINE : CUT_NO))
 			return r->failed;
 	}
 }
@@ -530,23 +554,6 @@ static int text_open(struct vpmc_reader *r)
 	return open_importer(r);
 }
 
-/* opts.nested: a kvm_nested_vmexit line libtraceevent could not decode, read from the fields
- * that follow its markers (nested_text_recover()). Return: 1, or -1 (not such a line). */
-static int next_text_nested_recover(struct vpmc_reader *r, const struct linebuf_line *l,
-				    struct kvm_record *rec)
-{
-	char buf[LINEBUF_LINE_MAX];
-	struct vpmc__lineerr le;
-	size_t n = nested_text_recover(l->p, l->len, buf, sizeof(buf));
-
-	if (!n || trace_text_parse_line(r->tp, buf, n, rec, NULL, &le) != 1)
-		return -1;
-	nested_text_fields(rec, buf, n);
-	rec->nested.line = r->lb.line;
-	r->nested_partial++;
-	return 1;
-}
-
 /* The next text record into *@rec. Return: 1, 0 (end), or an error. */
 static int next_text_record(struct vpmc_reader *r, struct kvm_record *rec)
 {
@@ -560,22 +567,24 @@ static int next_text_record(struct vpmc_reader *r, struct kvm_record *rec)
 			return ret;
 		r->st.lines++;
 		if (l.bad) {
-			if (bad_line(r, l.col, l.bad, false))
+			if (bad_line(r, l.col, l.bad, CUT_NO))
 				return r->failed;
 			continue;
 		}
 		ret = trace_text_parse_line(r->tp, l.p, l.len, rec, NULL, &le);
-		if (r->opts.nested && ret < 0)
-			ret = next_text_nested_recover(r, &l, rec);
-		else if (r->opts.nested && ret == 1)
-			nested_text_fields(rec, l.p, l.len);
 		if (ret == 1) {
+			if (r->opts.nested)
+				nested_text_fields(rec, l.p, l.len);
 			rec->nested.line = r->lb.line; /* a held record's position (text_where()) */
+			r->st.partial_lines += rec->partial;
 			return 1;
 		}
-		if (!ret)
+		if (!ret) {
 			r->st.comment_lines++;
-		else if (bad_line(r, le.col, le.msg, l.cut))
+			continue;
+		}
+		ret = text_cut(r, &l);
+		if (ret < 0 || bad_line(r, le.col, le.msg, ret))
 			return r->failed;
 	}
 }
@@ -653,7 +662,11 @@ static int next_dat_record(struct vpmc_reader *r, struct kvm_record *rec)
 		if (ret == TRACE_DAT_UNREAD)
 			r->st.unread_pages = trace_dat_unread_pages(r->dat);
 		if (!r->opts.lenient) {
-			r->failed = VPMC_ERR_PARSE; /* r->err says where */
+			size_t n = strlen(r->err.msg); /* it says where */
+
+			snprintf(r->err.msg + n, sizeof(r->err.msg) - n, " (--lenient skips such %s)",
+				 ret == TRACE_DAT_UNREAD ? "pages" : "records");
+			r->failed = VPMC_ERR_PARSE;
 			return r->failed;
 		}
 		if (ret == TRACE_DAT_BAD_RECORD)
@@ -834,7 +847,7 @@ const struct vpmc_nested_assume *vpmc_reader_nested(const struct vpmc_reader *r)
 
 uint64_t vpmc_reader_nested_partial(const struct vpmc_reader *r)
 {
-	return r->nested_partial;
+	return r->st.partial_lines;
 }
 
 const struct vpmc_pmu_config *vpmc_reader_pmu(const struct vpmc_reader *r)

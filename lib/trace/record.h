@@ -48,6 +48,8 @@ struct kvm_record {
 	char name[KVM_REC_NAME_MAX]; /* event name without a "kvm:" system prefix */
 	uint64_t time_ns;            /* trace time, ns (valid if has_time) */
 	bool has_time;
+	bool partial;                /* text: libtraceevent printed "CAN'T FIND FIELD" for some
+				      * field; the rest was read */
 	int64_t tid;                 /* thread (common_pid), -1 if the layout has none */
 	int32_t cpu;                 /* host CPU, -1 if unknown */
 	int32_t vcpu;                /* vcpu field of ENTRY, EXIT, NESTED_VMEXIT; apicid of

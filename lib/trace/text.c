@@ -208,9 +208,6 @@ static int parse_exit(struct cur *c, struct kvm_record *rec)
 	uint64_t v = 0;
 	int ret;
 
-	if (c->end - c->p >= 16 && !memcmp(c->p, "CAN'T FIND FIELD", 16))
-		return fail_at(c, c->p, "%s: libtraceevent could not decode this event (read the "
-				  "trace.dat, or trace-cmd report -R)", what);
 	if (at_word(c, "vcpu")) {
 		c->p += 4;
 		ret = field_dec(c, &v, VCPU_MAX_, what);
@@ -732,6 +729,36 @@ static int parse_raw(struct cur *c, struct kvm_record *rec)
 	return 0;
 }
 
+/*
+ * libtraceevent prints a field its print format names but the event's format lacks (a plugin
+ * older or newer than the kernel) as 'CAN'T FIND FIELD "name"' or '<CANT FIND FIELD name>', and
+ * the fields it has after them (traces/public/20). Skip such markers at the start of the
+ * payload: the record is partial (what follows is read as usual; the missing fields are those
+ * the layouts take as optional, or the line is an error). Return: true if there was one.
+ */
+static bool skip_missing_fields(struct cur *c)
+{
+	static const char quoted[] = "CAN'T FIND FIELD \"", angle[] = "<CANT FIND FIELD ";
+	bool any = false;
+	const char *q;
+
+	for (;;) {
+		size_t avail = (size_t)(c->end - c->p);
+
+		if (avail > sizeof(quoted) - 1 && !memcmp(c->p, quoted, sizeof(quoted) - 1))
+			q = memchr(c->p + sizeof(quoted) - 1, '"', avail - (sizeof(quoted) - 1));
+		else if (avail > sizeof(angle) - 1 && !memcmp(c->p, angle, sizeof(angle) - 1))
+			q = memchr(c->p + sizeof(angle) - 1, '>', avail - (sizeof(angle) - 1));
+		else
+			return any;
+		if (!q)
+			return any;
+		c->p = q + 1;
+		skip_sp(c);
+		any = true;
+	}
+}
+
 static int parse_payload(struct cur *c, struct kvm_record *rec)
 {
 	static const char failed[] = FAILED_TO_PARSE;
@@ -745,6 +772,8 @@ static int parse_payload(struct cur *c, struct kvm_record *rec)
 	default:
 		break;
 	}
+	if (c->p < c->end && (*c->p == 'C' || *c->p == '<'))
+		rec->partial = skip_missing_fields(c);
 	if (c->p < c->end && *c->p == '[' && (size_t)(c->end - c->p) >= sizeof(failed) - 1 &&
 	    !memcmp(c->p, failed, sizeof(failed) - 1)) {
 		c->p += sizeof(failed) - 1;
