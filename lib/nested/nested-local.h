@@ -31,7 +31,6 @@ struct nested_reason {
 	enum vpmc_nested_isa isa; /* the alphabet that names it, NONE if neither tells */
 	uint32_t code;            /* SVM exit code, when isa is SVM */
 	enum nested_rclass cls;
-	bool write;               /* VMX MSR_WRITE / MSR_WRITE_IMM */
 };
 
 /* Classify @reason as printed (native SVM, the plugin's EXIT_*, VMX). */
