@@ -69,6 +69,7 @@ struct trace_import {
 	bool went_back;             /* the last push's time stamp was before its vCPU's latest */
 	struct trace_import_back back;
 	struct vpmc__errbuf err;
+	struct trace_exit_names names; /* exit reasons in the kernel's spelling */
 	/* records of threads not yet seen with a vCPU; those released, for pop */
 	struct kvm_record *held;    /* TRACE_IMPORT_HOLD_MAX, allocated at first use */
 	struct kvm_record *ready;   /* TRACE_IMPORT_HOLD_MAX + 1 */
@@ -77,9 +78,8 @@ struct trace_import {
 
 /*
  * Exit reasons whose handler ends in kvm_skip_emulated_instruction() (kvm-vpmu-semantics.md 3.2;
- * kvm_vmx_exit_handlers[] in vmx/vmx.c, svm_exit_handlers[] in svm/svm.c). Matched without case
- * on the first word of the reason, so the ancient lower-case VMX names ("io_instruction",
- * "apic_access") match too. Handlers that may decode through the emulator instead (string I/O,
+ * kvm_vmx_exit_handlers[] in vmx/vmx.c, svm_exit_handlers[] in svm/svm.c), in the kernel's
+ * spelling (trace_exit_kernel_name() gave the reason it), matched on the first word. Handlers that may decode through the emulator instead (string I/O,
  * APIC_ACCESS, EPT_MISCONFIG without a fast-MMIO match, CR/DR access without decode assists)
  * are listed: a kvm_emulate_insn before the next entry then takes the retirement over.
  */
@@ -119,27 +119,6 @@ static const struct {
 	{ "hypercall", EXIT_SKIP }, { "vmload", EXIT_SKIP }, { "vmsave", EXIT_SKIP },
 	{ "stgi", EXIT_SKIP }, { "clgi", EXIT_SKIP }, { "monitor", EXIT_SKIP },
 	{ "mwait", EXIT_SKIP }, { "idle-halt", EXIT_SKIP },
-	/* SVM, as trace-cmd's kvm plugin prints them (libtraceevent plugin_kvm.c) */
-	{ "EXIT_READ_CR0", EXIT_SKIP }, { "EXIT_READ_CR3", EXIT_SKIP },
-	{ "EXIT_READ_CR4", EXIT_SKIP }, { "EXIT_READ_CR8", EXIT_SKIP },
-	{ "EXIT_WRITE_CR0", EXIT_SKIP }, { "EXIT_WRITE_CR3", EXIT_SKIP },
-	{ "EXIT_WRITE_CR4", EXIT_SKIP }, { "EXIT_WRITE_CR8", EXIT_SKIP },
-	{ "EXIT_READ_DR0", EXIT_SKIP }, { "EXIT_READ_DR1", EXIT_SKIP },
-	{ "EXIT_READ_DR2", EXIT_SKIP }, { "EXIT_READ_DR3", EXIT_SKIP },
-	{ "EXIT_READ_DR4", EXIT_SKIP }, { "EXIT_READ_DR5", EXIT_SKIP },
-	{ "EXIT_READ_DR6", EXIT_SKIP }, { "EXIT_READ_DR7", EXIT_SKIP },
-	{ "EXIT_WRITE_DR0", EXIT_SKIP }, { "EXIT_WRITE_DR1", EXIT_SKIP },
-	{ "EXIT_WRITE_DR2", EXIT_SKIP }, { "EXIT_WRITE_DR3", EXIT_SKIP },
-	{ "EXIT_WRITE_DR4", EXIT_SKIP }, { "EXIT_WRITE_DR5", EXIT_SKIP },
-	{ "EXIT_WRITE_DR6", EXIT_SKIP }, { "EXIT_WRITE_DR7", EXIT_SKIP },
-	{ "EXIT_CR0_SEL_WRITE", EXIT_SKIP }, { "EXIT_RDPMC", EXIT_SKIP },
-	{ "EXIT_CPUID", EXIT_SKIP }, { "EXIT_INVD", EXIT_SKIP }, { "EXIT_PAUSE", EXIT_SKIP },
-	{ "EXIT_HLT", EXIT_SKIP }, { "EXIT_INVLPG", EXIT_SKIP }, { "EXIT_INVLPGA", EXIT_SKIP },
-	{ "EXIT_IOIO", EXIT_SKIP }, { "EXIT_MSR", EXIT_SKIP }, { "EXIT_VMRUN", EXIT_SKIP },
-	{ "EXIT_VMMCALL", EXIT_SKIP }, { "EXIT_VMLOAD", EXIT_SKIP },
-	{ "EXIT_VMSAVE", EXIT_SKIP }, { "EXIT_STGI", EXIT_SKIP }, { "EXIT_CLGI", EXIT_SKIP },
-	{ "EXIT_WBINVD", EXIT_SKIP }, { "EXIT_MONITOR", EXIT_SKIP },
-	{ "EXIT_MWAIT", EXIT_SKIP }, { "EXIT_XSETBV", EXIT_SKIP },
 };
 
 static enum exit_kind exit_reason_kind(const char *reason)
@@ -467,9 +446,10 @@ static int import_exit(struct trace_import *im, uint32_t id, struct import_vcpu 
 	ev = emit(im, id, VPMC_EV_EXIT, t);
 	if (!ev)
 		return queue_full(im);
-	snprintf(ev->reason, sizeof(ev->reason), "%s", rec->reason);
+	memcpy(ev->reason, rec->reason, sizeof(ev->reason));
+	trace_exit_kernel_name(&im->names, ev->reason);
 	v->in_guest = false;
-	switch (exit_reason_kind(rec->reason)) {
+	switch (exit_reason_kind(ev->reason)) {
 	case EXIT_SKIP:
 		v->pend = PEND_SKIP;
 		v->pend_branch = false;

@@ -82,6 +82,7 @@ struct vpmc_reader {
 	struct text_parser *tp;
 	struct vtr_parser *vtr;
 	struct vpmc_event held;       /* .vtr: the first event, read at open with the header */
+	struct trace_exit_names exit_names; /* .vtr: exit reasons in the kernel's spelling */
 	bool has_held, held_end;      /* it is held; the input ended before any event */
 	struct trace_dat *dat;
 	struct trace_import *im;
@@ -494,6 +495,8 @@ static int next_vtr(struct vpmc_reader *r, struct vpmc_event *ev)
 		ret = vtr_parse_line(r->vtr, l.p, l.len, ev, &le);
 		if (ret == 1) {
 			r->st.records++;
+			if (ev->type == VPMC_EV_EXIT)
+				trace_exit_kernel_name(&r->exit_names, ev->reason);
 			if (vpmc__is_nested_event(ev->type) && !r->opts.nested)
 				continue; /* only "vpmcsim nested" uses them */
 			return 1;

@@ -111,3 +111,13 @@ void trace_exit_reason_name(unsigned int isa, uint64_t exit_reason, char *buf, s
 	else
 		snprintf(buf, len, "0x%llx", (unsigned long long)exit_reason);
 }
+
+void trace_exit_kernel_name(struct trace_exit_names *c, char *reason)
+{
+	if (strcmp(c->raw, reason)) {
+		snprintf(c->raw, sizeof(c->raw), "%s", reason);
+		if (!x86_exit_kernel_name(reason, c->name, sizeof(c->name)))
+			memcpy(c->name, c->raw, sizeof(c->name));
+	}
+	memcpy(reason, c->name, VPMC_REASON_MAX);
+}

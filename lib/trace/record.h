@@ -117,4 +117,14 @@ enum kvm_insn_mode trace_insn_mode_from_flags(unsigned int flags);
  * printed "0x%x" as __print_symbolic() does. Always NUL-terminated in @buf (VPMC_REASON_MAX). */
 void trace_exit_reason_name(unsigned int isa, uint64_t exit_reason, char *buf, size_t len);
 
+/* The last exit reason given the kernel's spelling, and that spelling: reasons repeat. */
+struct trace_exit_names {
+	char raw[VPMC_REASON_MAX];
+	char name[VPMC_REASON_MAX];
+};
+
+/* Replace @reason (VPMC_REASON_MAX bytes, NUL-terminated) by the kernel's spelling of it
+ * (x86_exit_kernel_name()), so that one exit has one name whatever the layout (issue 17). */
+void trace_exit_kernel_name(struct trace_exit_names *c, char *reason);
+
 #endif /* VPMC_KVM_RECORD_H */
