@@ -25,6 +25,8 @@ enum {
 	OPT_PLOT,
 	OPT_VCPU,
 	OPT_TIME,
+	OPT_KEY,
+	OPT_EVENT,
 	OPT_END_ /* not an option: the number of them, after OPT_FORMAT */
 };
 

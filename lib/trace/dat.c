@@ -67,6 +67,8 @@ enum dat_field {
 	F_PORT,
 	F_SIZE,
 	F_COUNT,
+	F_MMIO_TYPE,
+	F_GPA,
 	F_UEXIT,  /* kvm_userspace_exit reason */
 	F_ERRNO,
 	F_NR
@@ -117,6 +119,8 @@ static const struct {
 	{ KVM_REC_USERSPACE_EXIT, F_UEXIT, false, { "reason" } },
 	{ KVM_REC_USERSPACE_EXIT, F_ERRNO, true, { "errno" } },
 	{ KVM_REC_FPU, F_WRITE, false, { "load" } },
+	{ KVM_REC_MMIO, F_MMIO_TYPE, false, { "type" } },
+	{ KVM_REC_MMIO, F_GPA, false, { "gpa" } },
 };
 
 /* A field the event's format has: where it lies in a record. */
@@ -609,6 +613,8 @@ static int fill_fields(struct trace_dat *d, const struct dat_event *de,
 		case F_PORT: rec->port = (uint32_t)v; break;
 		case F_SIZE: rec->size = (uint32_t)v; break;
 		case F_COUNT: rec->count = (uint32_t)v; break;
+		case F_MMIO_TYPE: rec->mmio_type = (uint32_t)v; break;
+		case F_GPA: rec->gpa = v; break;
 		case F_UEXIT: uexit = v; break;
 		case F_ERRNO: err_no = v; break;
 		case F_INSN: case F_NR: break; /* insn[] is copied by fill_insn() */

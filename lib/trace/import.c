@@ -615,6 +615,14 @@ static int dispatch(struct trace_import *im, uint32_t id, struct import_vcpu *v,
 		if (v->pend == PEND_VMRUN)
 			v->pend = PEND_NONE;
 		break;
+	case KVM_REC_MMIO:
+		if (im->opts.accesses)
+			return import_simple(im, id, VPMC_EV_MMIO, rec->mmio_type, rec->gpa, t);
+		break;
+	case KVM_REC_PIO:
+		if (im->opts.accesses)
+			return import_simple(im, id, VPMC_EV_PIO, rec->port, rec->write, t);
+		break;
 	default:
 		break;
 	}

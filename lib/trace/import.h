@@ -29,6 +29,8 @@ struct trace_import_opts {
 	unsigned int host_kernel;           /* VPMC_KERNEL(): ENTER/LEAVE are branches before 6.18 */
 	bool nested;                        /* vpmc_reader_opts.nested: kvm_nested_* records become
 					     * nested events */
+	bool accesses;                      /* vpmc_reader_opts.accesses: kvm_mmio and kvm_pio
+					     * records become VPMC_EV_MMIO and VPMC_EV_PIO */
 };
 
 struct trace_import_stats {

@@ -344,6 +344,7 @@ static int open_importer(struct vpmc_reader *r)
 		.guest_branch_permille = r->opts.guest_branch_permille,
 		.host_kernel = r->opts.has_pmu ? r->opts.pmu.host_kernel : VPMC_KERNEL_LATEST,
 		.nested = r->opts.nested,
+		.accesses = r->opts.accesses,
 	};
 
 	if (trace_import_new(&r->im, &io))
@@ -390,7 +391,8 @@ static int time_went_back(struct vpmc_reader *r, const struct trace_import_back 
 static inline int push_record(struct vpmc_reader *r, const struct kvm_record *rec)
 {
 	r->st.records++;
-	if (rec->kind == KVM_REC_OTHER) {
+	/* kvm_mmio is read for stat --event mmio only: for the rest, an event not used */
+	if (rec->kind == KVM_REC_OTHER || (rec->kind == KVM_REC_MMIO && !r->opts.accesses)) {
 		r->st.unknown_records++;
 		if (count_unknown(r, rec->name))
 			return r->failed;

@@ -23,6 +23,7 @@ static const struct {
 	{ "kvm_eoi", KVM_REC_EOI },
 	{ "kvm_apic", KVM_REC_APIC },
 	{ "kvm_pio", KVM_REC_PIO },
+	{ "kvm_mmio", KVM_REC_MMIO },
 	{ "kvm_userspace_exit", KVM_REC_USERSPACE_EXIT },
 	{ "kvm_cpuid", KVM_REC_CPUID },
 	{ "kvm_fpu", KVM_REC_FPU },

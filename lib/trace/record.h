@@ -37,6 +37,7 @@ enum kvm_rec_kind {
 	KVM_REC_NESTED_VMEXIT_INJECT, /* kvm_nested_vmexit_inject: reason */
 	KVM_REC_NESTED_VMENTER,  /* kvm_nested_vmenter (and kvm_nested_vmrun) */
 	KVM_REC_NESTED_OTHER,    /* other kvm_nested_* (intercepts, intr_vmexit, ...) */
+	KVM_REC_MMIO,            /* kvm_mmio: mmio_type, gpa (for vpmcsim stat --event mmio) */
 	KVM_REC_NR
 };
 
@@ -68,6 +69,8 @@ struct kvm_record {
 	bool gp;       /* MSR: " (#GP)": the access faulted */
 	uint32_t reg;  /* APIC: register offset, 0x340 = LVTPC */
 	uint32_t port, size, count;
+	uint32_t mmio_type; /* MMIO: KVM_TRACE_MMIO_READ_UNSATISFIED 0, _READ 1, _WRITE 2 */
+	uint64_t gpa;       /* MMIO: the guest physical address */
 
 	/* EMULATE_INSN */
 	uint8_t insn[KVM_INSN_MAX];

@@ -621,6 +621,41 @@ static int parse_apic(struct cur *c, struct kvm_record *rec)
 	return ret ? ret : field_hex(c, &rec->data, UINT64_MAX, what);
 }
 
+/* kvm_trace_symbol_mmio in include/trace/events/kvm.h, indexed by KVM_TRACE_MMIO_*. */
+static const char *const mmio_types[3] = { "unsatisfied-read", "read", "write" };
+
+/* kvm_mmio: "mmio %s len %u gpa 0x%llx val 0x%llx" (the same since 2.6.3x). */
+static int parse_mmio(struct cur *c, struct kvm_record *rec)
+{
+	static const char what[] = "kvm_mmio";
+	uint64_t len;
+	size_t i;
+	int ret;
+
+	ret = expect_word(c, "mmio", what);
+	if (ret)
+		return ret;
+	skip_sp(c);
+	for (i = 0; i < ARRAY_SIZE(mmio_types); i++) {
+		if (at_word_n(c, mmio_types[i], strlen(mmio_types[i])))
+			break;
+	}
+	if (i == ARRAY_SIZE(mmio_types))
+		return fail_at(c, c->p, "%s: expected 'unsatisfied-read', 'read' or 'write'", what);
+	rec->mmio_type = (uint32_t)i;
+	c->p += strlen(mmio_types[i]);
+	ret = expect_word(c, "len", what);
+	if (!ret)
+		ret = field_dec(c, &len, U32_MAX_, what);
+	if (!ret)
+		ret = expect_word(c, "gpa", what);
+	if (!ret)
+		ret = field_hex(c, &rec->gpa, UINT64_MAX, what);
+	if (!ret)
+		ret = expect_word(c, "val", what);
+	return ret ? ret : field_hex(c, &rec->data, UINT64_MAX, what);
+}
+
 /* ---------------------------------------------------------------------------------------------
  * The -R field form of each kind: which fields, read how, into which record field.
  */
@@ -666,6 +701,11 @@ static const struct raw_spec raw_pio[] = {
 	RS("count", DEC, RT_U32, false, count, U32_MAX_),
 	RS("val", HEX, RT_U64, true, data, U32_MAX_),
 };
+static const struct raw_spec raw_mmio[] = {
+	RS("type", DEC, RT_U32, false, mmio_type, U32_MAX_),
+	RS("gpa", HEX, RT_U64, false, gpa, UINT64_MAX),
+	RS("val", HEX, RT_U64, true, data, UINT64_MAX),
+};
 static const struct raw_spec raw_userspace_exit[] = {
 	RS("reason", DEC, RT_U32, false, exit_reason, U32_MAX_),
 };
@@ -686,6 +726,7 @@ const struct raw_kind text_raw_kinds[KVM_REC_NR] = {
 	RK(KVM_REC_EOI, raw_eoi),
 	RK(KVM_REC_APIC, raw_apic),
 	RK(KVM_REC_PIO, raw_pio),
+	RK(KVM_REC_MMIO, raw_mmio),
 	RK(KVM_REC_USERSPACE_EXIT, raw_userspace_exit),
 	RK(KVM_REC_FPU, raw_fpu),
 	RK(KVM_REC_NESTED_VMENTER, raw_vmenter),
@@ -804,6 +845,8 @@ static int parse_payload(struct cur *c, struct kvm_record *rec)
 		return parse_apic_vector(c, rec, true);
 	case KVM_REC_APIC:
 		return parse_apic(c, rec);
+	case KVM_REC_MMIO:
+		return parse_mmio(c, rec);
 	default:
 		return 0;
 	}
@@ -994,7 +1037,9 @@ static enum kvm_rec_kind kind_of(const char *n, size_t len)
 		return IS("kvm_msr") ? KVM_REC_MSR : IS("kvm_fpu") ? KVM_REC_FPU :
 		       IS("kvm_pio") ? KVM_REC_PIO : IS("kvm_eoi") ? KVM_REC_EOI : KVM_REC_OTHER;
 	case 8:
-		return IS("kvm_exit") ? KVM_REC_EXIT : IS("kvm_apic") ? KVM_REC_APIC : KVM_REC_OTHER;
+		if (IS("kvm_exit") || IS("kvm_apic"))
+			return n[4] == 'e' ? KVM_REC_EXIT : KVM_REC_APIC;
+		break;
 	case 9:
 		return IS("kvm_entry") ? KVM_REC_ENTRY : IS("kvm_cpuid") ? KVM_REC_CPUID :
 									 KVM_REC_OTHER;
