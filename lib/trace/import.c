@@ -640,7 +640,7 @@ static int import_record(struct trace_import *im, const struct kvm_record *rec)
 	uint64_t t;
 	int ret;
 
-	im->line = rec->nested.line;
+	im->line = rec->pos;
 	ret = vcpu_of(im, rec, &id);
 	if (!ret)
 		ret = vcpu_get(im, id, &v);

@@ -120,8 +120,9 @@ int trace_import_pop(struct trace_import *im, struct vpmc_event *ev);
  */
 bool trace_import_went_back(struct trace_import *im, struct trace_import_back *back);
 
-/* The input line (kvm_record.nested.line) of the record whose events trace_import_pop() is
- * returning; 0 if unknown or for the events of trace_import_finish(). */
+/* The position (kvm_record.pos: text line, trace.dat record number) of the record whose
+ * events trace_import_pop() is returning; 0 if unknown or for the events of
+ * trace_import_finish(). */
 uint64_t trace_import_line(const struct trace_import *im);
 
 /* The last error's message ("" if none), owned by @im. */

@@ -578,9 +578,11 @@ static int next_text_record(struct vpmc_reader *r, struct kvm_record *rec)
 		}
 		ret = trace_text_parse_line(r->tp, l.p, l.len, rec, NULL, &le);
 		if (ret == 1) {
-			if (r->opts.nested)
+			if (r->opts.nested) {
 				nested_text_fields(rec, l.p, l.len);
-			rec->nested.line = r->lb.line; /* a held record's position (text_where()) */
+				rec->nested.line = r->lb.line;
+			}
+			rec->pos = r->lb.line; /* a held record's position (text_where()) */
 			r->st.partial_lines += rec->partial;
 			return 1;
 		}
@@ -681,8 +683,10 @@ static int next_dat_record(struct vpmc_reader *r, struct kvm_record *rec)
 	}
 	if (ret < 0)
 		r->failed = ret;
-	else if (ret == 1)
+	else if (ret == 1) {
 		memset(&rec->nested, 0, sizeof(rec->nested)); /* not read from trace.dat yet */
+		rec->pos = r->st.records + 1; /* its number, for dat_where() */
+	}
 	return ret;
 }
 
@@ -691,10 +695,14 @@ static int dat_next(struct vpmc_reader *r, struct vpmc_event *ev)
 	return next_imported(r, ev, next_dat_record);
 }
 
-/* "FILE: record N": records have no line. */
+/* "FILE: record N": records have no line. The number is that of the record whose events are
+ * being returned (text_where()). */
 static void dat_where(const struct vpmc_reader *r, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s: record %llu", r->name, (unsigned long long)r->st.records);
+	uint64_t n = r->im ? trace_import_line(r->im) : 0;
+
+	snprintf(buf, len, "%s: record %llu", r->name,
+		 (unsigned long long)(n ? n : r->st.records));
 }
 
 static void dat_close(struct vpmc_reader *r)

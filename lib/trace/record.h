@@ -51,6 +51,8 @@ struct kvm_record {
 	bool has_time;
 	bool partial;                /* text: libtraceevent printed "CAN'T FIND FIELD" for some
 				      * field; the rest was read */
+	uint64_t pos;                /* its line (text) or number (trace.dat) in the input, for
+				      * messages about it after it waited (trace_import_line()) */
 	int64_t tid;                 /* thread (common_pid), -1 if the layout has none */
 	int32_t cpu;                 /* host CPU, -1 if unknown */
 	int32_t vcpu;                /* vcpu field of ENTRY, EXIT, NESTED_VMEXIT; apicid of
@@ -95,8 +97,7 @@ struct kvm_record {
 		uint64_t info1;        /* NESTED_VMEXIT: info1 / ext_inf1, if has_info1 */
 		uint64_t gpa;          /* NESTED_VMENTER: the vmcb: / vmcs: field, if has_gpa */
 		uint32_t words[3];     /* kvm_nested_intercepts: VMCB intercept words 3, 4, 5 */
-		uint64_t line;         /* the record's line in a text input (0: unknown); set
-					* in every mode (trace_import_line()) */
+		uint64_t line;         /* the record's line in a text input (0: unknown) */
 		uint8_t isa;           /* NESTED_VMENTER: 2 "vmcb:" (or kvm_nested_vmrun), 1 "vmcs:" */
 		bool has_info1, has_gpa;
 	} nested;

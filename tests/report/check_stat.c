@@ -25,7 +25,8 @@ static void teardown(void)
 	vpmc_stat_free(s);
 }
 
-static void ev(uint64_t t, uint32_t vcpu, enum vpmc_event_type type, const char *reason)
+static void put(uint64_t t, uint32_t vcpu, enum vpmc_event_type type, uint32_t index,
+		uint64_t value, const char *reason)
 {
 	struct vpmc_event e;
 
@@ -33,8 +34,15 @@ static void ev(uint64_t t, uint32_t vcpu, enum vpmc_event_type type, const char 
 	e.time_ns = t;
 	e.vcpu = vcpu;
 	e.type = type;
+	e.index = index;
+	e.value = value;
 	snprintf(e.reason, sizeof(e.reason), "%s", reason);
 	ck_assert_int_eq(vpmc_stat_event(s, &e), 0);
+}
+
+static void ev(uint64_t t, uint32_t vcpu, enum vpmc_event_type type, const char *reason)
+{
+	put(t, vcpu, type, 0, 0, reason);
 }
 
 /* vCPU 0: MSR_WRITE 2000 ns and 1000 ns, HLT 500 ns; vCPU 1: MSR_WRITE 100 ns, interleaved. */
@@ -196,18 +204,11 @@ END_TEST
 
 /* ---- issue 17, item 10: stat as perf kvm stat users expect --------------------------------- */
 
+/* An MMIO (index: type, value: GPA) or I/O port access (index: port, value: 1 OUT, 0 IN). */
 static void acc(uint64_t t, uint32_t vcpu, enum vpmc_event_type type, uint32_t index,
 		uint64_t value)
 {
-	struct vpmc_event e;
-
-	memset(&e, 0, sizeof(e));
-	e.time_ns = t;
-	e.vcpu = vcpu;
-	e.type = type;
-	e.index = index;
-	e.value = value;
-	ck_assert_int_eq(vpmc_stat_event(s, &e), 0);
+	put(t, vcpu, type, index, value, "");
 }
 
 /* The data rows of CSV @out, reason names only, joined by ' '. */
