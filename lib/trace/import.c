@@ -72,7 +72,7 @@ struct trace_import {
 	struct trace_exit_names names; /* exit reasons in the kernel's spelling */
 	/* records of threads not yet seen with a vCPU; those released, for pop */
 	struct kvm_record *held;    /* TRACE_IMPORT_HOLD_MAX, allocated at first use */
-	struct kvm_record *ready;   /* TRACE_IMPORT_HOLD_MAX + 1 */
+	struct kvm_record *ready;   /* TRACE_IMPORT_HOLD_MAX */
 	size_t nr_held, nr_ready, ready_pos;
 };
 
@@ -662,59 +662,71 @@ static int import_record(struct trace_import *im, const struct kvm_record *rec)
 
 /* ---- a record waits for its thread's vCPU ---------------------------------------------- */
 
-/* Move @tid's held records, in order, to the ready list (drained by trace_import_pop()). */
-static void release(struct trace_import *im, int64_t tid)
+/* Whether @rec's vCPU is known: its vcpu field (or apicid), or its thread's. */
+static bool hold_resolved(struct trace_import *im, const struct kvm_record *rec)
 {
-	size_t i, j = 0;
+	return rec->vcpu >= 0 || (im->last.used && im->last.tid == rec->tid) ||
+	       thread_find(im, rec->tid);
+}
 
-	for (i = 0; i < im->nr_held; i++) {
-		if (im->held[i].tid == tid)
-			im->ready[im->nr_ready++] = im->held[i];
-		else
-			im->held[j++] = im->held[i];
-	}
-	im->nr_held = j;
+/* Move the held records from the oldest on, while their vCPU is known, to the ready list
+ * (processed by trace_import_pop()), in order. */
+static void hold_drain(struct trace_import *im)
+{
+	size_t n = 0;
+
+	while (n < im->nr_held && hold_resolved(im, &im->held[n]))
+		im->ready[im->nr_ready++] = im->held[n++];
+	memmove(im->held, im->held + n, (im->nr_held - n) * sizeof(*im->held));
+	im->nr_held -= n;
+}
+
+/* The oldest held record's thread will not show its vCPU in time: number it by order of
+ * appearance (vcpu_of()), and let the records go. Return: 0 or an error. */
+static int hold_force(struct trace_import *im)
+{
+	int32_t id;
+	int ret = vcpu_of(im, &im->held[0], &id);
+
+	if (!ret)
+		hold_drain(im);
+	return ret;
 }
 
 /*
  * A record without a vcpu field from a thread not yet seen with one (an old-layout kvm_exit
- * before the thread's first kvm_entry "vcpu N"; traces/public/50) is held until the thread shows
- * its vCPU (a vcpu field), or the hold is full (the oldest thread's records go to the lowest free
- * vCPU, by thread), or the end (the same): it never goes to a vCPU that does not exist.
- * Return: 1 (held, or queued behind the records it releases), 0 (process it now), or
- * VPMC_ERR_NOMEM.
+ * before the thread's first kvm_entry "vcpu N"; traces/public/50) waits until the thread shows
+ * its vCPU (a vcpu field), so that it never goes to a vCPU that does not exist; so do the
+ * records after it, so that their order stays the trace's. At most TRACE_IMPORT_HOLD_MAX wait:
+ * then, and at the end, the oldest one's thread is numbered by order of appearance.
+ * Return: 1 (it waits, or goes behind those that waited), 0 (process it now), or an error.
  */
 static int import_hold(struct trace_import *im, const struct kvm_record *rec)
 {
-	bool has_vcpu = rec->vcpu >= 0 && rec->kind != KVM_REC_APIC_ACCEPT_IRQ;
+	int ret;
 
-	if (rec->kind == KVM_REC_APIC_ACCEPT_IRQ || (!has_vcpu && ((im->last.used &&
-	    im->last.tid == rec->tid) || thread_find(im, rec->tid))))
+	if (!im->nr_held && hold_resolved(im, rec))
 		return 0;
 	if (!im->held) {
 		im->held = calloc(TRACE_IMPORT_HOLD_MAX, sizeof(*im->held));
-		im->ready = calloc(TRACE_IMPORT_HOLD_MAX + 1, sizeof(*im->ready));
+		im->ready = calloc(TRACE_IMPORT_HOLD_MAX, sizeof(*im->ready));
 		if (!im->held || !im->ready)
 			return VPMC_ERR_NOMEM;
 	}
-	if (has_vcpu) {
-		release(im, rec->tid);
-		if (!im->nr_ready)
-			return 0;
-		im->ready[im->nr_ready++] = *rec;
-		/* the released records are this vCPU's (an index out of range fails with rec) */
-		return rec->vcpu < VPMC_MAX_VCPUS ? (thread_bind(im, rec->tid, rec->vcpu) ?: 1) : 1;
-	}
-	if (im->nr_held == TRACE_IMPORT_HOLD_MAX) {
-		int64_t tid = im->held[0].tid;
-
-		release(im, tid);
-		if (tid == rec->tid) {
-			im->ready[im->nr_ready++] = *rec;
-			return 1;
-		}
+	/* a vcpu field tells the vCPU of the thread's records that wait (an index out of range
+	 * fails when the record is processed) */
+	if (rec->vcpu >= 0 && rec->vcpu < VPMC_MAX_VCPUS && rec->kind != KVM_REC_APIC_ACCEPT_IRQ) {
+		ret = thread_bind(im, rec->tid, rec->vcpu);
+		if (ret)
+			return ret;
 	}
 	im->held[im->nr_held++] = *rec;
+	hold_drain(im);
+	if (im->nr_held == TRACE_IMPORT_HOLD_MAX) {
+		ret = hold_force(im);
+		if (ret)
+			return ret;
+	}
 	return 1;
 }
 
@@ -723,6 +735,8 @@ int trace_import_push(struct trace_import *im, const struct kvm_record *rec)
 	int ret;
 
 	im->went_back = false;
+	if (im->ready_pos < im->nr_ready) /* trace_import_went_back() was true: pop again */
+		return queue_full(im);
 	if (!is_vcpu_context(rec->kind) || (rec->kind == KVM_REC_APIC_ACCEPT_IRQ && rec->vcpu < 0))
 		return 0;
 	ret = import_hold(im, rec);
@@ -733,11 +747,6 @@ int trace_import_push(struct trace_import *im, const struct kvm_record *rec)
 
 int trace_import_finish(struct trace_import *im)
 {
-	size_t i;
-
-	for (i = 0; i < im->nr_held; i++)
-		im->ready[im->nr_ready++] = im->held[i];
-	im->nr_held = 0;
 	im->finishing = true;
 	return 0;
 }
@@ -746,13 +755,21 @@ int trace_import_pop(struct trace_import *im, struct vpmc_event *ev)
 {
 	int ret;
 
-	while (!im->count && !im->went_back && im->ready_pos < im->nr_ready) {
-		ret = import_record(im, &im->ready[im->ready_pos++]);
+	for (;;) {
+		while (!im->count && !im->went_back && im->ready_pos < im->nr_ready) {
+			ret = import_record(im, &im->ready[im->ready_pos++]);
+			if (ret)
+				return ret;
+		}
+		if (im->ready_pos == im->nr_ready)
+			im->nr_ready = im->ready_pos = 0;
+		/* at the end, what still waits goes, oldest thread first */
+		if (im->count || im->went_back || im->nr_ready || !im->finishing || !im->nr_held)
+			break;
+		ret = hold_force(im);
 		if (ret)
 			return ret;
 	}
-	if (im->ready_pos == im->nr_ready)
-		im->nr_ready = im->ready_pos = 0;
 	/* At the end, each vCPU's pending instruction retires, one vCPU per call. */
 	if (!im->count && im->finishing)
 		im->line = 0; /* no record's: the end of the input */
