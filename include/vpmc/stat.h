@@ -49,7 +49,8 @@ int vpmc_stat_set_time(struct vpmc_stat *s, const char *range);
  * vpmc_stat_set_key() - Sort the rows as perf kvm stat report --key does, largest first.
  * @s: statistics
  * @key: "sample" (the default), "time" or "mean" (the mean time), "max", "min" (the maximum,
- *       minimum time); perf's "percent_sample", "mean_t", "max_t", "min_t" too
+ *       minimum time), "percent_time" (the time of all samples); perf's "percent_sample",
+ *       "mean_t", "max_t", "min_t" too
  *
  * Return: 0, or VPMC_ERR_INVAL with vpmc_stat_error() set.
  */

@@ -488,6 +488,8 @@ static double stat_key_of(const struct vpmc_stat *s, const struct stat_reason *r
 		return (double)r->max_ns;
 	case STAT_KEY_MIN:
 		return (double)r->min_ns;
+	case STAT_KEY_TOTAL:
+		return (double)r->total_ns;
 	case STAT_KEY_SAMPLE:
 		break;
 	}
@@ -686,7 +688,7 @@ int vpmc_stat_set_key(struct vpmc_stat *s, const char *key)
 		{ "time", STAT_KEY_TIME },     { "mean", STAT_KEY_TIME },
 		{ "mean_t", STAT_KEY_TIME },   { "max", STAT_KEY_MAX },
 		{ "max_t", STAT_KEY_MAX },     { "min", STAT_KEY_MIN },
-		{ "min_t", STAT_KEY_MIN },
+		{ "min_t", STAT_KEY_MIN },     { "percent_time", STAT_KEY_TOTAL },
 	};
 	size_t i;
 
@@ -697,7 +699,8 @@ int vpmc_stat_set_key(struct vpmc_stat *s, const char *key)
 		}
 	}
 	return vpmc__set_error(&s->err, VPMC_ERR_INVAL, "--key '%s': expected sample, time, max, "
-			       "min or mean (perf's percent_sample, mean_t, max_t, min_t too)",
+			       "min or mean (perf's percent_sample, percent_time, mean_t, max_t, "
+			       "min_t too)",
 			       key);
 }
 

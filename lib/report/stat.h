@@ -21,7 +21,7 @@ struct stat_reason {
 };
 
 /* What perf kvm stat report --key sorts by (builtin-kvm.c; all largest first). */
-enum stat_key { STAT_KEY_SAMPLE, STAT_KEY_TIME, STAT_KEY_MAX, STAT_KEY_MIN };
+enum stat_key { STAT_KEY_SAMPLE, STAT_KEY_TIME, STAT_KEY_MAX, STAT_KEY_MIN, STAT_KEY_TOTAL };
 
 /* perf kvm stat report --event (tools/perf/arch/x86/util/kvm-stat.c, kvm_reg_events_ops[]). */
 enum stat_event { STAT_EVENT_VMEXIT, STAT_EVENT_MMIO, STAT_EVENT_IOPORT };

@@ -234,6 +234,8 @@ static const struct {
 	{ "sample", "A C B Total" },  { "time", "B C A Total" }, { "mean", "B C A Total" },
 	{ "max", "C B A Total" },     { "min", "B A C Total" },  { "max_t", "C B A Total" },
 	{ "percent_sample", "A C B Total" },
+	/* the time of all samples: A 30, B 100, C 200 ns */
+	{ "percent_time", "C B A Total" },
 };
 
 START_TEST(test_keys)
@@ -388,7 +390,7 @@ START_TEST(test_bad_key_and_event)
 {
 	ck_assert_int_eq(vpmc_stat_set_key(s, "samples"), VPMC_ERR_INVAL);
 	ck_assert_str_eq(vpmc_stat_error(s), "--key 'samples': expected sample, time, max, min or "
-			 "mean (perf's percent_sample, mean_t, max_t, min_t too)");
+			 "mean (perf's percent_sample, percent_time, mean_t, max_t, min_t too)");
 	ck_assert_int_eq(vpmc_stat_set_event(s, "pio"), VPMC_ERR_INVAL);
 	ck_assert_str_eq(vpmc_stat_error(s), "--event 'pio': expected vmexit, mmio or ioport");
 	ck_assert(!vpmc_stat_wants_accesses(s));
