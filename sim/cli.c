@@ -368,6 +368,10 @@ void cli_reader_report(const char *path, const struct vpmc_reader *r)
 			vpmc_reader_format(r) == VPMC_FORMAT_DAT ? "record" : "line",
 			st.skipped_lines == 1 ? "" : "s",
 			st.skipped_lines > 10 ? "; the first 10 follow" : "");
+	if (st.partial_lines)
+		fprintf(stderr, "vpmcsim: %s: %" PRIu64 " partial line%s (libtraceevent's \"CAN'T FIND "
+			"FIELD\"), read from the fields they have\n", path, st.partial_lines,
+			st.partial_lines == 1 ? "" : "s");
 	if (st.unread_pages)
 		fprintf(stderr, "vpmcsim: %s: %" PRIu64 " ring-buffer page%s unread (corrupt)\n",
 			path, st.unread_pages, st.unread_pages == 1 ? "" : "s");

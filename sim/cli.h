@@ -29,6 +29,8 @@ enum {
 	OPT_HOST_KERNEL,
 	OPT_VENDOR,
 	OPT_COST_PROFILE,
+	OPT_KEY,
+	OPT_EVENT,
 	OPT_END_ /* not an option: the number of them, after OPT_FORMAT */
 };
 

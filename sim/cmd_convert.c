@@ -26,8 +26,7 @@ static void convert_usage(FILE *f)
 	fprintf(f, "Usage: vpmcsim convert [OPTIONS] IN -o OUT.vtr\n\n"
 		   "Write the native events of a trace (trace.dat, kvm tracepoint text, .vtr) as .vtr.\n\n"
 		   "  -o, --output FILE   the .vtr to write ('-': standard output)\n"
-		   "  --input-format F    auto (default: by content), vtr, text or dat;\n"
-		   "                      --format is its old name\n"
+		   "  --input-format F    auto (default: by content), vtr, text or dat\n"
 		   "  --lenient           skip malformed trace lines (counted) instead of failing\n"
 		   "  --guest-ips N       guest instructions per second of guest-mode time\n"
 		   "                      (default %llu; 0: no guest events)\n"
@@ -42,7 +41,8 @@ static void convert_usage(FILE *f)
 /* Return: -1 to go on, else the exit code. */
 static int parse_args(int argc, char **argv, struct convert_args *a)
 {
-	enum { CONV_FORMAT = 256, CONV_LENIENT, CONV_IPS, CONV_PERMILLE, CONV_KERNEL, CONV_VENDOR };
+	enum { CONV_FORMAT = 256, CONV_LENIENT, CONV_IPS, CONV_PERMILLE, CONV_KERNEL, CONV_VENDOR,
+	       CONV_OUT_FORMAT };
 	/* the PMU-shape options are cli.c's: their values there */
 	static const int pmu_opt[] = { [CONV_PERMILLE - CONV_PERMILLE] = OPT_BRANCH_PERMILLE,
 				       [CONV_KERNEL - CONV_PERMILLE] = OPT_HOST_KERNEL,
@@ -50,7 +50,8 @@ static int parse_args(int argc, char **argv, struct convert_args *a)
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "input-format", required_argument, NULL, CONV_FORMAT },
-		{ "format", required_argument, NULL, CONV_FORMAT }, /* its first name, kept */
+		/* --format is the output format elsewhere; here it once meant the input's (issue 17) */
+		{ "format", required_argument, NULL, CONV_OUT_FORMAT },
 		{ "lenient", no_argument, NULL, CONV_LENIENT },
 		{ "guest-ips", required_argument, NULL, CONV_IPS },
 		{ "guest-branch-permille", required_argument, NULL, CONV_PERMILLE },
@@ -69,7 +70,7 @@ static int parse_args(int argc, char **argv, struct convert_args *a)
 	a->opts.nested_events = true; /* kvm_nested_* as nexit, nenter ... (nested-gpc.md §6.9) */
 	while ((li = -1, c = getopt_long(argc, argv, "o:h", opts, &li)) != -1) {
 		/* every option that takes a value is given once */
-		if (optarg && (c == 'o' || c >= CONV_FORMAT)) {
+		if (optarg && (c == 'o' || (c >= CONV_FORMAT && c < CONV_OUT_FORMAT))) {
 			snprintf(name, sizeof(name), "--%s", li >= 0 ? opts[li].name : "output");
 			if (vpmcsim_once("convert", li >= 0 ? name : "-o",
 					 &given[c == 'o' ? 0 : c - CONV_FORMAT + 1], optarg))
@@ -84,6 +85,9 @@ static int parse_args(int argc, char **argv, struct convert_args *a)
 				return vpmcsim_fail(EXIT_USAGE, "convert: --input-format: '%s' is not "
 						    "auto, vtr, text or dat", optarg);
 			break;
+		case CONV_OUT_FORMAT:
+			return vpmcsim_fail(EXIT_USAGE, "convert: --format '%s': convert always writes "
+					    ".vtr; the input's format is --input-format", optarg);
 		case CONV_LENIENT:
 			a->opts.lenient = true;
 			break;

@@ -18,6 +18,10 @@ static void usage(FILE *out)
 		"next VM-entry of the same vCPU, as perf kvm stat report prints them.\n\n"
 		"  --vcpu LIST         only these vCPUs, e.g. 0,2-3 (repeatable: they add up)\n"
 		"  --time START,STOP   only exits in this trace-time range, in seconds\n"
+		"  --key K             sort by sample (default), time (mean), max or min, largest\n"
+		"                      first (perf's percent_sample, percent_time, mean_t, max_t,\n"
+		"                      min_t too)\n"
+		"  --event E           vmexit (default), mmio or ioport, as perf kvm stat report\n"
 		"  --format F          text (default), csv or json\n"
 		"  --input-format F, --lenient, --guest-ips N   as for compare\n"
 		"  --guest-branch-permille N, --host-kernel X.Y, --vendor V   as for compare\n"
@@ -25,15 +29,29 @@ static void usage(FILE *out)
 		usage_line);
 }
 
-/* --vcpu adds to the vCPUs counted; --time is given once (cli_parse()). */
+/* --vcpu adds to the vCPUs counted; --time, --key and --event are given once (cli_parse()). */
 static int stat_own(struct cli *c, int opt, const char *arg)
 {
 	struct vpmc_stat *s = c->data;
 	int err;
 
-	if (opt != OPT_VCPU && opt != OPT_TIME)
+	switch (opt) {
+	case OPT_VCPU:
+		err = vpmc_stat_set_vcpus(s, arg);
+		break;
+	case OPT_TIME:
+		err = vpmc_stat_set_time(s, arg);
+		break;
+	case OPT_KEY:
+		err = vpmc_stat_set_key(s, arg);
+		break;
+	case OPT_EVENT:
+		err = vpmc_stat_set_event(s, arg);
+		c->ropts.accesses = vpmc_stat_wants_accesses(s);
+		break;
+	default:
 		return 1;
-	err = opt == OPT_VCPU ? vpmc_stat_set_vcpus(s, arg) : vpmc_stat_set_time(s, arg);
+	}
 	return err ? vpmcsim_fail(EXIT_USAGE, "stat: %s", vpmc_stat_error(s)) : 0;
 }
 
@@ -43,6 +61,8 @@ static int stat_run(int argc, char **argv)
 		CLI_COMMON_OPTIONS,
 		{ "vcpu", required_argument, NULL, OPT_VCPU },
 		{ "time", required_argument, NULL, OPT_TIME },
+		{ "key", required_argument, NULL, OPT_KEY },
+		{ "event", required_argument, NULL, OPT_EVENT },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct cli c;

@@ -118,7 +118,15 @@ enum vpmc_event_type {
 	VPMC_EV_NFAIL,       /* kvm_nested_vmenter_failed */
 	VPMC_EV_NINVAL,      /* synthetic: an MMU-notifier invalidation of this vCPU's caches */
 	/* (every nested event from kvm tracepoint text: insn = the record's input line) */
-	VPMC_EV_NESTED_END   /* not a type: one past the last nested one */
+	VPMC_EV_NESTED_END,  /* not a type: one past the last nested one */
+	/*
+	 * The accesses perf kvm stat report --event mmio / ioport times (vpmc/stat.h). Only a
+	 * reader opened with vpmc_reader_opts.accesses returns them (from kvm tracepoints).
+	 */
+	VPMC_EV_MMIO = 96,   /* kvm_mmio: index = type (KVM_TRACE_MMIO_READ_UNSATISFIED 0, _READ 1,
+			      * _WRITE 2), value = the guest physical address */
+	VPMC_EV_PIO,         /* kvm_pio: index = port, value = 1 for OUT (a write), 0 for IN */
+	VPMC_EV_ACCESS_END   /* not a type: one past the last access one */
 };
 
 #define VPMC_CPL_KEEP 0xff  /* cpl: keep the vCPU's current CPL */

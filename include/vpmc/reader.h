@@ -44,6 +44,7 @@ struct vpmc_reader_opts {
 				* become counted skips with a warning instead of errors */
 	bool isolate_dat;      /* open trace.dat in a forked probe first, so that a crash in
 				* libtracecmd on a corrupt file becomes VPMC_ERR_PARSE */
+	bool accesses;         /* also return VPMC_EV_MMIO and VPMC_EV_PIO (vpmcsim stat --event) */
 	uint64_t guest_ips;    /* guest instructions per second of guest-mode time; 0 = none */
 	unsigned int guest_branch_permille; /* branches per 1000 synthesized guest instructions */
 	bool has_pmu;          /* pmu overrides what the trace says (or the defaults) */
@@ -108,6 +109,8 @@ struct vpmc_reader_stats {
 	uint64_t time_backwards;    /* kvm records whose time stamp was before their vCPU's
 				     * previous one (taken as that one; more than 1 s back is an
 				     * error unless lenient) */
+	uint64_t partial_lines;     /* text: records libtraceevent printed with "CAN'T FIND
+				     * FIELD" in place of some fields; read from the others */
 };
 void vpmc_reader_stats(const struct vpmc_reader *r, struct vpmc_reader_stats *st);
 

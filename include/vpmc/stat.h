@@ -46,6 +46,40 @@ int vpmc_stat_set_vcpus(struct vpmc_stat *s, const char *list);
 int vpmc_stat_set_time(struct vpmc_stat *s, const char *range);
 
 /**
+ * vpmc_stat_set_key() - Sort the rows as perf kvm stat report --key does, largest first.
+ * @s: statistics
+ * @key: "sample" (the default), "time" or "mean" (the mean time), "max", "min" (the maximum,
+ *       minimum time), "percent_time" (the time of all samples); perf's "percent_sample",
+ *       "mean_t", "max_t", "min_t" too
+ *
+ * Return: 0, or VPMC_ERR_INVAL with vpmc_stat_error() set.
+ */
+int vpmc_stat_set_key(struct vpmc_stat *s, const char *key);
+
+/**
+ * vpmc_stat_set_event() - What to time, as perf kvm stat report --event (x86 kvm-stat.c):
+ * "vmexit" (the default: kvm_exit to kvm_entry, per reason), "mmio" (an MMIO write from
+ * kvm_mmio to kvm_entry, an MMIO read from kvm_exit to kvm_mmio, per GPA:W / GPA:R) or "ioport"
+ * (kvm_pio to kvm_entry, per PORT:POUT / PORT:PIN).
+ * @s: statistics
+ * @event: the name
+ *
+ * mmio and ioport need a reader opened with vpmc_reader_opts.accesses
+ * (vpmc_stat_wants_accesses()); a .vtr has no such records (vpmc_stat_run() refuses it).
+ *
+ * Return: 0, or VPMC_ERR_INVAL with vpmc_stat_error() set.
+ */
+int vpmc_stat_set_event(struct vpmc_stat *s, const char *event);
+
+/**
+ * vpmc_stat_wants_accesses() - Does the --event need VPMC_EV_MMIO / VPMC_EV_PIO events?
+ * @s: statistics
+ *
+ * Return: true for mmio and ioport.
+ */
+bool vpmc_stat_wants_accesses(const struct vpmc_stat *s);
+
+/**
  * vpmc_stat_event() - Count one event: an EXIT opens a sample, the next ENTRY of the same vCPU
  * closes it (its time minus the exit's, ns); other event types are ignored.
  * @s: statistics
@@ -60,12 +94,15 @@ int vpmc_stat_event(struct vpmc_stat *s, const struct vpmc_event *ev);
  * @s: statistics
  * @r: an open reader
  *
- * Return: 0, or the reader's error (vpmc_stat_error() has its message), or VPMC_ERR_NOMEM.
+ * Return: 0, or the reader's error (vpmc_stat_error() has its message), VPMC_ERR_NOMEM, or
+ * VPMC_ERR_NOSUPPORT (--event mmio or ioport on a .vtr).
  */
 int vpmc_stat_run(struct vpmc_stat *s, struct vpmc_reader *r);
 
 /**
- * vpmc_stat_report() - The statistics, rows sorted by samples (most first), then by name.
+ * vpmc_stat_report() - The statistics, rows sorted by the key (vpmc_stat_set_key(): samples by
+ * default), largest first, then by name; percentiles exact (nearest rank) up to 1000 samples
+ * of a row, within 1 % above; CSV ends with a "Total" row of every sample.
  * @s: statistics
  * @fmt: output format
  * @out: set to the text, owned by @s until the next call or vpmc_stat_free()

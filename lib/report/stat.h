@@ -8,16 +8,29 @@
 #include "hist.h"
 #include "internal.h"
 
+#define STAT_EXACT_MAX 1000 /* samples kept for exact percentiles; the histogram above */
+
+/* One row: an exit reason (or an MMIO / I/O port key), or the total. */
 struct stat_reason {
 	char name[VPMC_REASON_MAX];
 	uint64_t n, total_ns, min_ns, max_ns;
 	double mean, m2; /* Welford, as perf's update_stats() */
 	struct vpmc_hist h;
+	uint64_t *exact; /* the samples while n <= STAT_EXACT_MAX, else NULL */
+	bool sorted;
 };
+
+/* What perf kvm stat report --key sorts by (builtin-kvm.c; all largest first). */
+enum stat_key { STAT_KEY_SAMPLE, STAT_KEY_TIME, STAT_KEY_MAX, STAT_KEY_MIN, STAT_KEY_TOTAL };
+
+/* perf kvm stat report --event (tools/perf/arch/x86/util/kvm-stat.c, kvm_reg_events_ops[]). */
+enum stat_event { STAT_EVENT_VMEXIT, STAT_EVENT_MMIO, STAT_EVENT_IOPORT };
+
+#define STAT_NO_KEY UINT32_MAX /* an open sample whose row its end gives (mmio_event_begin()) */
 
 struct stat_open {
 	bool open;
-	unsigned int reason;
+	uint32_t reason; /* row index, or STAT_NO_KEY */
 	uint64_t t;
 };
 
@@ -28,11 +41,14 @@ struct vpmc_stat {
 	struct stat_open *open;           /* per vCPU, VPMC_MAX_VCPUS entries */
 	struct stat_reason *reasons;
 	unsigned int nr_reasons, cap_reasons, last;
-	uint64_t total_n, total_ns;
+	struct stat_reason total;         /* every sample */
+	enum stat_key key;
+	enum stat_event event;
 	uint64_t unpaired;                /* exits followed by another exit, not an entry */
 	/* every exit, selected or not: for the warning when the selection has none */
 	uint8_t exit_vcpus[VPMC_MAX_VCPUS / 8];
 	uint64_t exits, exits_selected, exit_first_ns, exit_last_ns;
+	uint64_t accesses;                /* MMIO and I/O port accesses seen (--event mmio, ioport) */
 	char time_arg[96];                /* --time as given, "" if not */
 	struct vpmc__errbuf err, warning;
 	char *text;

@@ -67,10 +67,12 @@ enum dat_field {
 	F_PORT,
 	F_SIZE,
 	F_COUNT,
+	F_MMIO_TYPE,
+	F_GPA,
 	F_UEXIT,  /* kvm_userspace_exit reason */
 	F_ERRNO,
 	F_INFO1,  /* kvm_nested_vmexit info1 / exit_info1 (read for nested events only) */
-	F_GPA,    /* kvm_nested_vmenter / vmrun: the VMCB12 or vmcs12 address */
+	F_VMCB12, /* kvm_nested_vmenter / vmrun: the VMCB12 or vmcs12 address */
 	F_WORD3,  /* kvm_nested_intercepts: intercept1..3 (VMCB words 3, 4, 5), or the older */
 	F_WORD4,  /* u64 intercept (word 3 its low half) */
 	F_WORD5,
@@ -124,11 +126,13 @@ static const struct {
 	{ KVM_REC_FPU, F_WRITE, false, { "load" } },
 	/* nested-gpc.md §6.9: what the text layouts print of them */
 	{ KVM_REC_NESTED_VMEXIT, F_INFO1, true, { "info1", "exit_info1" } },
-	{ KVM_REC_NESTED_VMENTER, F_GPA, true, { "vmcb" } },
+	{ KVM_REC_NESTED_VMENTER, F_VMCB12, true, { "vmcb" } },
 	{ KVM_REC_NESTED_VMENTER, F_ISA, true, { "isa" } },
 	{ KVM_REC_NESTED_OTHER, F_WORD3, true, { "intercept1", "intercept" } },
 	{ KVM_REC_NESTED_OTHER, F_WORD4, true, { "intercept2" } },
 	{ KVM_REC_NESTED_OTHER, F_WORD5, true, { "intercept3" } },
+	{ KVM_REC_MMIO, F_MMIO_TYPE, false, { "type" } },
+	{ KVM_REC_MMIO, F_GPA, false, { "gpa" } },
 };
 
 /* A field the event's format has: where it lies in a record. */
@@ -626,10 +630,12 @@ static int fill_fields(struct trace_dat *d, const struct dat_event *de,
 		case F_PORT: rec->port = (uint32_t)v; break;
 		case F_SIZE: rec->size = (uint32_t)v; break;
 		case F_COUNT: rec->count = (uint32_t)v; break;
+		case F_MMIO_TYPE: rec->mmio_type = (uint32_t)v; break;
+		case F_GPA: rec->gpa = v; break;
 		case F_UEXIT: uexit = v; break;
 		case F_ERRNO: err_no = v; break;
 		case F_INFO1: nf->info1 = v; nf->has_info1 = true; break;
-		case F_GPA: nf->gpa = v; nf->has_gpa = true; break;
+		case F_VMCB12: nf->gpa = v; nf->has_gpa = true; break;
 		case F_WORD3: nf->words[0] = (uint32_t)v; break; /* a u64 intercept: its low half */
 		case F_WORD4: nf->words[1] = (uint32_t)v; break;
 		case F_WORD5: nf->words[2] = (uint32_t)v; break;

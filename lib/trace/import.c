@@ -22,7 +22,6 @@
 
 #define IMPORT_MAX_THREADS (2 * VPMC_MAX_VCPUS) /* vCPU threads remembered (tid -> vcpu) */
 #define IMPORT_QUEUE 8 /* events one record can produce: retire, entry, guest, exit */
-#define IMPORT_HOLD_MAX 64 /* opts.nested: records held for threads whose vCPU is unknown */
 #define APIC_LVTPC 0x340
 #define APIC_DM_FIXED 0
 #define APIC_DM_LOWPRIO 1
@@ -66,20 +65,21 @@ struct trace_import {
 	unsigned int head, count;
 	bool finishing;
 	uint32_t finish_cursor;
+	uint64_t line;              /* text: the input line of the record last processed, or 0 */
 	bool went_back;             /* the last push's time stamp was before its vCPU's latest */
 	struct trace_import_back back;
 	struct vpmc__errbuf err;
-	/* opts.nested: records of threads not yet seen with a vCPU; those released, for pop */
-	struct kvm_record *held;    /* IMPORT_HOLD_MAX, allocated at first use */
-	struct kvm_record *ready;   /* IMPORT_HOLD_MAX + 1 */
+	struct trace_exit_names names; /* exit reasons in the kernel's spelling */
+	/* records of threads not yet seen with a vCPU; those released, for pop */
+	struct kvm_record *held;    /* TRACE_IMPORT_HOLD_MAX, allocated at first use */
+	struct kvm_record *ready;   /* TRACE_IMPORT_HOLD_MAX */
 	size_t nr_held, nr_ready, ready_pos;
 };
 
 /*
  * Exit reasons whose handler ends in kvm_skip_emulated_instruction() (kvm-vpmu-semantics.md 3.2;
- * kvm_vmx_exit_handlers[] in vmx/vmx.c, svm_exit_handlers[] in svm/svm.c). Matched without case
- * on the first word of the reason, so the ancient lower-case VMX names ("io_instruction",
- * "apic_access") match too. Handlers that may decode through the emulator instead (string I/O,
+ * kvm_vmx_exit_handlers[] in vmx/vmx.c, svm_exit_handlers[] in svm/svm.c), in the kernel's
+ * spelling (trace_exit_kernel_name() gave the reason it), matched on the first word. Handlers that may decode through the emulator instead (string I/O,
  * APIC_ACCESS, EPT_MISCONFIG without a fast-MMIO match, CR/DR access without decode assists)
  * are listed: a kvm_emulate_insn before the next entry then takes the retirement over.
  */
@@ -119,27 +119,6 @@ static const struct {
 	{ "hypercall", EXIT_SKIP }, { "vmload", EXIT_SKIP }, { "vmsave", EXIT_SKIP },
 	{ "stgi", EXIT_SKIP }, { "clgi", EXIT_SKIP }, { "monitor", EXIT_SKIP },
 	{ "mwait", EXIT_SKIP }, { "idle-halt", EXIT_SKIP },
-	/* SVM, as trace-cmd's kvm plugin prints them (libtraceevent plugin_kvm.c) */
-	{ "EXIT_READ_CR0", EXIT_SKIP }, { "EXIT_READ_CR3", EXIT_SKIP },
-	{ "EXIT_READ_CR4", EXIT_SKIP }, { "EXIT_READ_CR8", EXIT_SKIP },
-	{ "EXIT_WRITE_CR0", EXIT_SKIP }, { "EXIT_WRITE_CR3", EXIT_SKIP },
-	{ "EXIT_WRITE_CR4", EXIT_SKIP }, { "EXIT_WRITE_CR8", EXIT_SKIP },
-	{ "EXIT_READ_DR0", EXIT_SKIP }, { "EXIT_READ_DR1", EXIT_SKIP },
-	{ "EXIT_READ_DR2", EXIT_SKIP }, { "EXIT_READ_DR3", EXIT_SKIP },
-	{ "EXIT_READ_DR4", EXIT_SKIP }, { "EXIT_READ_DR5", EXIT_SKIP },
-	{ "EXIT_READ_DR6", EXIT_SKIP }, { "EXIT_READ_DR7", EXIT_SKIP },
-	{ "EXIT_WRITE_DR0", EXIT_SKIP }, { "EXIT_WRITE_DR1", EXIT_SKIP },
-	{ "EXIT_WRITE_DR2", EXIT_SKIP }, { "EXIT_WRITE_DR3", EXIT_SKIP },
-	{ "EXIT_WRITE_DR4", EXIT_SKIP }, { "EXIT_WRITE_DR5", EXIT_SKIP },
-	{ "EXIT_WRITE_DR6", EXIT_SKIP }, { "EXIT_WRITE_DR7", EXIT_SKIP },
-	{ "EXIT_CR0_SEL_WRITE", EXIT_SKIP }, { "EXIT_RDPMC", EXIT_SKIP },
-	{ "EXIT_CPUID", EXIT_SKIP }, { "EXIT_INVD", EXIT_SKIP }, { "EXIT_PAUSE", EXIT_SKIP },
-	{ "EXIT_HLT", EXIT_SKIP }, { "EXIT_INVLPG", EXIT_SKIP }, { "EXIT_INVLPGA", EXIT_SKIP },
-	{ "EXIT_IOIO", EXIT_SKIP }, { "EXIT_MSR", EXIT_SKIP }, { "EXIT_VMRUN", EXIT_SKIP },
-	{ "EXIT_VMMCALL", EXIT_SKIP }, { "EXIT_VMLOAD", EXIT_SKIP },
-	{ "EXIT_VMSAVE", EXIT_SKIP }, { "EXIT_STGI", EXIT_SKIP }, { "EXIT_CLGI", EXIT_SKIP },
-	{ "EXIT_WBINVD", EXIT_SKIP }, { "EXIT_MONITOR", EXIT_SKIP },
-	{ "EXIT_MWAIT", EXIT_SKIP }, { "EXIT_XSETBV", EXIT_SKIP },
 };
 
 static enum exit_kind exit_reason_kind(const char *reason)
@@ -197,6 +176,11 @@ void trace_import_free(struct trace_import *im)
 	free(im);
 }
 
+uint64_t trace_import_line(const struct trace_import *im)
+{
+	return im->line;
+}
+
 const char *trace_import_error(const struct trace_import *im)
 {
 	return im->err.msg;
@@ -207,11 +191,14 @@ void trace_import_get_stats(const struct trace_import *im, struct trace_import_s
 	*st = im->stats;
 }
 
-bool trace_import_went_back(const struct trace_import *im, struct trace_import_back *back)
+bool trace_import_went_back(struct trace_import *im, struct trace_import_back *back)
 {
-	if (im->went_back)
+	bool went = im->went_back;
+
+	if (went)
 		*back = im->back;
-	return im->went_back;
+	im->went_back = false;
+	return went;
 }
 
 /* ---- vCPU identity ---------------------------------------------------------------------- */
@@ -262,20 +249,24 @@ static int thread_bind(struct trace_import *im, int64_t tid, int32_t vcpu)
 	size_t i;
 	int ret;
 
-	im->last.used = false;
+	im->last = (struct thread_slot){ .tid = tid, .vcpu = vcpu, .used = true };
 	if (s) {
 		s->vcpu = vcpu;
 		im->claimed[vcpu / 32] |= 1u << (vcpu % 32);
 		return 0;
 	}
-	if (im->nr_threads >= IMPORT_MAX_THREADS)
+	if (im->nr_threads >= IMPORT_MAX_THREADS) {
+		im->last.used = false;
 		return vpmc__set_error(&im->err, VPMC_ERR_LIMIT,
 				       "thread %lld: more than %d threads carry vCPU events",
 				       (long long)tid, IMPORT_MAX_THREADS);
+	}
 	if (2 * (im->nr_threads + 1) > im->cap_threads) {
 		ret = thread_grow(im);
-		if (ret)
+		if (ret) {
+			im->last.used = false;
 			return ret;
+		}
 	}
 	for (i = thread_hash(tid, im->cap_threads); im->threads[i].used;
 	     i = (i + 1) & (im->cap_threads - 1))
@@ -302,8 +293,9 @@ static int vcpu_get(struct trace_import *im, int32_t id, struct import_vcpu **ou
 /*
  * The record's vcpu field; else the vCPU its thread was last seen with; else the lowest index
  * no thread has been seen with, in order of first appearance (a thread becomes a vCPU thread
- * with its first vCPU-context record). A vCPU known only from kvm_apic_accept_irq's apicid
- * (sent from elsewhere) does not take an index from the threads.
+ * with its first vCPU-context record), counted in stats.guessed_threads: only records the hold
+ * (import_hold()) let go without a vCPU get there. A vCPU known only from
+ * kvm_apic_accept_irq's apicid (sent from elsewhere) does not take an index from the threads.
  */
 static int vcpu_of(struct trace_import *im, const struct kvm_record *rec, int32_t *id)
 {
@@ -316,7 +308,10 @@ static int vcpu_of(struct trace_import *im, const struct kvm_record *rec, int32_
 					       "vcpu %d out of range 0..%d", rec->vcpu,
 					       VPMC_MAX_VCPUS - 1);
 		*id = rec->vcpu;
-		return rec->kind == KVM_REC_APIC_ACCEPT_IRQ ? 0 : thread_bind(im, rec->tid, *id);
+		if (rec->kind == KVM_REC_APIC_ACCEPT_IRQ)
+			return 0;
+		im->stats.vcpu_fields = true;
+		return thread_bind(im, rec->tid, *id);
 	}
 	if (im->last.used && im->last.tid == rec->tid) {
 		*id = im->last.vcpu;
@@ -336,9 +331,14 @@ static int vcpu_of(struct trace_import *im, const struct kvm_record *rec, int32_
 				       "thread %lld: more than %d vCPUs", (long long)rec->tid,
 				       VPMC_MAX_VCPUS);
 	ret = thread_bind(im, rec->tid, im->next_auto);
-	if (!ret)
-		*id = im->next_auto;
-	return ret;
+	if (ret)
+		return ret;
+	*id = im->next_auto;
+	if (!im->stats.guessed_threads++) {
+		im->stats.guessed_tid = rec->tid;
+		im->stats.guessed_vcpu = (uint32_t)*id;
+	}
+	return 0;
 }
 
 /* Records that only a vCPU thread emits (kvm_apic_accept_irq: by apicid). */
@@ -446,9 +446,10 @@ static int import_exit(struct trace_import *im, uint32_t id, struct import_vcpu 
 	ev = emit(im, id, VPMC_EV_EXIT, t);
 	if (!ev)
 		return queue_full(im);
-	snprintf(ev->reason, sizeof(ev->reason), "%s", rec->reason);
+	memcpy(ev->reason, rec->reason, sizeof(ev->reason));
+	trace_exit_kernel_name(&im->names, ev->reason);
 	v->in_guest = false;
-	switch (exit_reason_kind(rec->reason)) {
+	switch (exit_reason_kind(ev->reason)) {
 	case EXIT_SKIP:
 		v->pend = PEND_SKIP;
 		v->pend_branch = false;
@@ -614,6 +615,14 @@ static int dispatch(struct trace_import *im, uint32_t id, struct import_vcpu *v,
 		if (v->pend == PEND_VMRUN)
 			v->pend = PEND_NONE;
 		break;
+	case KVM_REC_MMIO:
+		if (im->opts.accesses)
+			return import_simple(im, id, VPMC_EV_MMIO, rec->mmio_type, rec->gpa, t);
+		break;
+	case KVM_REC_PIO:
+		if (im->opts.accesses)
+			return import_simple(im, id, VPMC_EV_PIO, rec->port, rec->write, t);
+		break;
 	default:
 		break;
 	}
@@ -632,6 +641,7 @@ static int import_record(struct trace_import *im, const struct kvm_record *rec)
 	uint64_t t;
 	int ret;
 
+	im->line = rec->pos;
 	ret = vcpu_of(im, rec, &id);
 	if (!ret)
 		ret = vcpu_get(im, id, &v);
@@ -651,60 +661,73 @@ static int import_record(struct trace_import *im, const struct kvm_record *rec)
 	return ret;
 }
 
-/* ---- opts.nested: a record waits for its thread's vCPU --------------------------------- */
+/* ---- a record waits for its thread's vCPU ---------------------------------------------- */
 
-/* Move @tid's held records, in order, to the ready list (drained by trace_import_pop()). */
-static void release(struct trace_import *im, int64_t tid)
+/* Whether @rec's vCPU is known: its vcpu field (or apicid), or its thread's. */
+static bool hold_resolved(struct trace_import *im, const struct kvm_record *rec)
 {
-	size_t i, j = 0;
+	return rec->vcpu >= 0 || (im->last.used && im->last.tid == rec->tid) ||
+	       thread_find(im, rec->tid);
+}
 
-	for (i = 0; i < im->nr_held; i++) {
-		if (im->held[i].tid == tid)
-			im->ready[im->nr_ready++] = im->held[i];
-		else
-			im->held[j++] = im->held[i];
-	}
-	im->nr_held = j;
+/* Move the held records from the oldest on, while their vCPU is known, to the ready list
+ * (processed by trace_import_pop()), in order. */
+static void hold_drain(struct trace_import *im)
+{
+	size_t n = 0;
+
+	while (n < im->nr_held && hold_resolved(im, &im->held[n]))
+		im->ready[im->nr_ready++] = im->held[n++];
+	memmove(im->held, im->held + n, (im->nr_held - n) * sizeof(*im->held));
+	im->nr_held -= n;
+}
+
+/* The oldest held record's thread will not show its vCPU in time: number it by order of
+ * appearance (vcpu_of()), and let the records go. Return: 0 or an error. */
+static int hold_force(struct trace_import *im)
+{
+	int32_t id;
+	int ret = vcpu_of(im, &im->held[0], &id);
+
+	if (!ret)
+		hold_drain(im);
+	return ret;
 }
 
 /*
- * A record without a vcpu field from a thread not yet seen with one is held until the thread
- * shows its vCPU (a vcpu field; traces/public/50 starts with such a record), or the hold is full
- * (the oldest thread's records go, to the lowest free vCPU as without the hold), or the end.
- * Return: 1 (held, or queued behind the records it releases), 0 (process it now), or
- * VPMC_ERR_NOMEM.
+ * A record without a vcpu field from a thread not yet seen with one (an old-layout kvm_exit
+ * before the thread's first kvm_entry "vcpu N"; traces/public/50) waits until the thread shows
+ * its vCPU (a vcpu field), so that it never goes to a vCPU that does not exist; so do the
+ * records after it, so that their order stays the trace's. At most TRACE_IMPORT_HOLD_MAX wait:
+ * then, and at the end, the oldest one's thread is numbered by order of appearance.
+ * Return: 1 (it waits, or goes behind those that waited), 0 (process it now), or an error.
  */
 static int import_hold(struct trace_import *im, const struct kvm_record *rec)
 {
-	bool has_vcpu = rec->vcpu >= 0 && rec->kind != KVM_REC_APIC_ACCEPT_IRQ;
+	int ret;
 
-	if (rec->kind == KVM_REC_APIC_ACCEPT_IRQ || (!has_vcpu && ((im->last.used &&
-	    im->last.tid == rec->tid) || thread_find(im, rec->tid))))
+	if (!im->nr_held && hold_resolved(im, rec))
 		return 0;
 	if (!im->held) {
-		im->held = calloc(IMPORT_HOLD_MAX, sizeof(*im->held));
-		im->ready = calloc(IMPORT_HOLD_MAX + 1, sizeof(*im->ready));
+		im->held = calloc(TRACE_IMPORT_HOLD_MAX, sizeof(*im->held));
+		im->ready = calloc(TRACE_IMPORT_HOLD_MAX, sizeof(*im->ready));
 		if (!im->held || !im->ready)
 			return VPMC_ERR_NOMEM;
 	}
-	if (has_vcpu) {
-		release(im, rec->tid);
-		if (!im->nr_ready)
-			return 0;
-		im->ready[im->nr_ready++] = *rec;
-		/* the released records are this vCPU's (an index out of range fails with rec) */
-		return rec->vcpu < VPMC_MAX_VCPUS ? (thread_bind(im, rec->tid, rec->vcpu) ?: 1) : 1;
-	}
-	if (im->nr_held == IMPORT_HOLD_MAX) {
-		int64_t tid = im->held[0].tid;
-
-		release(im, tid);
-		if (tid == rec->tid) {
-			im->ready[im->nr_ready++] = *rec;
-			return 1;
-		}
+	/* a vcpu field tells the vCPU of the thread's records that wait (an index out of range
+	 * fails when the record is processed) */
+	if (rec->vcpu >= 0 && rec->vcpu < VPMC_MAX_VCPUS && rec->kind != KVM_REC_APIC_ACCEPT_IRQ) {
+		ret = thread_bind(im, rec->tid, rec->vcpu);
+		if (ret)
+			return ret;
 	}
 	im->held[im->nr_held++] = *rec;
+	hold_drain(im);
+	if (im->nr_held == TRACE_IMPORT_HOLD_MAX) {
+		ret = hold_force(im);
+		if (ret)
+			return ret;
+	}
 	return 1;
 }
 
@@ -713,23 +736,18 @@ int trace_import_push(struct trace_import *im, const struct kvm_record *rec)
 	int ret;
 
 	im->went_back = false;
+	if (im->ready_pos < im->nr_ready) /* trace_import_went_back() was true: pop again */
+		return queue_full(im);
 	if (!is_vcpu_context(rec->kind) || (rec->kind == KVM_REC_APIC_ACCEPT_IRQ && rec->vcpu < 0))
 		return 0;
-	if (im->opts.nested) {
-		ret = import_hold(im, rec);
-		if (ret)
-			return ret < 0 ? ret : 0;
-	}
+	ret = import_hold(im, rec);
+	if (ret)
+		return ret < 0 ? ret : 0;
 	return import_record(im, rec);
 }
 
 int trace_import_finish(struct trace_import *im)
 {
-	size_t i;
-
-	for (i = 0; i < im->nr_held; i++)
-		im->ready[im->nr_ready++] = im->held[i];
-	im->nr_held = 0;
 	im->finishing = true;
 	return 0;
 }
@@ -738,14 +756,24 @@ int trace_import_pop(struct trace_import *im, struct vpmc_event *ev)
 {
 	int ret;
 
-	while (!im->count && im->ready_pos < im->nr_ready) {
-		ret = import_record(im, &im->ready[im->ready_pos++]);
+	for (;;) {
+		while (!im->count && !im->went_back && im->ready_pos < im->nr_ready) {
+			ret = import_record(im, &im->ready[im->ready_pos++]);
+			if (ret)
+				return ret;
+		}
+		if (im->ready_pos == im->nr_ready)
+			im->nr_ready = im->ready_pos = 0;
+		/* at the end, what still waits goes, oldest thread first */
+		if (im->count || im->went_back || im->nr_ready || !im->finishing || !im->nr_held)
+			break;
+		ret = hold_force(im);
 		if (ret)
 			return ret;
 	}
-	if (im->ready_pos == im->nr_ready)
-		im->nr_ready = im->ready_pos = 0;
 	/* At the end, each vCPU's pending instruction retires, one vCPU per call. */
+	if (!im->count && im->finishing)
+		im->line = 0; /* no record's: the end of the input */
 	while (!im->count && im->finishing && im->finish_cursor < VPMC_MAX_VCPUS) {
 		struct import_vcpu *v = im->vcpus[im->finish_cursor];
 

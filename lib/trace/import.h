@@ -20,22 +20,31 @@ struct trace_import;
 /* Defaults of vpmc_reader_opts_default(), justified in vpmcsim(1) (convert, --guest-ips). */
 #define TRACE_IMPORT_DEFAULT_GUEST_IPS 1000000000ULL
 #define TRACE_IMPORT_DEFAULT_BRANCH_PERMILLE 200
+/* Records held for threads whose vCPU is not known yet, all threads together (vpmcsim(1)). */
+#define TRACE_IMPORT_HOLD_MAX 64
 
 struct trace_import_opts {
 	uint64_t guest_ips;                 /* guest instructions per second of guest time; 0 off */
 	unsigned int guest_branch_permille; /* branches per 1000 synthesized instructions */
 	unsigned int host_kernel;           /* VPMC_KERNEL(): ENTER/LEAVE are branches before 6.18 */
 	bool nested;                        /* vpmc_reader_opts.nested: kvm_nested_* records become
-					     * nested events, and a thread's records wait for its
-					     * vCPU (see trace_import_push()) */
+					     * nested events */
 	bool nested_events;                 /* kvm_nested_* records become nested events (also
 					     * without nested) */
+	bool accesses;                      /* vpmc_reader_opts.accesses: kvm_mmio and kvm_pio
+					     * records become VPMC_EV_MMIO and VPMC_EV_PIO */
 };
 
 struct trace_import_stats {
 	uint64_t synthesized_entries; /* entries added because the trace has no kvm_entry */
 	uint64_t ignored_records;     /* known records that produce no event (kvm_fpu, ...) */
 	uint64_t time_backwards;      /* records whose time stamp was before their vCPU's latest */
+	uint64_t guessed_threads;     /* threads given a vCPU by order of appearance: none of
+				       * their records within the hold (or the trace) had a vcpu
+				       * field */
+	int64_t guessed_tid;          /* the first of them, and the vCPU it was given */
+	uint32_t guessed_vcpu;
+	bool vcpu_fields;             /* some record had a vcpu field (apicid aside) */
 };
 
 /* A record whose time stamp went back on its vCPU (trace_import_went_back()). */
@@ -67,10 +76,11 @@ void trace_import_free(struct trace_import *im);
  * come in time order; a time stamp that goes back is taken as the vCPU's latest, counted, and
  * shown by trace_import_went_back() (the caller decides whether that is acceptable).
  *
- * With opts->nested, a record without a vcpu field from a thread not yet seen with one is held
- * (up to IMPORT_HOLD_MAX records) until that thread shows its vCPU, so that it never goes to a
- * made-up vCPU (nested-gpc.md §10, item 12); held records are processed by trace_import_pop(),
- * and at trace_import_finish() those never claimed go to the lowest free vCPUs as before.
+ * A record without a vcpu field from a thread not yet seen with one is held (up to
+ * TRACE_IMPORT_HOLD_MAX records, all threads together) until that thread shows its vCPU, so that it
+ * never goes to a made-up vCPU (issue 17 item 6; nested-gpc.md §10, item 12); held records are
+ * processed by trace_import_pop(). Those never claimed (the hold full: the oldest thread's; the
+ * end: all) go to the lowest free vCPUs by thread, counted in guessed_threads.
  *
  * Return: 0; VPMC_ERR_LIMIT (a vcpu field >= VPMC_MAX_VCPUS, more than VPMC_MAX_VCPUS vCPU
  * threads, more than 2 * VPMC_MAX_VCPUS threads, or a queue not drained) with
@@ -94,20 +104,28 @@ int trace_import_finish(struct trace_import *im);
  * @im: importer
  * @ev: set when 1 is returned
  *
- * Return: 1 (*@ev set) or 0 (nothing queued; after trace_import_finish(): the end); with
- * opts->nested also an error of a held record's processing (as trace_import_push()).
+ * Return: 1 (*@ev set) or 0 (nothing queued; after trace_import_finish(): the end), or an error
+ * of a held record's processing (as trace_import_push()).
  */
 int trace_import_pop(struct trace_import *im, struct vpmc_event *ev);
 
 /**
- * trace_import_went_back() - Did the last trace_import_push() have a time stamp before its vCPU's
- * latest?
+ * trace_import_went_back() - Did the record just processed (by trace_import_push(), or a held
+ * one by trace_import_pop()) have a time stamp before its vCPU's latest? Asked, it is forgotten.
  * @im: importer
  * @back: set when true is returned
  *
+ * trace_import_pop() processes no held record after one that went back until this is asked, so
+ * that each is seen: ask after every push and every pop, and pop again after a 0 when it was true.
+ *
  * Return: true if it did (its events were given the vCPU's latest time instead).
  */
-bool trace_import_went_back(const struct trace_import *im, struct trace_import_back *back);
+bool trace_import_went_back(struct trace_import *im, struct trace_import_back *back);
+
+/* The position (kvm_record.pos: text line, trace.dat record number) of the record whose
+ * events trace_import_pop() is returning; 0 if unknown or for the events of
+ * trace_import_finish(). */
+uint64_t trace_import_line(const struct trace_import *im);
 
 /* The last error's message ("" if none), owned by @im. */
 const char *trace_import_error(const struct trace_import *im);

@@ -186,6 +186,27 @@ int linebuf_next(struct linebuf *lb, bool lenient, struct linebuf_line *l,
 	return 1;
 }
 
+int linebuf_rest_blank(struct linebuf *lb, struct vpmc__errbuf *err)
+{
+	size_t seen = 0; /* bytes after start known to be white space */
+	int ret;
+
+	for (;;) {
+		const char *p = lb->buf + lb->start + seen, *end = lb->buf + lb->end;
+
+		for (; p < end; p++) {
+			if (*p != ' ' && *p != '\t' && *p != '\n' && *p != '\r')
+				return 0;
+		}
+		seen = lb->end - lb->start;
+		if (lb->eof || (lb->start == 0 && lb->end == LINEBUF_SIZE))
+			return lb->eof;
+		ret = refill(lb, err);
+		if (ret)
+			return ret;
+	}
+}
+
 void linebuf_free(struct linebuf *lb)
 {
 	if (lb->fd > STDIN_FILENO)

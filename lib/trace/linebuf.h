@@ -63,6 +63,18 @@ int linebuf_peek(struct linebuf *lb, size_t min, struct vpmc__errbuf *err);
 int linebuf_next(struct linebuf *lb, bool lenient, struct linebuf_line *l,
 		 struct vpmc__errbuf *err);
 
+/**
+ * linebuf_rest_blank() - Is the rest of the input, after the last line returned, white space?
+ * @lb: after linebuf_next()
+ * @err: "NAME: why" on failure
+ *
+ * Reads ahead as needed, without moving past a line not yet returned; a buffer full of white
+ * space is not looked past (no).
+ *
+ * Return: 1 (yes, or nothing is left), 0 (no), or VPMC_ERR_IO.
+ */
+int linebuf_rest_blank(struct linebuf *lb, struct vpmc__errbuf *err);
+
 /* "NAME:LINE[:COL]" of the last line returned (no COL if @col is 0), in @buf; return @buf. */
 const char *linebuf_where(const struct linebuf *lb, unsigned int col, char *buf, size_t len);
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "exit-reasons.h"
 #include "nested_import.h"
 #include "numparse.h"
 
@@ -121,32 +122,11 @@ void nested_text_fields(struct kvm_record *rec, const char *line, size_t len)
 	}
 }
 
-size_t nested_text_recover(const char *line, size_t len, char *buf, size_t cap)
+/* One exit name per exit (issue 17 item 8): the kernel's, as for kvm_exit (import.c). */
+static void kernel_reason(struct vpmc_event *ev, const struct kvm_record *rec)
 {
-	static const char mark[] = "CAN'T FIND FIELD", name[] = "kvm_nested_vmexit:";
-	const char *end = line + len, *m, *ev, *tail;
-	size_t head, tn;
-
-	ev = memmem(line, len, name, sizeof(name) - 1);
-	m = ev ? memmem(ev, (size_t)(end - ev), mark, sizeof(mark) - 1) : NULL;
-	if (!m)
-		return 0;
-	/* the markers are '"rip"' and '<CANT FIND FIELD exit_code>': the payload follows the last '>' */
-	tail = m;
-	for (const char *q = m; q < end; q++) {
-		if (*q == '>')
-			tail = q + 1;
-	}
-	if (tail == m)
-		return 0;
-	head = (size_t)(ev + sizeof(name) - 1 - line);
-	tn = (size_t)(end - tail);
-	if (head + 1 + tn > cap)
-		return 0;
-	memcpy(buf, line, head);
-	buf[head] = ' ';
-	memcpy(buf + head + 1, tail, tn);
-	return head + 1 + tn;
+	if (!x86_exit_kernel_name(rec->reason, ev->reason, sizeof(ev->reason)))
+		memcpy(ev->reason, rec->reason, sizeof(ev->reason));
 }
 
 bool nested_record_event(const struct kvm_record *rec, struct vpmc_event *ev)
@@ -157,13 +137,13 @@ bool nested_record_event(const struct kvm_record *rec, struct vpmc_event *ev)
 	switch (rec->kind) {
 	case KVM_REC_NESTED_VMEXIT:
 		ev->type = VPMC_EV_NEXIT;
-		memcpy(ev->reason, rec->reason, sizeof(ev->reason));
+		kernel_reason(ev, rec);
 		ev->value = rec->nested.info1;
 		ev->has_value = rec->nested.has_info1;
 		return true;
 	case KVM_REC_NESTED_VMEXIT_INJECT:
 		ev->type = VPMC_EV_NINJECT;
-		memcpy(ev->reason, rec->reason, sizeof(ev->reason));
+		kernel_reason(ev, rec);
 		return true;
 	case KVM_REC_NESTED_VMENTER:
 		ev->type = VPMC_EV_NENTER;

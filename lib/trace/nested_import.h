@@ -63,14 +63,6 @@ static inline bool vpmc__is_nested_event(enum vpmc_event_type type)
  * a layout does not print stay unset. */
 void nested_text_fields(struct kvm_record *rec, const char *line, size_t len);
 
-/*
- * A kvm_nested_vmexit line that libtraceevent could not decode prints "CAN'T FIND FIELD ..."
- * markers, then the event's own print format (traces/public/20). Into @buf (@cap bytes): the
- * line up to the event's name and colon, then what follows the last marker. Return: the new
- * length, or 0 if @line is no such line.
- */
-size_t nested_text_recover(const char *line, size_t len, char *buf, size_t cap);
-
 /* The nested event a record makes (kvm_nested_vmexit, _inject, _vmenter / _vmrun,
  * _intercepts, _vmenter_failed), time and vCPU unset. Return: whether it makes one. */
 bool nested_record_event(const struct kvm_record *rec, struct vpmc_event *ev);

@@ -39,6 +39,7 @@ enum warn_kind {
 	WARN_BACK,    /* a time stamp that went back on its vCPU */
 	WARN_TAIL,    /* the last line cut short */
 	WARN_UNREAD,  /* trace.dat: a CPU's ring-buffer pages libtracecmd could not read */
+	WARN_VCPU,    /* threads whose vCPU index was given by order of appearance */
 	WARN_NR
 };
 
@@ -47,6 +48,7 @@ static const unsigned int warn_max[WARN_NR] = {
 	[WARN_BACK] = 5,
 	[WARN_TAIL] = 1,
 	[WARN_UNREAD] = 4, /* each says which CPU and where: one per CPU is plenty */
+	[WARN_VCPU] = 1,
 };
 
 struct unknown_name {
@@ -82,6 +84,7 @@ struct vpmc_reader {
 	char vendor_from[160];        /* vpmc_reader_vendor_from(), "" until decided */
 	enum vpmc_vendor vendor_seen;
 	struct vpmc_event held;       /* .vtr: the first event, read at open with the header */
+	struct trace_exit_names exit_names; /* .vtr: exit reasons in the kernel's spelling */
 	bool has_held, held_end;      /* it is held; the input ended before any event */
 	struct trace_dat *dat;
 	struct trace_import *im;
@@ -97,7 +100,6 @@ struct vpmc_reader {
 	unsigned int nr_warn_kind[WARN_NR];
 	struct vpmc_reader_stats st;
 	struct vpmc__errbuf err;
-	uint64_t nested_partial;      /* opts.nested: lines taken after "CAN'T FIND FIELD" */
 };
 
 void vpmc_reader_opts_default(struct vpmc_reader_opts *o)
@@ -160,21 +162,46 @@ static int next_line(struct vpmc_reader *r, struct linebuf_line *l)
 	return ret;
 }
 
-/* A malformed line: an error, or (lenient) a counted skip with a warning. Return: 0 to go on. */
-static int bad_line(struct vpmc_reader *r, unsigned int col, const char *msg, bool cut)
+/* How a malformed line may be the end of an interrupted recording (bad_line()). */
+enum cut_kind {
+	CUT_NO,
+	CUT_NO_NEWLINE, /* the last line, without its '\n' */
+	CUT_CTRL_C,     /* the last line, with "^C" in it (trace-cmd's "qemu-system-x86^Ctrace-cmd:
+			 * Received SIGINT" after a terminal's echo of the interrupt) */
+};
+
+/* Text: whether malformed line @l is a cut last line. Return: enum cut_kind, or an error. */
+static int text_cut(struct vpmc_reader *r, const struct linebuf_line *l)
+{
+	int last;
+
+	if (l->cut)
+		return CUT_NO_NEWLINE;
+	if (!memmem(l->p, l->len, "^C", 2))
+		return CUT_NO;
+	last = linebuf_rest_blank(&r->lb, &r->err);
+	if (last < 0)
+		return r->failed = last;
+	return last ? CUT_CTRL_C : CUT_NO;
+}
+
+/*
+ * A malformed line: an error, or (lenient) a counted skip with a warning; a cut last line
+ * (@cut, enum cut_kind) is what an interrupted recording leaves: a warning. Return: 0 to go on.
+ */
+static int bad_line(struct vpmc_reader *r, unsigned int col, const char *msg, int cut)
 {
 	char at[VPMC_ERRMSG_MAX / 2];
 
 	linebuf_where(&r->lb, col, at, sizeof(at));
 	if (cut) {
-		/* A cut last line is what an interrupted recording leaves: not a failure. */
 		r->st.truncated_tail = true;
-		warn(r, WARN_TAIL, "%s: last line cut short (no newline at the end), ignored: %s",
-		     at, msg);
+		warn(r, WARN_TAIL, "%s: last line cut short (%s), ignored: %s", at,
+		     cut == CUT_NO_NEWLINE ? "no newline at the end" : "^C", msg);
 		return 0;
 	}
 	if (!r->opts.lenient)
-		return fail(r, VPMC_ERR_PARSE, "%s: %s", at, msg);
+		return fail(r, VPMC_ERR_PARSE, "%s: %s (--lenient skips such lines)", at, msg);
 	r->st.skipped_lines++;
 	warn(r, WARN_SKIPPED, "%s: %s", at, msg);
 	return 0;
@@ -320,6 +347,7 @@ static int open_importer(struct vpmc_reader *r)
 		.host_kernel = r->opts.has_pmu ? r->opts.pmu.host_kernel : VPMC_KERNEL_LATEST,
 		.nested = r->opts.nested,
 		.nested_events = r->opts.nested || r->opts.nested_events,
+		.accesses = r->opts.accesses,
 	};
 
 	if (trace_import_new(&r->im, &io))
@@ -389,13 +417,12 @@ static void note_vendor(struct vpmc_reader *r, const struct kvm_record *rec)
 /* Account for one record and feed it to the importer. Return: 0 or an error. */
 static inline int push_record(struct vpmc_reader *r, const struct kvm_record *rec)
 {
-	struct trace_import_back back;
-
 	r->st.records++;
 	if (__builtin_expect((rec->kind == KVM_REC_EXIT || rec->kind == KVM_REC_NESTED_VMEXIT) &&
 			     !r->vendor_from[0], 0))
 		note_vendor(r, rec);
-	if (rec->kind == KVM_REC_OTHER) {
+	/* kvm_mmio is read for stat --event mmio only: for the rest, an event not used */
+	if (rec->kind == KVM_REC_OTHER || (rec->kind == KVM_REC_MMIO && !r->opts.accesses)) {
 		r->st.unknown_records++;
 		if (count_unknown(r, rec->name))
 			return r->failed;
@@ -409,9 +436,27 @@ static inline int push_record(struct vpmc_reader *r, const struct kvm_record *re
 		return fail(r, VPMC_ERR_LIMIT, "%s:%llu: %s", r->name,
 			    (unsigned long long)r->lb.line, trace_import_error(r->im));
 	}
-	if (trace_import_went_back(r->im, &back))
-		return time_went_back(r, &back);
 	return 0;
+}
+
+/* At the end (held records processed too): the importer's counts; the threads whose records
+ * never showed a vCPU number were given one by order of appearance (trace_import_push()): say
+ * so once when other records had vcpu fields (a layout without any has only that rule). */
+static void imported_end(struct vpmc_reader *r)
+{
+	char who[48] = "the records without a thread id";
+	struct trace_import_stats is;
+
+	trace_import_get_stats(r->im, &is);
+	r->st.synthesized_entries = is.synthesized_entries;
+	if (!is.guessed_threads || !is.vcpu_fields)
+		return;
+	if (is.guessed_tid >= 0)
+		snprintf(who, sizeof(who), "thread %lld", (long long)is.guessed_tid);
+	warn(r, WARN_VCPU, "%s: %s showed no vCPU number (no vcpu field, or not within %d held "
+	     "records): taken as vCPU %u by order of appearance; %llu thread%s so", r->name, who,
+	     TRACE_IMPORT_HOLD_MAX, is.guessed_vcpu, (unsigned long long)is.guessed_threads,
+	     is.guessed_threads == 1 ? "" : "s");
 }
 
 /* The next event from the importer, fed from @next_record's records as needed. Inlined into
@@ -420,26 +465,31 @@ static inline __attribute__((always_inline)) int
 next_imported(struct vpmc_reader *r, struct vpmc_event *ev,
 	      int (*next_record)(struct vpmc_reader *r, struct kvm_record *rec))
 {
+	struct trace_import_back back;
 	struct kvm_record rec;
 	int ret;
 
 	for (;;) {
 		ret = trace_import_pop(r->im, ev);
-		if (ret < 0) /* opts.nested: a held record */
+		if (ret < 0) /* a held record */
 			return fail(r, ret, "%s: %s", r->name, trace_import_error(r->im));
+		if (trace_import_went_back(r->im, &back)) {
+			if (time_went_back(r, &back))
+				return r->failed;
+			if (!ret)
+				continue; /* the held records after it */
+		}
 		if (ret)
 			return 1;
-		if (r->finished)
+		if (r->finished) {
+			imported_end(r);
 			return 0;
+		}
 		ret = next_record(r, &rec);
 		if (ret < 0)
 			return ret;
 		if (ret == 0) {
-			struct trace_import_stats is;
-
 			trace_import_finish(r->im);
-			trace_import_get_stats(r->im, &is);
-			r->st.synthesized_entries = is.synthesized_entries;
 			r->finished = true;
 			continue;
 		}
@@ -470,13 +520,16 @@ static int next_vtr(struct vpmc_reader *r, struct vpmc_event *ev)
 		}
 		r->st.lines++;
 		if (l.bad) {
-			if (bad_line(r, l.col, l.bad, false))
+			if (bad_line(r, l.col, l.bad, CUT_NO))
 				return r->failed;
 			continue;
 		}
 		ret = vtr_parse_line(r->vtr, l.p, l.len, ev, &le);
 		if (ret == 1) {
 			r->st.records++;
+			if (ev->type == VPMC_EV_EXIT || ev->type == VPMC_EV_NEXIT ||
+			    ev->type == VPMC_EV_NINJECT)
+				trace_exit_kernel_name(&r->exit_names, ev->reason);
 			if (vpmc__is_nested_event(ev->type) && !r->opts.nested &&
 			    !r->opts.nested_events)
 				continue; /* only "vpmcsim nested" and convert use them */
@@ -484,7 +537,7 @@ static int next_vtr(struct vpmc_reader *r, struct vpmc_event *ev)
 		}
 		if (!ret)
 			r->st.comment_lines++;
-		else if (bad_line(r, le.col, le.msg, l.cut))
+		else if (bad_line(r, le.col, le.msg, l.cut ? CUT_NO_NEWLINE : CUT_NO))
 			return r->failed;
 	}
 }
@@ -538,23 +591,6 @@ static int text_open(struct vpmc_reader *r)
 	return open_importer(r);
 }
 
-/* opts.nested: a kvm_nested_vmexit line libtraceevent could not decode, read from the fields
- * that follow its markers (nested_text_recover()). Return: 1, or -1 (not such a line). */
-static int next_text_nested_recover(struct vpmc_reader *r, const struct linebuf_line *l,
-				    struct kvm_record *rec)
-{
-	char buf[LINEBUF_LINE_MAX];
-	struct vpmc__lineerr le;
-	size_t n = nested_text_recover(l->p, l->len, buf, sizeof(buf));
-
-	if (!n || trace_text_parse_line(r->tp, buf, n, rec, NULL, &le) != 1)
-		return -1;
-	nested_text_fields(rec, buf, n);
-	rec->nested.line = r->lb.line;
-	r->nested_partial++;
-	return 1;
-}
-
 /* The next text record into *@rec. Return: 1, 0 (end), or an error. */
 static int next_text_record(struct vpmc_reader *r, struct kvm_record *rec)
 {
@@ -568,24 +604,40 @@ static int next_text_record(struct vpmc_reader *r, struct kvm_record *rec)
 			return ret;
 		r->st.lines++;
 		if (l.bad) {
-			if (bad_line(r, l.col, l.bad, false))
+			if (bad_line(r, l.col, l.bad, CUT_NO))
 				return r->failed;
 			continue;
 		}
 		ret = trace_text_parse_line(r->tp, l.p, l.len, rec, NULL, &le);
-		if (r->opts.nested && ret < 0)
-			ret = next_text_nested_recover(r, &l, rec);
-		else if ((r->opts.nested || r->opts.nested_events) && ret == 1) {
-			nested_text_fields(rec, l.p, l.len);
-			rec->nested.line = r->lb.line;
-		}
-		if (ret == 1)
+		if (ret == 1) {
+			if (r->opts.nested || r->opts.nested_events) {
+				nested_text_fields(rec, l.p, l.len);
+				rec->nested.line = r->lb.line;
+			}
+			rec->pos = r->lb.line; /* a held record's position (text_where()) */
+			r->st.partial_lines += rec->partial;
 			return 1;
-		if (!ret)
+		}
+		if (!ret) {
 			r->st.comment_lines++;
-		else if (bad_line(r, le.col, le.msg, l.cut))
+			continue;
+		}
+		ret = text_cut(r, &l);
+		if (ret < 0 || bad_line(r, le.col, le.msg, ret))
 			return r->failed;
 	}
+}
+
+/* "FILE:LINE" of the record whose events are being returned: a record that waited for its
+ * thread's vCPU (trace_import_push()) comes out after later lines were read. */
+static void text_where(const struct vpmc_reader *r, char *buf, size_t len)
+{
+	uint64_t line = r->im ? trace_import_line(r->im) : 0;
+
+	if (line)
+		snprintf(buf, len, "%s:%llu", r->name, (unsigned long long)line);
+	else
+		line_where(r, buf, len);
 }
 
 static int text_next(struct vpmc_reader *r, struct vpmc_event *ev)
@@ -649,7 +701,11 @@ static int next_dat_record(struct vpmc_reader *r, struct kvm_record *rec)
 		if (ret == TRACE_DAT_UNREAD)
 			r->st.unread_pages = trace_dat_unread_pages(r->dat);
 		if (!r->opts.lenient) {
-			r->failed = VPMC_ERR_PARSE; /* r->err says where */
+			size_t n = strlen(r->err.msg); /* it says where */
+
+			snprintf(r->err.msg + n, sizeof(r->err.msg) - n, " (--lenient skips such %s)",
+				 ret == TRACE_DAT_UNREAD ? "pages" : "records");
+			r->failed = VPMC_ERR_PARSE;
 			return r->failed;
 		}
 		if (ret == TRACE_DAT_BAD_RECORD)
@@ -659,6 +715,8 @@ static int next_dat_record(struct vpmc_reader *r, struct kvm_record *rec)
 	}
 	if (ret < 0)
 		r->failed = ret;
+	else if (ret == 1)
+		rec->pos = r->st.records + 1; /* its number, for dat_where() */
 	return ret;
 }
 
@@ -667,10 +725,14 @@ static int dat_next(struct vpmc_reader *r, struct vpmc_event *ev)
 	return next_imported(r, ev, next_dat_record);
 }
 
-/* "FILE: record N": records have no line. */
+/* "FILE: record N": records have no line. The number is that of the record whose events are
+ * being returned (text_where()). */
 static void dat_where(const struct vpmc_reader *r, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s: record %llu", r->name, (unsigned long long)r->st.records);
+	uint64_t n = r->im ? trace_import_line(r->im) : 0;
+
+	snprintf(buf, len, "%s: record %llu", r->name,
+		 (unsigned long long)(n ? n : r->st.records));
 }
 
 static void dat_close(struct vpmc_reader *r)
@@ -683,7 +745,7 @@ static void dat_close(struct vpmc_reader *r)
 static const struct source sources[] = {
 	[VPMC_FORMAT_AUTO] = { .where = line_where },
 	[VPMC_FORMAT_VTR] = { false, vtr_open, vtr_next, line_where, vtr_close },
-	[VPMC_FORMAT_TEXT] = { false, text_open, text_next, line_where, text_close },
+	[VPMC_FORMAT_TEXT] = { false, text_open, text_next, text_where, text_close },
 	[VPMC_FORMAT_DAT] = { true, dat_open, dat_next, dat_where, dat_close },
 };
 
@@ -828,7 +890,7 @@ const struct vpmc_nested_assume *vpmc_reader_nested(const struct vpmc_reader *r)
 
 uint64_t vpmc_reader_nested_partial(const struct vpmc_reader *r)
 {
-	return r->nested_partial;
+	return r->st.partial_lines;
 }
 
 const struct vpmc_pmu_config *vpmc_reader_pmu(const struct vpmc_reader *r)

@@ -24,6 +24,7 @@ static const struct {
 	{ "kvm_eoi", KVM_REC_EOI },
 	{ "kvm_apic", KVM_REC_APIC },
 	{ "kvm_pio", KVM_REC_PIO },
+	{ "kvm_mmio", KVM_REC_MMIO },
 	{ "kvm_userspace_exit", KVM_REC_USERSPACE_EXIT },
 	{ "kvm_cpuid", KVM_REC_CPUID },
 	{ "kvm_fpu", KVM_REC_FPU },
@@ -134,4 +135,14 @@ void trace_exit_reason_name(unsigned int isa, uint64_t exit_reason, char *buf, s
 		snprintf(buf, len, "%s", name);
 	else
 		snprintf(buf, len, "0x%llx", (unsigned long long)exit_reason);
+}
+
+void trace_exit_kernel_name(struct trace_exit_names *c, char *reason)
+{
+	if (strcmp(c->raw, reason)) {
+		snprintf(c->raw, sizeof(c->raw), "%s", reason);
+		if (!x86_exit_kernel_name(reason, c->name, sizeof(c->name)))
+			memcpy(c->name, c->raw, sizeof(c->name));
+	}
+	memcpy(reason, c->name, VPMC_REASON_MAX);
 }

@@ -37,6 +37,7 @@ enum kvm_rec_kind {
 	KVM_REC_NESTED_VMEXIT_INJECT, /* kvm_nested_vmexit_inject: reason */
 	KVM_REC_NESTED_VMENTER,  /* kvm_nested_vmenter (and kvm_nested_vmrun) */
 	KVM_REC_NESTED_OTHER,    /* other kvm_nested_* (intercepts, intr_vmexit, ...) */
+	KVM_REC_MMIO,            /* kvm_mmio: mmio_type, gpa (for vpmcsim stat --event mmio) */
 	KVM_REC_NR
 };
 
@@ -48,6 +49,10 @@ struct kvm_record {
 	char name[KVM_REC_NAME_MAX]; /* event name without a "kvm:" system prefix */
 	uint64_t time_ns;            /* trace time, ns (valid if has_time) */
 	bool has_time;
+	bool partial;                /* text: libtraceevent printed "CAN'T FIND FIELD" for some
+				      * field; the rest was read */
+	uint64_t pos;                /* its line (text) or number (trace.dat) in the input, for
+				      * messages about it after it waited (trace_import_line()) */
 	int64_t tid;                 /* thread (common_pid), -1 if the layout has none */
 	int32_t cpu;                 /* host CPU, -1 if unknown */
 	int32_t vcpu;                /* vcpu field of ENTRY, EXIT, NESTED_VMEXIT; apicid of
@@ -68,6 +73,8 @@ struct kvm_record {
 	bool gp;       /* MSR: " (#GP)": the access faulted */
 	uint32_t reg;  /* APIC: register offset, 0x340 = LVTPC */
 	uint32_t port, size, count;
+	uint32_t mmio_type; /* MMIO: KVM_TRACE_MMIO_READ_UNSATISFIED 0, _READ 1, _WRITE 2 */
+	uint64_t gpa;       /* MMIO: the guest physical address */
 
 	/* EMULATE_INSN */
 	uint8_t insn[KVM_INSN_MAX];
@@ -122,5 +129,15 @@ void trace_exit_reason_name(unsigned int isa, uint64_t exit_reason, char *buf, s
  * for an SVM_EXIT_REASONS name no VMX name equals without case (ancient VMX traces print lower
  * case: "hlt" says nothing) or trace-cmd's plugin's "EXIT_..." SVM names; else 0. */
 unsigned int trace_exit_reason_isa(const char *reason);
+
+/* The last exit reason given the kernel's spelling, and that spelling: reasons repeat. */
+struct trace_exit_names {
+	char raw[VPMC_REASON_MAX];
+	char name[VPMC_REASON_MAX];
+};
+
+/* Replace @reason (VPMC_REASON_MAX bytes, NUL-terminated) by the kernel's spelling of it
+ * (x86_exit_kernel_name()), so that one exit has one name whatever the layout (issue 17). */
+void trace_exit_kernel_name(struct trace_exit_names *c, char *reason);
 
 #endif /* VPMC_KVM_RECORD_H */

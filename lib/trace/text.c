@@ -210,9 +210,6 @@ static int parse_exit(struct cur *c, struct kvm_record *rec)
 	uint64_t v = 0;
 	int ret;
 
-	if (c->end - c->p >= 16 && !memcmp(c->p, "CAN'T FIND FIELD", 16))
-		return fail_at(c, c->p, "%s: libtraceevent could not decode this event (read the "
-				  "trace.dat, or trace-cmd report -R)", what);
 	if (at_word(c, "vcpu")) {
 		c->p += 4;
 		ret = field_dec(c, &v, VCPU_MAX_, what);
@@ -626,6 +623,41 @@ static int parse_apic(struct cur *c, struct kvm_record *rec)
 	return ret ? ret : field_hex(c, &rec->data, UINT64_MAX, what);
 }
 
+/* kvm_trace_symbol_mmio in include/trace/events/kvm.h, indexed by KVM_TRACE_MMIO_*. */
+static const char *const mmio_types[3] = { "unsatisfied-read", "read", "write" };
+
+/* kvm_mmio: "mmio %s len %u gpa 0x%llx val 0x%llx" (the same since 2.6.3x). */
+static int parse_mmio(struct cur *c, struct kvm_record *rec)
+{
+	static const char what[] = "kvm_mmio";
+	uint64_t len;
+	size_t i;
+	int ret;
+
+	ret = expect_word(c, "mmio", what);
+	if (ret)
+		return ret;
+	skip_sp(c);
+	for (i = 0; i < ARRAY_SIZE(mmio_types); i++) {
+		if (at_word_n(c, mmio_types[i], strlen(mmio_types[i])))
+			break;
+	}
+	if (i == ARRAY_SIZE(mmio_types))
+		return fail_at(c, c->p, "%s: expected 'unsatisfied-read', 'read' or 'write'", what);
+	rec->mmio_type = (uint32_t)i;
+	c->p += strlen(mmio_types[i]);
+	ret = expect_word(c, "len", what);
+	if (!ret)
+		ret = field_dec(c, &len, U32_MAX_, what);
+	if (!ret)
+		ret = expect_word(c, "gpa", what);
+	if (!ret)
+		ret = field_hex(c, &rec->gpa, UINT64_MAX, what);
+	if (!ret)
+		ret = expect_word(c, "val", what);
+	return ret ? ret : field_hex(c, &rec->data, UINT64_MAX, what);
+}
+
 /* ---------------------------------------------------------------------------------------------
  * The -R field form of each kind: which fields, read how, into which record field.
  */
@@ -671,6 +703,11 @@ static const struct raw_spec raw_pio[] = {
 	RS("count", DEC, RT_U32, false, count, U32_MAX_),
 	RS("val", HEX, RT_U64, true, data, U32_MAX_),
 };
+static const struct raw_spec raw_mmio[] = {
+	RS("type", DEC, RT_U32, false, mmio_type, U32_MAX_),
+	RS("gpa", HEX, RT_U64, false, gpa, UINT64_MAX),
+	RS("val", HEX, RT_U64, true, data, UINT64_MAX),
+};
 static const struct raw_spec raw_userspace_exit[] = {
 	RS("reason", DEC, RT_U32, false, exit_reason, U32_MAX_),
 };
@@ -691,6 +728,7 @@ const struct raw_kind text_raw_kinds[KVM_REC_NR] = {
 	RK(KVM_REC_EOI, raw_eoi),
 	RK(KVM_REC_APIC, raw_apic),
 	RK(KVM_REC_PIO, raw_pio),
+	RK(KVM_REC_MMIO, raw_mmio),
 	RK(KVM_REC_USERSPACE_EXIT, raw_userspace_exit),
 	RK(KVM_REC_FPU, raw_fpu),
 	RK(KVM_REC_NESTED_VMENTER, raw_vmenter),
@@ -734,6 +772,36 @@ static int parse_raw(struct cur *c, struct kvm_record *rec)
 	return 0;
 }
 
+/*
+ * libtraceevent prints a field its print format names but the event's format lacks (a plugin
+ * older or newer than the kernel) as 'CAN'T FIND FIELD "name"' or '<CANT FIND FIELD name>', and
+ * the fields it has after them (traces/public/20). Skip such markers at the start of the
+ * payload: the record is partial (what follows is read as usual; the missing fields are those
+ * the layouts take as optional, or the line is an error). Return: true if there was one.
+ */
+static bool skip_missing_fields(struct cur *c)
+{
+	static const char quoted[] = "CAN'T FIND FIELD \"", angle[] = "<CANT FIND FIELD ";
+	bool any = false;
+	const char *q;
+
+	for (;;) {
+		size_t avail = (size_t)(c->end - c->p);
+
+		if (avail > sizeof(quoted) - 1 && !memcmp(c->p, quoted, sizeof(quoted) - 1))
+			q = memchr(c->p + sizeof(quoted) - 1, '"', avail - (sizeof(quoted) - 1));
+		else if (avail > sizeof(angle) - 1 && !memcmp(c->p, angle, sizeof(angle) - 1))
+			q = memchr(c->p + sizeof(angle) - 1, '>', avail - (sizeof(angle) - 1));
+		else
+			return any;
+		if (!q)
+			return any;
+		c->p = q + 1;
+		skip_sp(c);
+		any = true;
+	}
+}
+
 static int parse_payload(struct cur *c, struct kvm_record *rec)
 {
 	static const char failed[] = FAILED_TO_PARSE;
@@ -747,6 +815,8 @@ static int parse_payload(struct cur *c, struct kvm_record *rec)
 	default:
 		break;
 	}
+	if (c->p < c->end && (*c->p == 'C' || *c->p == '<'))
+		rec->partial = skip_missing_fields(c);
 	if (c->p < c->end && *c->p == '[' && (size_t)(c->end - c->p) >= sizeof(failed) - 1 &&
 	    !memcmp(c->p, failed, sizeof(failed) - 1)) {
 		c->p += sizeof(failed) - 1;
@@ -777,6 +847,8 @@ static int parse_payload(struct cur *c, struct kvm_record *rec)
 		return parse_apic_vector(c, rec, true);
 	case KVM_REC_APIC:
 		return parse_apic(c, rec);
+	case KVM_REC_MMIO:
+		return parse_mmio(c, rec);
 	default:
 		return 0;
 	}
@@ -967,7 +1039,9 @@ static enum kvm_rec_kind kind_of(const char *n, size_t len)
 		return IS("kvm_msr") ? KVM_REC_MSR : IS("kvm_fpu") ? KVM_REC_FPU :
 		       IS("kvm_pio") ? KVM_REC_PIO : IS("kvm_eoi") ? KVM_REC_EOI : KVM_REC_OTHER;
 	case 8:
-		return IS("kvm_exit") ? KVM_REC_EXIT : IS("kvm_apic") ? KVM_REC_APIC : KVM_REC_OTHER;
+		if (IS("kvm_exit") || IS("kvm_apic"))
+			return n[4] == 'e' ? KVM_REC_EXIT : KVM_REC_APIC;
+		break;
 	case 9:
 		return IS("kvm_entry") ? KVM_REC_ENTRY : IS("kvm_cpuid") ? KVM_REC_CPUID :
 									 KVM_REC_OTHER;

@@ -55,4 +55,19 @@ const char *x86_vmx_exit_name(uint32_t basic);
  * if so. */
 bool x86_vmx_exit_code(const char *name, size_t len, uint32_t *code);
 
+/**
+ * x86_exit_kernel_name() - An exit reason as the kernel's kvm_exit prints it, which is what
+ * perf kvm stat reports (tools/perf/arch/x86/util/kvm-stat.c: VMX_EXIT_REASONS and
+ * SVM_EXIT_REASONS), whatever printed it: libtraceevent's kvm plugin names SVM exits EXIT_*
+ * (EXIT_MSR -> msr), and 2.6.3x kernels printed some VMX names in lower case (io_instruction ->
+ * IO_INSTRUCTION; a lower-case name that is also an SVM name stays, as SVM's).
+ * @reason: the reason as printed; its first word is the name, the rest (flags) is kept
+ * @buf: the kernel's spelling, when it differs
+ * @len: size of @buf
+ *
+ * Return: true if @buf was set (@reason is not the kernel's spelling), false if it is (or no
+ * name of the tables; @buf untouched).
+ */
+bool x86_exit_kernel_name(const char *reason, char *buf, size_t len);
+
 #endif /* VPMC_X86_EXIT_REASONS_H */

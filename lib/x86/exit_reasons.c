@@ -3,7 +3,9 @@
  * arch/x86/kvm/trace.h) and as libtraceevent's kvm plugin prints the SVM ones. */
 #include "config.h"
 
+#include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "exit-reasons.h"
 #include "internal.h"
@@ -172,4 +174,42 @@ bool x86_vmx_exit_code(const char *name, size_t len, uint32_t *code)
 		}
 	}
 	return false;
+}
+
+/* The VMX_EXIT_REASONS name @word (@n bytes) spells in another case, unless @word is an SVM
+ * name (cpuid, hlt, task_switch: SVM's, as printed), or NULL. */
+static const char *vmx_kernel_of_lower(const char *word, size_t n)
+{
+	uint32_t code;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(vmx_exit_reasons); i++) {
+		if (strlen(vmx_exit_reasons[i].name) == n &&
+		    !strncasecmp(vmx_exit_reasons[i].name, word, n) &&
+		    memcmp(vmx_exit_reasons[i].name, word, n))
+			return x86_svm_exit_code(word, &code) ? NULL : vmx_exit_reasons[i].name;
+	}
+	return NULL;
+}
+
+bool x86_exit_kernel_name(const char *reason, char *buf, size_t len)
+{
+	char word[64];
+	size_t n = strcspn(reason, " ");
+	const char *name = NULL;
+	uint32_t code;
+
+	if (!n || n >= sizeof(word))
+		return false;
+	memcpy(word, reason, n);
+	word[n] = '\0';
+	/* every name of the kernel's VMX table is upper case, and the plugin's start "EXIT_" */
+	if (n > 5 && !memcmp(word, "EXIT_", 5) && x86_svm_exit_code(word, &code))
+		name = x86_svm_exit_name(code);
+	else if (word[0] >= 'a' && word[0] <= 'z')
+		name = vmx_kernel_of_lower(word, n);
+	if (!name)
+		return false;
+	snprintf(buf, len, "%s%s", name, reason + n);
+	return true;
 }

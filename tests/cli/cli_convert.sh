@@ -48,11 +48,11 @@ check no-output 2 "vpmcsim: convert: no output: -o OUT.vtr" $vpmcsim convert "$k
 check bad-option 2 "Usage: vpmcsim convert" $vpmcsim convert --frobnicate x.txt -o "$out/x.vtr"
 check bad-format 2 "vpmcsim: convert: --input-format: 'xml' is not auto, vtr, text or dat" \
 	$vpmcsim convert --input-format=xml x.txt -o "$out/x.vtr"
-# --input-format as in the other commands; --format, its first name, still works
+# --input-format as in the other commands; --format (the output's format elsewhere) is an error
 check input-format 0 "!source kind=ftrace" \
 	$vpmcsim convert --input-format text "$public/05-vmx-ctf-kvm-hlt-userspace-exit.txt" -o -
-check input-format-old-name 2 "vpmcsim: convert: --input-format: 'xml' is not" \
-	$vpmcsim convert --format=xml x.txt -o "$out/x.vtr"
+check format-is-not-input-format 2 "vpmcsim: convert: --format 'text': convert always writes .vtr; the input's format is --input-format" \
+	$vpmcsim convert --format=text x.txt -o "$out/x.vtr"
 check input-format-applies 1 "expected an event ('NAME: ...') on this line, found '!vpmcsim-trace'" \
 	$vpmcsim convert --input-format=text "$T/vtr/canonical.vtr" -o "$out/x.vtr"
 check bad-permille 2 "vpmcsim: convert: --guest-branch-permille: '1001' is not 0..1000" \
@@ -76,9 +76,8 @@ if [ -e "$out/a.vtr" ] || [ -e "$out/b.vtr" ]; then r=1; else r=0; fi
 tap_result $r output-twice-nothing-written
 check output-twice-long 2 "vpmcsim: convert: --output given twice ('-', '$out/b.vtr')" \
 	$vpmcsim convert "$hlt" -o - --output="$out/b.vtr"
-# --format is --input-format's old name: one option, given twice
 check input-format-twice 2 "vpmcsim: convert: --input-format given twice ('text', 'vtr')" \
-	$vpmcsim convert --format text --input-format vtr "$hlt" -o -
+	$vpmcsim convert --input-format text --input-format vtr "$hlt" -o -
 for o in "guest-ips 1 2" "guest-branch-permille 1 2" "host-kernel 6.3 6.2" "vendor amd intel"; do
 	set -- $o
 	check "$1-twice" 2 "vpmcsim: convert: --$1 given twice ('$2', '$3')" \

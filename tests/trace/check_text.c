@@ -464,11 +464,10 @@ static const struct {
 	  "'qemu-system-x86^Ctrace-cmd:'" },
 	{ "M4 symbolic MSR", "  kvm_msr: msr_write CTR1 = 0xffffffffffffffea", 22,
 	  "kvm_msr: expected the MSR index in hex after 'msr_write', found 'CTR1'" },
-	{ "NV3 libtraceevent CAN'T FIND FIELD",
-	  "           <...>-315119 [010]  3733.092646: kvm_nested_vmexit:    CAN'T FIND FIELD "
-	  "\"rip\"<CANT FIND FIELD exit_code>vcpu 0 reason npf rip 0x400433", 67,
-	  "kvm_nested_vmexit: libtraceevent could not decode this event (read the trace.dat, or "
-	  "trace-cmd report -R), found 'CAN'T'" },
+	/* a CAN'T FIND FIELD marker, then nothing the layout can read */
+	{ "NV3 libtraceevent CAN'T FIND FIELD, then no reason",
+	  "           <...>-315119 [010]  3733.092646: kvm_exit:    <CANT FIND FIELD exit_reason>"
+	  "rip 0x400433", 99, "kvm_exit: expected 'reason', found end of line" },
 	{ "payload without event name", "  func 7ffffffd idx 830 rax 0 rbx 0 rcx 0 rdx 0, cpuid entry "
 	  "not found", 3, "expected an event ('NAME: ...') on this line, found 'func'" },
 	{ "pseudo-line", "  rdpmc on host: CTR1, value 0xffffffffffe3", 12,
@@ -509,6 +508,33 @@ static const struct {
 	  "kvm_exit: exit reason longer than 47 characters, found "
 	  "'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA...'" },
 };
+
+/*
+ * Issue 17 item 7: libtraceevent's markers for fields its format lacks, then the fields it has
+ * (traces/public/20): read as the layout says, the record partial. Without markers: not partial.
+ */
+START_TEST(test_cant_find_field_is_partial)
+{
+	static const char nv3[] = "           <...>-315119 [010]  3733.092646: kvm_nested_vmexit:    "
+				  "CAN'T FIND FIELD \"rip\"<CANT FIND FIELD exit_code>vcpu 0 "
+				  "reason npf rip 0x400433 info1 0x0000000200000006";
+	static const char plain[] = " qemu-6660  [007]   398.691440: kvm_exit:  vcpu 1 reason npf "
+				    "rip 0x400433";
+	struct kvm_record rec;
+	struct vpmc__lineerr err;
+
+	ck_assert_int_eq(trace_text_parse_line(NULL, nv3, sizeof(nv3) - 1, &rec, NULL, &err), 1);
+	ck_assert_int_eq(rec.kind, KVM_REC_NESTED_VMEXIT);
+	ck_assert_int_eq(rec.vcpu, 0);
+	ck_assert_str_eq(rec.reason, "npf");
+	ck_assert_uint_eq(rec.rip, 0x400433);
+	ck_assert(rec.partial);
+	ck_assert_int_eq(trace_text_parse_line(NULL, plain, sizeof(plain) - 1, &rec, NULL, &err),
+			 1);
+	ck_assert_int_eq(rec.vcpu, 1);
+	ck_assert(!rec.partial);
+}
+END_TEST
 
 START_TEST(test_malformed_lines)
 {
@@ -588,8 +614,9 @@ static const struct {
 	{ "18-vmx-nested-bare-event-lines-commit-msg.txt", 0, 0,
 	  { { "kvm_emulate_insn", 2 }, { "kvm_nested_vmexit", 1 }, { "kvm_page_fault", 1 },
 	    { "kvm_inj_exception", 1 } } },
-	/* garbled: both kvm_nested_vmexit lines are libtraceevent's CAN'T FIND FIELD */
-	{ "20-svm-nested-vmexit-cant-find-field-libtraceevent.txt", 0, 2, { { NULL, 0 } } },
+	/* garbled: both kvm_nested_vmexit lines are libtraceevent's CAN'T FIND FIELD (partial) */
+	{ "20-svm-nested-vmexit-cant-find-field-libtraceevent.txt", 0, 0,
+	  { { "kvm_nested_vmexit", 2 } } },
 	{ "21-svm-nested-vmexit-oldfmt-exit-npf-trace-cmd.txt", 0, 0,
 	  { { "kvm_nested_vmexit", 2 } } },
 	{ "23-svm-nested-smm-rsm-vmrun-intercepts-bare-lines-rejoined.txt", 0, 0,
@@ -1064,6 +1091,7 @@ static Suite *trace_text_suite(void)
 	tcase_add_loop_test(tc, test_layout_table, 0, ARRAY_SIZE(layouts));
 	tcase_add_loop_test(tc, test_skip_lines, 0, ARRAY_SIZE(skips));
 	tcase_add_loop_test(tc, test_malformed_lines, 0, ARRAY_SIZE(errors));
+	tcase_add_test(tc, test_cant_find_field_is_partial);
 	tcase_add_test(tc, test_layout_of_first_line);
 	tcase_add_test(tc, test_cached_prefix_error_as_without);
 	tcase_add_loop_test(tc, test_fast_path_changes_nothing, 0, ARRAY_SIZE(fast_lines));
