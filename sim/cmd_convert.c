@@ -153,6 +153,7 @@ static int convert_events(struct vpmc_reader *r, const char *in, const char *wha
 {
 	const char *kind = NULL, *file = NULL;
 	struct vpmc_event ev;
+	uint64_t n = 0;
 	int ret = vpmc_reader_next(r, &ev);
 
 	if (ret >= 0) {
@@ -168,11 +169,12 @@ static int convert_events(struct vpmc_reader *r, const char *in, const char *wha
 			return vpmcsim_fail(EXIT_INPUT, "convert: %s: event at %" PRIu64
 					    " ns of vCPU %u cannot be written as .vtr", in,
 					    ev.time_ns, ev.vcpu);
+		n++;
 	}
 	cli_reader_report(in, r);
 	if (ret < 0)
 		return vpmcsim_fail(cli_reader_exit(ret), "%s", vpmc_reader_error(r));
-	return 0;
+	return vpmc_vtr_write_end(f, n) ? vpmcsim_write_error(what, errno) : 0;
 }
 
 /* Flush and close the output (not standard output: main() closes it). */
