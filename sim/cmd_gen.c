@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "nested_cli.h"
+#include "outfile.h"
 #include "vpmcsim.h"
 
 /* A generator: its name, one line for --help, and its own options and run. */
@@ -177,29 +178,19 @@ static int pp_option(struct pp *p, int opt, const char *name, const char *arg)
 static int pp_write(struct pp *p)
 {
 	char err[256];
-	bool regular = false;
-	FILE *f = stdout;
-	int ret, e = 0;
+	struct outfile out;
+	int ret, e;
 
-	if (strcmp(p->out, "-")) {
-		f = fopen(p->out, "w");
-		if (!f)
-			return vpmcsim_fail(EXIT_USAGE, "gen nested-pingpong: -o '%s': %s", p->out,
-					    strerror(errno));
-		regular = vpmcsim_is_regular(f);
-	}
-	ret = vpmc_nested_gen(&p->o, f, err, sizeof(err));
-	errno = 0;
-	if (fflush(f) && !ret)
-		e = errno ? errno : -1;
-	if (f != stdout && fclose(f) && !ret && !e)
-		e = errno ? errno : -1;
-	if ((ret || e) && regular)
-		unlink(p->out); /* a half-written trace is no trace */
+	if (!outfile_open(&out, p->out))
+		return vpmcsim_fail(EXIT_USAGE, "gen nested-pingpong: -o '%s': %s", p->out,
+				    strerror(errno));
+	ret = vpmc_nested_gen(&p->o, out.f, err, sizeof(err));
+	e = outfile_close(&out, !ret); /* a half-written trace is no trace */
 	if (ret == VPMC_ERR_INVAL)
 		return vpmcsim_fail(EXIT_USAGE, "gen nested-pingpong: %s", err);
 	if (ret == VPMC_ERR_IO || e)
-		return vpmcsim_write_error(f == stdout ? "standard output" : p->out, e > 0 ? e : 0);
+		return vpmcsim_write_error(strcmp(p->out, "-") ? p->out : "standard output",
+					   e > 0 ? e : 0);
 	if (ret)
 		return vpmcsim_fail(EXIT_INPUT, "gen nested-pingpong: %s", err);
 	return 0;

@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "nested_cli.h"
+#include "outfile.h"
 #include "vpmcsim.h"
 
 static const char usage_line[] = "vpmcsim nested [OPTIONS] TRACE";
@@ -48,7 +49,7 @@ static void usage(FILE *out)
 struct nested_log {
 	const char *path;
 	FILE *f;
-	bool regular;
+	struct outfile out;
 };
 
 struct nested_cmd {
@@ -69,32 +70,20 @@ static int nested_own(struct cli *c, int opt, const char *arg)
 
 static int log_open(struct nested_log *l)
 {
-	if (!strcmp(l->path, "-")) {
-		l->f = stdout;
-		return 0;
-	}
-	l->f = fopen(l->path, "w");
+	l->f = outfile_open(&l->out, l->path);
 	if (!l->f)
 		return vpmcsim_fail(EXIT_USAGE, "nested: --log '%s': %s", l->path, strerror(errno));
-	l->regular = vpmcsim_is_regular(l->f);
 	return 0;
 }
 
 static int log_close(struct nested_log *l, int rc)
 {
-	int err = 0;
+	int err = outfile_close(&l->out, !rc);
 
-	errno = 0;
-	if (fflush(l->f) || ferror(l->f))
-		err = errno ? errno : -1;
-	if (l->f != stdout && fclose(l->f) && !err)
-		err = errno ? errno : -1;
-	if (!err && !rc)
-		return 0;
-	if (l->regular)
-		unlink(l->path);
-	return rc ? rc : vpmcsim_write_error(l->f == stdout ? "standard output" : l->path,
-					     err > 0 ? err : 0);
+	if (!err)
+		return rc;
+	return vpmcsim_write_error(l->f == stdout ? "standard output" : l->path,
+				   err > 0 ? err : 0);
 }
 
 static int nested_run(int argc, char **argv)
