@@ -2,16 +2,19 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """mkdat.py - Write a trace.dat (file version 6, uncompressed) from another one, repeated.
 
-    mkdat.py IN.dat OUT.dat [--repeat N] [--strip] [--pages N] [--option ID=TEXT]...
+    mkdat.py IN.dat OUT.dat [--repeat N] [--strip] [--events NAME,...] [--pages N]
+             [--option ID=TEXT]...
 
 IN must be a version 6 file without compression (trace-cmd convert --file-version 6
 --compression none IN7.dat IN.dat). The CPU data of OUT is IN's ring-buffer pages written N
 times, each copy's page time stamps shifted past the previous copy, so OUT is one longer,
 valid recording (events carry time deltas relative to their page). --strip drops kallsyms,
 printk formats, the ftrace formats and every event system but "kvm" (small fuzzing seeds);
---pages keeps only the first N pages of each CPU; --option adds an option whose data is TEXT
-and a NUL (7=N: OFFSET, N ns added to every time stamp). Neither Debian's libtracecmd nor trace-cmd
-offers a writer for this: `trace-cmd record` does not run on this sandbox (build-recipe.md 5).
+--events keeps only the formats of the events named (the pages keep their other records, whose
+ids then have no format); --pages keeps only the first N pages of each CPU; --option adds an
+option whose data is TEXT and a NUL (7=N: OFFSET, N ns added to every time stamp). Neither
+Debian's libtracecmd nor trace-cmd offers a writer for this: `trace-cmd record` does not run on
+this sandbox (build-recipe.md 5).
 Layout: trace-cmd.dat.v6(5).
 """
 import argparse
@@ -132,6 +135,7 @@ def main():
     ap.add_argument("output")
     ap.add_argument("--repeat", type=int, default=1)
     ap.add_argument("--strip", action="store_true")
+    ap.add_argument("--events", default=None, metavar="NAME,...")
     ap.add_argument("--pages", type=int, default=None)
     ap.add_argument("--option", action="append", default=[], metavar="ID=TEXT",
                     help="add option ID with TEXT (NUL-terminated), e.g. 7=1000000000: OFFSET")
@@ -141,6 +145,10 @@ def main():
     if a.strip:
         f["ftrace"], f["kallsyms"], f["printk"] = [], b"", b""
         f["systems"] = [s for s in f["systems"] if s[0] == b"kvm"]
+    if a.events:
+        keep = set(a.events.encode().split(b","))
+        f["systems"] = [(name, [b for b in evs if b.split(b"\n", 1)[0][6:] in keep])
+                        for name, evs in f["systems"]]
     for opt in a.option:
         oid, text = opt.split("=", 1)
         f["options"].append((int(oid), text.encode() + b"\0"))

@@ -1,22 +1,230 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* fuzz_dat.c - libFuzzer target: trace.dat through libtracecmd and the importer. libtracecmd
- * reads files only, so each input is written to one temporary file (kept for the process). */
+/*
+ * fuzz_dat.c - libFuzzer target: trace.dat through the layout walk, the direct reader (or
+ * libtracecmd) and the importer.
+ *
+ * What one input cost, and how it is kept small (issue 16):
+ * - libtracecmd reads files only: the input goes to one memfd for the whole process, opened by
+ *   its /proc path (no disk, nothing to remove at exit);
+ * - libtraceevent's parsing of the event formats was most of an input's time, and the same
+ *   for every input whose metadata (header_page and header_event, the ftrace and event
+ *   formats, byte order, long and page size) the mutation left alone. This target is linked
+ *   with --wrap=dat_direct_tep and --wrap=tep_free: the last handles parsed are kept and given
+ *   again for the same metadata bytes (what libtraceevent would parse from them);
+ * - trace_dat_open()'s isolating probe (a fork, and the formats parsed again in the child)
+ *   guards against a crash in libtraceevent or libtracecmd on what they read at open: the
+ *   metadata of a direct file, all but the later pages for libtracecmd. An input whose key
+ *   (a hash of those bytes) went through the probe once is opened without it;
+ * - seven mutations in eight change only the ring-buffer pages (LLVMFuzzerCustomMutator()):
+ *   a metadata mutation costs a parse and a probe, and exercises libtraceevent more than us;
+ * - scripts/fuzz.sh seeds small files with the few formats the importer reads (bench/mkdat.py
+ *   --strip --events), not whole recordings with kallsyms; runs this target without libFuzzer's
+ *   leak check per input (libtraceevent leaks at every parse: each would scan the heap;
+ *   LeakSanitizer still runs at exit, and make check replays the corpus under it); and without
+ *   libFuzzer's RSS thread (-rss_limit_mb=0; -malloc_limit_mb bounds memory instead): a fork
+ *   while a second thread holds an allocator lock leaves the probe's child hung in malloc().
+ */
 #include "config.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "import.h"
 #include "dat.h"
+#include "dat_direct.h"
+#include "dat_layout.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsigned int seed);
+/* libFuzzer's; absent (weak) in the plain test build (tests/fuzz/regress.c), which only runs */
+size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max_size) __attribute__((weak));
+/* the sanitizers' (weak: the same) */
+void __sanitizer_set_death_callback(void (*callback)(void)) __attribute__((weak));
+
+#define PROBED_MAX 4096 /* metadata keys remembered (a power of two) */
 
 static char path[64];
+static uint64_t cur_meta; /* meta_key() of the input being run, if dat_direct reads it */
+static uint64_t probed[PROBED_MAX]; /* keys of metadata the probe passed; 0: empty */
 
-static void remove_input(void)
+static uint64_t mix(uint64_t h, uint64_t v)
 {
-	unlink(path);
+	h = (h ^ v) * 0x9e3779b97f4a7c15ULL;
+	return h ^ (h >> 31);
+}
+
+/* The harness's own hashing is not worth coverage feedback (clang: no trace-cmp calls). */
+#ifdef __clang__
+#define NO_COVERAGE __attribute__((no_sanitize("coverage")))
+#else
+#define NO_COVERAGE
+#endif
+
+/* A hash of @n bytes of @l's file at @pos into @h, 8 at a time; false if they cannot be read. */
+static NO_COVERAGE bool hash_bytes(const struct dat_layout *l, uint64_t pos, uint64_t n,
+				   uint64_t *h)
+{
+	uint8_t buf[4096];
+	size_t k, len;
+	uint64_t w;
+
+	for (; n; pos += len, n -= len) {
+		len = n < sizeof(buf) ? n : sizeof(buf);
+		if (!dat_layout_pread(l, pos, buf, len))
+			return false;
+		for (k = 0; k + 8 <= len; k += 8) {
+			memcpy(&w, buf + k, 8);
+			*h = mix(*h, w);
+		}
+		for (; k < len; k++)
+			*h = mix(*h, buf[k]);
+	}
+	return true;
+}
+
+/* A hash of what libtraceevent parses from @l's file (dat_direct_tep()), never 0; 0 if the
+ * metadata cannot be read. */
+static uint64_t meta_key(const struct dat_layout *l)
+{
+	const struct dat_meta *meta[3] = { &l->header_info, &l->ftrace_formats,
+					   &l->event_formats };
+	uint64_t h = 0;
+	unsigned int i;
+
+	h = mix(h, (uint64_t)l->version << 32 | (uint64_t)l->long_size << 8 | l->big_endian);
+	h = mix(h, l->page_size);
+	for (i = 0; i < sizeof(l->compression) && l->compression[i]; i++)
+		h = mix(h, (unsigned char)l->compression[i]);
+	for (i = 0; i < 3; i++) {
+		h = mix(h, (uint64_t)meta[i]->found << 1 | meta[i]->compressed);
+		h = mix(h, meta[i]->size);
+		if (meta[i]->found && !hash_bytes(l, meta[i]->off, meta[i]->size, &h))
+			return 0;
+	}
+	return h | 1;
+}
+
+/* What libtracecmd reads at tracecmd_open() of @l's file: all of it before the CPU data and
+ * the first page of each CPU (with compressed CPU data, which it inflates at open: all of it).
+ * Return: a hash, never 0; 0 if the file cannot be read. */
+static uint64_t open_key(const struct dat_layout *l)
+{
+	uint64_t h = 0x5a5a, start = l->file_size;
+	int i;
+
+	if (l->compressed || !l->nr_cpus)
+		return hash_bytes(l, 0, l->file_size, &h) ? h | 1 : 0;
+	for (i = 0; i < l->nr_cpus; i++) {
+		if (l->cpu[i].file_size && l->cpu[i].file_off < start)
+			start = l->cpu[i].file_off;
+	}
+	if (!hash_bytes(l, 0, start, &h))
+		return 0;
+	for (i = 0; i < l->nr_cpus; i++) {
+		uint64_t n = l->cpu[i].file_size < l->page_size ? l->cpu[i].file_size : l->page_size;
+
+		if (!hash_bytes(l, l->cpu[i].file_off, n, &h))
+			return 0;
+	}
+	return h | 1;
+}
+
+/*
+ * The key of the file in the memfd for the probe: what the parent's trace_dat_open() may crash
+ * on (a direct file: its metadata; else what tracecmd_open() reads), or 0 if its layout is
+ * refused (trace_dat_open() then fails before it parses anything).
+ */
+static uint64_t file_key(void)
+{
+	struct vpmc__errbuf err;
+	struct dat_layout l;
+	uint64_t key = 0;
+
+	l.fd = -1;
+	cur_meta = 0;
+	if (!dat_layout_read(&l, path, &err)) {
+		if (dat_direct_usable(&l))
+			key = cur_meta = meta_key(&l);
+		else
+			key = open_key(&l);
+	}
+	dat_layout_free(&l);
+	return key;
+}
+
+/* The tep handles parsed last (the corpus's inputs have a few distinct metadata), by key. */
+#define PARSED_MAX 256
+
+static struct {
+	uint64_t key;
+	struct tep_handle *tep;
+} parsed[PARSED_MAX];
+static unsigned int parsed_next; /* the entry to replace next */
+
+int __real_dat_direct_tep(const struct dat_layout *l, const char *file, struct tep_handle **out,
+			  struct vpmc__errbuf *err);
+int __wrap_dat_direct_tep(const struct dat_layout *l, const char *file, struct tep_handle **out,
+			  struct vpmc__errbuf *err);
+void __real_tep_free(struct tep_handle *tep);
+void __wrap_tep_free(struct tep_handle *tep);
+
+/* dat_direct_tep() of the input being run (its layout @l), parsing only new metadata. */
+int __wrap_dat_direct_tep(const struct dat_layout *l, const char *file, struct tep_handle **out,
+			  struct vpmc__errbuf *err)
+{
+	unsigned int i;
+	int ret;
+
+	for (i = 0; cur_meta && i < PARSED_MAX; i++) {
+		if (parsed[i].key == cur_meta) {
+			tep_set_cpus(parsed[i].tep, l->nr_cpus); /* from the layout */
+			*out = parsed[i].tep;
+			return 0;
+		}
+	}
+	ret = __real_dat_direct_tep(l, file, out, err);
+	if (ret || !cur_meta)
+		return ret;
+	i = parsed_next++ % PARSED_MAX;
+	__real_tep_free(parsed[i].tep);
+	parsed[i].key = cur_meta;
+	parsed[i].tep = *out;
+	return 0;
+}
+
+/* tep_free(), except of the handles kept. */
+void __wrap_tep_free(struct tep_handle *tep)
+{
+	unsigned int i;
+
+	for (i = 0; i < PARSED_MAX; i++) {
+		if (tep && parsed[i].tep == tep)
+			return;
+	}
+	__real_tep_free(tep);
+}
+
+static void free_parsed(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < PARSED_MAX; i++)
+		__real_tep_free(parsed[i].tep);
+}
+
+/*
+ * In the probe's child (a fork of this process): a crash it absorbs (libtraceevent's, in the
+ * formats) must not look like ours, so the sanitizers' report no longer calls libFuzzer's death
+ * callback, which would write the input as a crash-* artifact of a run that found none.
+ */
+static void quiet_child(void)
+{
+	if (__sanitizer_set_death_callback)
+		__sanitizer_set_death_callback(NULL);
 }
 
 static int input_file(const uint8_t *data, size_t size)
@@ -24,15 +232,37 @@ static int input_file(const uint8_t *data, size_t size)
 	static int fd = -1;
 
 	if (fd < 0) {
-		snprintf(path, sizeof(path), "%s/vpmc-fuzz-dat-XXXXXX", P_tmpdir);
-		fd = mkstemp(path);
+		fd = memfd_create("vpmc-fuzz-dat", 0);
 		if (fd < 0)
 			return -1;
-		atexit(remove_input);
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+		atexit(free_parsed);
+		pthread_atfork(NULL, NULL, quiet_child);
 	}
 	if (ftruncate(fd, 0) || pwrite(fd, data, size, 0) != (ssize_t)size)
 		return -1;
 	return 0;
+}
+
+/* Whether @key's input went through the probe; with @add, remember that it did. */
+static bool probed_key(uint64_t key, bool add)
+{
+	unsigned int i, slot = (unsigned int)(key >> 40) & (PROBED_MAX - 1);
+
+	for (i = 0; i < PROBED_MAX; i++, slot = (slot + 1) & (PROBED_MAX - 1)) {
+		if (probed[slot] == key)
+			return true;
+		if (!probed[slot])
+			break;
+	}
+	if (!add)
+		return false;
+	if (i == PROBED_MAX) { /* full: forget them all */
+		memset(probed, 0, sizeof(probed));
+		slot = (unsigned int)(key >> 40) & (PROBED_MAX - 1);
+	}
+	probed[slot] = key;
+	return true;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -47,20 +277,72 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct trace_dat *d;
 	struct kvm_record r;
 	struct vpmc_event ev;
+	uint64_t key;
+	bool isolate;
+	int ret;
 
-	if (input_file(data, size) || trace_dat_open(&d, path, true, &err))
+	if (input_file(data, size))
 		return 0;
+	key = file_key();
+	isolate = !key || !probed_key(key, false);
+	if (trace_dat_open(&d, path, isolate, &err))
+		return 0;
+	if (key)
+		probed_key(key, true);
 	if (trace_import_new(&im, &o)) {
 		trace_dat_close(d);
 		return 0;
 	}
-	while (trace_dat_next(d, &r, &err) == 1 && !trace_import_push(im, &r))
+	/* on past a CPU that stops early and a record that cannot be read, as the reader does */
+	while ((ret = trace_dat_next(d, &r, &err)) > 0) {
+		if (ret != 1)
+			continue;
+		if (trace_import_push(im, &r))
+			break;
 		while (trace_import_pop(im, &ev) == 1)
 			;
+	}
 	trace_import_finish(im);
 	while (trace_import_pop(im, &ev) == 1)
 		;
 	trace_import_free(im);
 	trace_dat_close(d);
 	return 0;
+}
+
+/* Where the CPU data of @data begins (0: unknown), from the layout of a copy in the memfd. */
+static size_t data_start(const uint8_t *data, size_t size)
+{
+	struct vpmc__errbuf err;
+	struct dat_layout l;
+	uint64_t start = size;
+	int i;
+
+	l.fd = -1;
+	if (input_file(data, size) || dat_layout_read(&l, path, &err)) {
+		dat_layout_free(&l);
+		return 0;
+	}
+	for (i = 0; i < l.nr_cpus; i++) {
+		if (l.cpu[i].file_size && l.cpu[i].file_off < start)
+			start = l.cpu[i].file_off;
+	}
+	dat_layout_free(&l);
+	return start < size ? (size_t)start : 0;
+}
+
+/*
+ * Seven mutations in eight change only the ring-buffer pages, in place (the file keeps its
+ * size, so every CPU's data stays where the layout says): a mutation of the metadata costs a
+ * new parse of the formats and a probe (see the top), and exercises libtraceevent more than us.
+ */
+size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsigned int seed)
+{
+	size_t start = seed % 8 ? data_start(data, size) : 0, n;
+
+	if (!start)
+		return LLVMFuzzerMutate(data, size, max_size);
+	n = LLVMFuzzerMutate(data + start, size - start, size - start);
+	memset(data + start + n, 0, size - start - n);
+	return size;
 }

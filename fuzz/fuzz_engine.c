@@ -1531,7 +1531,7 @@ static void dump_vtr(const struct fz_case *c, const char *path)
 	char pol[VPMC_POLICY_NAME_MAX];
 	FILE *f = fopen(path, "w");
 	unsigned int p;
-	size_t i;
+	size_t i, n = 0;
 
 	if (!f)
 		return;
@@ -1550,7 +1550,10 @@ static void dump_vtr(const struct fz_case *c, const char *path)
 		if (vpmc_vtr_write_event(f, &c->ev[i]))
 			fprintf(f, "# event %zu cannot be written (type %u, cpl %u)\n", i,
 				c->ev[i].type, c->ev[i].cpl);
+		else
+			n++;
 	}
+	vpmc_vtr_write_end(f, n);
 	fclose(f);
 }
 

@@ -1,14 +1,34 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# fuzz.sh [SECONDS] [TARGET...] - build the libFuzzer targets (vtr, text, dat: the readers;
-# engine: the model and the replay engine with invariants) in _build/fuzz (configure
-# --enable-fuzzing CC=clang) and run each for SECONDS (default 60), seeded with traces/.
-# Exit 1 if a target found a crash: the input is in _build/fuzz/artifacts/; copy it to
-# fuzz/crashes/TARGET/, where make check replays it (tests/fuzz/regress.c).
+# fuzz.sh - build the libFuzzer targets in _build/fuzz (configure --enable-fuzzing CC=clang) and
+# run them: vtr, text, dat (the readers) and engine (the model and the replay engine under
+# invariants, fuzz/fuzz_engine.c).
+#
+#   fuzz.sh [SECONDS] [TARGET...]      each target for SECONDS (default 60), from the seeds
+#                                      (traces/) and the committed corpus (fuzz/corpus/TARGET/)
+#   fuzz.sh --campaign [--runs N] [SECONDS] [TARGET...]
+#                                      the same for SECONDS and/or N executions per target (N
+#                                      alone: no time limit), then the corpus minimized
+#                                      (-merge=1) into fuzz/corpus/TARGET/
+#
+# Prints, per target, executions, executions per second, coverage (libFuzzer's cov: edges) and
+# peak RSS. Exit 1 if a target crashed or violated an invariant: the input is in
+# _build/fuzz/artifacts/; copy it to fuzz/crashes/TARGET/, where make check replays it
+# (tests/fuzz/regress.c). Rerun it there, or with the target and default sanitizer options, for
+# a full report: the runs here keep short allocation stacks (see ASAN_OPTIONS below).
 set -eu
 
-secs=${1:-60}
-[ $# -gt 0 ] && shift
+campaign=0 runs= secs=
+while [ $# -gt 0 ]; do
+	case $1 in
+	--campaign) campaign=1 ;;
+	--runs) runs=$2; shift ;;
+	[0-9]*) secs=$1 ;;
+	*) break ;;
+	esac
+	shift
+done
+[ -z "$secs$runs" ] && secs=60
 targets=${*:-"vtr text dat engine"}
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=$top/_build/fuzz
@@ -21,49 +41,111 @@ for t in $targets; do
 	make -s -j2 "fuzz/fuzz_$t"
 done
 
-# Seeds: copies, so that libFuzzer's additions never land in traces/. libFuzzer reads at most
-# -max_len bytes of an input; the text seeds are cut to that, the trace.dat ones fit whole.
+# Seeds: copies, so that libFuzzer's additions never land in traces/.
 seed() { # TARGET FILE...
 	dir=corpus/$1
 	shift
-	mkdir -p "$dir"
 	for f in "$@"; do
 		[ -f "$f" ] && head -c "$max_len" "$f" >"$dir/$(basename "$f")"
 	done
 	return 0
 }
 
+# Text traces in pieces of whole lines of at most 8000 bytes, the first 4 of each trace: the
+# grammar is per line, and an input of 8 KiB runs 8 times faster than one of 64 KiB (a line
+# over 4096 bytes, the reader's limit, still fits).
+seed_text() { # FILE...
+	for f in "$@"; do
+		awk -v out="corpus/text/$(basename "$f" .txt)" '
+			{ l = length($0) + 1
+			  if (sz + l > 8000 && sz) { n++; sz = 0 }
+			  if (n < 4) { print > (out "-" n ".txt"); sz += l } }' "$f"
+	done
+}
+
+# Small trace.dat files: a recording's first pages with only the formats the importer reads
+# (libtraceevent parses them at every open), as read directly and with an OFFSET option (read by
+# libtracecmd); and the small v7 files of traces/bad (zstd, zlib).
+seed_dat() {
+	src=$top/traces/local-kvm/small-mixed-real.v6.dat
+	events=kvm_entry,kvm_exit,kvm_msr,kvm_emulate_insn,kvm_inj_exception,kvm_inj_virq
+	events=$events,kvm_apic_accept_irq,kvm_eoi,kvm_apic,kvm_pio,kvm_userspace_exit,kvm_cpuid
+	events=$events,kvm_fpu,kvm_hypercall,kvm_nested_vmexit,kvm_nested_vmexit_inject
+	events=$events,kvm_nested_vmenter,kvm_nested_vmrun,kvm_nested_intercepts
+	events=$events,kvm_nested_vmenter_failed
+	if command -v python3 >/dev/null; then
+		for n in 1 4; do
+			python3 "$top/bench/mkdat.py" --strip --events "$events" --pages "$n" "$src" \
+				"corpus/dat/kvm-$n.dat"
+		done
+		python3 "$top/bench/mkdat.py" --strip --events "$events" --pages 1 \
+			--option 7=1000000000 "$src" corpus/dat/kvm-1-offset.dat
+	fi
+	seed dat "$top"/traces/bad/v7-4pages.dat "$top"/traces/bad/v7-4pages-zlib.dat
+}
+
 # allocator_may_return_null: libtracecmd mallocs sizes read from the file and checks for NULL;
 # ASan would abort on the attempt instead (our own code checks every allocation too).
-export ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1
+# malloc_context_size, quarantine_size_mb, max_malloc_fill_size: recording 30 frames per
+# allocation, a 256 MiB quarantine and filling each allocation took most of a reader input's
+# time and memory; reports keep 2 frames of where a block was allocated.
+export ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1:malloc_context_size=2:quarantine_size_mb=16:max_malloc_fill_size=0
 export LSAN_OPTIONS=suppressions=$top/fuzz/lsan.supp:print_suppressions=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 mkdir -p artifacts
 failed=0
 for t in $targets; do
+	extra=
+	rm -rf "corpus/$t"
+	mkdir -p "corpus/$t"
 	case $t in
-	vtr)  max_len=65536; seed vtr $(find "$top/traces" -name '*.vtr') ;;
-	text) max_len=65536; seed text "$top"/traces/public/*.txt "$top"/traces/local-kvm/*.txt ;;
-	dat)  max_len=1100000; seed dat "$top"/traces/local-kvm/small-mixed-real.dat \
-		"$top"/traces/local-kvm/pmu-gp-real.dat
-	      # small v6 copies without kallsyms and foreign formats: many more runs per second
-	      if command -v python3 >/dev/null; then
-		      for n in 1 4; do
-			      python3 "$top/bench/mkdat.py" --strip --pages "$n" \
-				      "$top/traces/local-kvm/small-mixed-real.v6.dat" \
-				      "corpus/dat/stripped-$n.dat"
-		      done
-	      fi ;;
+	vtr)  max_len=65536; keep_len=1024; seed vtr $(find "$top/traces" -name '*.vtr') ;;
+	# -entropic=0: libFuzzer 14's entropic schedule (UpdateFeatureFrequency(), a linear search
+	# of its rare features for every feature of every run) took 60% of a text input's time
+	text) max_len=8192; keep_len=1024
+	      seed_text "$top"/traces/public/*.txt "$top"/traces/local-kvm/*.txt
+	      extra="-entropic=0" ;;
+	# fuzz/fuzz_dat.c says why these flags
+	# no committed corpus: trace.dat inputs are 16-60 KB each (a campaign's merge kept 190,
+	# 7.4 MB); the seeds are made from traces/ at each run
+	dat)  max_len=65536; keep_len=; seed_dat
+	      extra="-entropic=0 -detect_leaks=0 -rss_limit_mb=0 -malloc_limit_mb=2048" ;;
 	# every .vtr (fuzz_engine.c decodes a binary stream too, which the fuzzer finds itself)
-	engine) max_len=4096; seed engine $(find "$top/traces" -name '*.vtr') ;;
+	engine) max_len=4096; keep_len=1024; seed engine $(find "$top/traces" -name '*.vtr') ;;
 	esac
-	echo "=== fuzz_$t: $secs s"
-	if ! "./fuzz/fuzz_$t" -max_total_time="$secs" -max_len="$max_len" -print_final_stats=1 \
-		-artifact_prefix="artifacts/$t-" "corpus/$t" >"fuzz_$t.log" 2>&1; then
+	# the committed corpus goes in too (its file names are content hashes: no clash)
+	[ -d "$top/fuzz/corpus/$t" ] && cp "$top/fuzz/corpus/$t"/* "corpus/$t/" 2>/dev/null || :
+	echo "=== fuzz_$t:${secs:+ $secs s}${runs:+ $runs runs}"
+	# shellcheck disable=SC2086
+	if ! "./fuzz/fuzz_$t" ${secs:+-max_total_time=$secs} ${runs:+-runs=$runs} \
+		-max_len="$max_len" -print_final_stats=1 \
+		-artifact_prefix="artifacts/$t-" $extra "corpus/$t" >"fuzz_$t.log" 2>&1; then
 		failed=1
 		tail -n 40 "fuzz_$t.log"
 	fi
-	grep -E '^stat::number_of_executed_units|^stat::peak_rss_mb' "fuzz_$t.log" || :
+	n=$(awk '/^stat::number_of_executed_units:/ { print $2 }' "fuzz_$t.log")
+	rate=$(awk '/^stat::average_exec_per_sec:/ { print $2 }' "fuzz_$t.log")
+	rss=$(awk '/^stat::peak_rss_mb:/ { print $2 }' "fuzz_$t.log")
+	cov=$(grep -o 'cov: [0-9]*' "fuzz_$t.log" | tail -n 1)
+	echo "fuzz_$t: ${n:-?} executions, ${rate:-?}/s, ${cov:-cov: ?}, peak RSS ${rss:-?} MB"
+	if [ "$campaign" = 1 ] && [ -n "$keep_len" ]; then
+		# the smallest set of inputs that reaches the same edges (cov; -use_counters=0: not
+		# every hit count, which kept thousands of inputs) replaces fuzz/corpus/TARGET/, inputs
+		# cut to keep_len bytes (measured on the cut): the committed corpus stays small (244 KB
+		# for vtr, text and engine after the first campaign), and the next run grows them again
+		rm -rf "merged/$t"
+		mkdir -p "merged/$t"
+		# shellcheck disable=SC2086
+		"./fuzz/fuzz_$t" -merge=1 -use_counters=0 -max_len="$keep_len" $extra "merged/$t" \
+			"corpus/$t" \
+			>"merge_$t.log" 2>&1 || { tail -n 20 "merge_$t.log"; failed=1; continue; }
+		rm -rf "$top/fuzz/corpus/$t"
+		mkdir -p "$top/fuzz/corpus/$t"
+		cp "merged/$t"/* "$top/fuzz/corpus/$t/"
+		echo "fuzz_$t: corpus $(ls "merged/$t" | wc -l) inputs," \
+		     "$(du -sk "merged/$t" | cut -f1) KiB, $(grep -o 'cov: [0-9]*' "merge_$t.log" |
+		     tail -n 1) -> fuzz/corpus/$t/"
+	fi
 done
 [ "$failed" = 0 ] && echo "fuzz: no crash" || echo "fuzz: crash found, see $build/artifacts"
 exit "$failed"

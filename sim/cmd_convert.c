@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "outfile.h"
 #include "vpmcsim.h"
 
 struct convert_args {
@@ -131,6 +132,7 @@ static int convert_events(struct vpmc_reader *r, const char *in, const char *wha
 	const struct vpmc_nested_assume *nested;
 	const char *kind = NULL, *file = NULL;
 	struct vpmc_event ev;
+	uint64_t n = 0;
 	int ret = vpmc_reader_next(r, &ev);
 
 	if (ret >= 0) {
@@ -153,35 +155,21 @@ static int convert_events(struct vpmc_reader *r, const char *in, const char *wha
 			return vpmcsim_fail(EXIT_INPUT, "convert: %s: event at %" PRIu64
 					    " ns of vCPU %u cannot be written as .vtr", in,
 					    ev.time_ns, ev.vcpu);
+		n++;
 	}
 	cli_reader_report(in, r);
 	if (ret < 0)
 		return vpmcsim_fail(cli_reader_exit(ret), "%s", vpmc_reader_error(r));
-	return 0;
-}
-
-/* Flush and close the output (not standard output: main() closes it). */
-static int convert_close(FILE *f, bool to_stdout, const char *what)
-{
-	int err = 0;
-
-	errno = 0;
-	if (fflush(f) || ferror(f))
-		err = errno ? errno : -1;
-	errno = 0;
-	if (!to_stdout && fclose(f) && !err)
-		err = errno ? errno : -1;
-	return err ? vpmcsim_write_error(what, err > 0 ? err : 0) : 0;
+	return vpmc_vtr_write_end(f, n) ? vpmcsim_write_error(what, errno) : 0;
 }
 
 static int convert_run(int argc, char **argv)
 {
 	struct convert_args a = { 0 };
 	struct vpmc_reader *r;
+	struct outfile out;
 	const char *what;
-	bool to_stdout, regular;
-	FILE *f;
-	int ret;
+	int ret, err;
 
 	ret = parse_args(argc, argv, &a);
 	if (ret >= 0)
@@ -194,23 +182,16 @@ static int convert_run(int argc, char **argv)
 		vpmc_reader_free(r);
 		return ret;
 	}
-	to_stdout = !strcmp(a.out, "-");
-	what = to_stdout ? "standard output" : a.out;
-	f = to_stdout ? stdout : fopen(a.out, "w");
-	if (!f) {
+	what = strcmp(a.out, "-") ? a.out : "standard output";
+	if (!outfile_open(&out, a.out)) {
 		ret = vpmcsim_fail(EXIT_USAGE, "convert: %s: %s", a.out, strerror(errno));
 		vpmc_reader_free(r);
 		return ret;
 	}
-	/* Only a regular file may be removed on failure: -o /dev/null must stay a device. */
-	regular = !to_stdout && vpmcsim_is_regular(f);
-	ret = convert_events(r, a.in, what, f);
-	if (!ret)
-		ret = convert_close(f, to_stdout, what);
-	else if (!to_stdout)
-		fclose(f); /* the error is said */
-	if (ret && regular)
-		unlink(a.out); /* no half-written trace */
+	ret = convert_events(r, a.in, what, out.f);
+	err = outfile_close(&out, !ret); /* no half-written trace */
+	if (!ret && err)
+		ret = vpmcsim_write_error(what, err > 0 ? err : 0);
 	vpmc_reader_free(r);
 	return ret;
 }

@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "nested_cli.h"
+#include "outfile.h"
 #include "vpmcsim.h"
 
 /* A generator: its name, one line for --help, and its own options and run. */
@@ -176,33 +177,23 @@ static int pp_option(struct pp *p, int opt, const char *name, const char *arg)
 
 /* What every generator shares: open -o FILE ('-': stdout), let @fn write the trace, remove a
  * file that is not whole, and turn errors into exit codes with "gen WORKLOAD: ..." messages. */
-static int gen_write(const char *workload, const char *out,
+static int gen_write(const char *workload, const char *path,
 		     int (*fn)(void *arg, FILE *f, char *err, size_t errlen), void *arg)
 {
 	char err[256];
-	bool regular = false;
-	FILE *f = stdout;
-	int ret, e = 0;
+	struct outfile out;
+	int ret, e;
 
-	if (strcmp(out, "-")) {
-		f = fopen(out, "w");
-		if (!f)
-			return vpmcsim_fail(EXIT_USAGE, "gen %s: -o '%s': %s", workload, out,
-					    strerror(errno));
-		regular = vpmcsim_is_regular(f);
-	}
-	ret = fn(arg, f, err, sizeof(err));
-	errno = 0;
-	if (fflush(f) && !ret)
-		e = errno ? errno : -1;
-	if (f != stdout && fclose(f) && !ret && !e)
-		e = errno ? errno : -1;
-	if ((ret || e) && regular)
-		unlink(out); /* a half-written trace is no trace */
+	if (!outfile_open(&out, path))
+		return vpmcsim_fail(EXIT_USAGE, "gen %s: -o '%s': %s", workload, path,
+				    strerror(errno));
+	ret = fn(arg, out.f, err, sizeof(err));
+	e = outfile_close(&out, !ret); /* a half-written trace is no trace */
 	if (ret == VPMC_ERR_INVAL)
 		return vpmcsim_fail(EXIT_USAGE, "gen %s: %s", workload, err);
 	if (ret == VPMC_ERR_IO || e)
-		return vpmcsim_write_error(f == stdout ? "standard output" : out, e > 0 ? e : 0);
+		return vpmcsim_write_error(strcmp(path, "-") ? path : "standard output",
+					   e > 0 ? e : 0);
 	if (ret)
 		return vpmcsim_fail(EXIT_INPUT, "gen %s: %s", workload, err);
 	return 0;

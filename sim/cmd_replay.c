@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "outfile.h"
 #include "vpmcsim.h"
 
 static const char usage_line[] = "vpmcsim replay [OPTIONS] --policy P TRACE";
@@ -38,7 +39,7 @@ struct replay_log {
 	const char *path;
 	char what[32 + 4096];
 	FILE *f;
-	bool regular; /* removed when not whole */
+	struct outfile out; /* removed when not whole */
 	int err;      /* errno of the first failed write; -1 if it had none */
 };
 
@@ -56,17 +57,13 @@ static void log_line(void *data, const char *line)
 /* Open --log FILE; return 0 or the exit code. */
 static int log_open(struct replay_log *l, struct vpmc_replay *r)
 {
-	if (!strcmp(l->path, "-")) {
-		l->f = stdout;
+	l->f = outfile_open(&l->out, l->path);
+	if (!l->f)
+		return vpmcsim_fail(EXIT_USAGE, "replay: --log '%s': %s", l->path, strerror(errno));
+	if (l->f == stdout)
 		snprintf(l->what, sizeof(l->what), "standard output");
-	} else {
-		l->f = fopen(l->path, "w");
-		if (!l->f)
-			return vpmcsim_fail(EXIT_USAGE, "replay: --log '%s': %s", l->path,
-					    strerror(errno));
-		l->regular = vpmcsim_is_regular(l->f);
+	else
 		snprintf(l->what, sizeof(l->what), "--log %s", l->path);
-	}
 	vpmc_replay_set_log(r, log_line, l);
 	return 0;
 }
@@ -74,18 +71,12 @@ static int log_open(struct replay_log *l, struct vpmc_replay *r)
 /* Close the log; report its first write error (then the log is removed: it is not whole). */
 static int log_close(struct replay_log *l, int rc)
 {
-	int err = l->err;
+	int err = outfile_close(&l->out, !l->err);
 
-	errno = 0;
-	if (fflush(l->f) && !err)
-		err = errno ? errno : -1;
-	errno = 0;
-	if (l->f != stdout && fclose(l->f) && !err)
-		err = errno ? errno : -1;
+	if (l->err)
+		err = l->err;
 	if (!err)
 		return rc;
-	if (l->regular)
-		unlink(l->path);
 	return rc ? rc : vpmcsim_write_error(l->what, err > 0 ? err : 0);
 }
 
@@ -108,7 +99,7 @@ static int replay_run(int argc, char **argv)
 		{ "log", required_argument, NULL, OPT_LOG },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct replay_log log = { NULL, "", NULL, false, 0 };
+	struct replay_log log = { .path = NULL };
 	struct cli c;
 	int rc;
 

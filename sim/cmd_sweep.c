@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "outfile.h"
 #include "vpmcsim.h"
 
 static const char usage_line[] = "vpmcsim sweep [OPTIONS] --tolerance LIST TRACE";
@@ -104,13 +105,12 @@ static bool plot_name_ok(const char *path)
 	return n > 4 && (!strcasecmp(path + n - 4, ".svg") || !strcasecmp(path + n - 4, ".png"));
 }
 
-/* Before replaying: the plot can be drawn (a T > 0; T = 0 is noted) and FILE written (created
- * empty here, *@regular set if it is a regular file: removed again if no plot is drawn).
+/* Before replaying: the plot can be drawn (a T > 0; T = 0 is noted) and FILE written (@plot:
+ * a temporary file beside it that gnuplot writes, renamed over FILE once the plot is drawn).
  * Return 0 or the exit code. */
-static int plot_check(struct cli *c, const char *path, bool *regular)
+static int plot_check(struct cli *c, const char *path, struct outfile *plot)
 {
 	bool zero = false, some = false;
-	FILE *f;
 	size_t i;
 
 	for (i = 0; i < vpmc_replay_nr_policies(c->r); i++) {
@@ -127,12 +127,9 @@ static int plot_check(struct cli *c, const char *path, bool *regular)
 	if (zero)
 		fprintf(stderr, "vpmcsim: sweep: --plot: T = 0 is left out of the plot (no place "
 			"on its log axis); its row is in the table\n");
-	f = fopen(path, "w");
-	if (!f)
+	if (!outfile_open(plot, path))
 		return vpmcsim_fail(EXIT_USAGE, "sweep: --plot: cannot write %s: %s", path,
 				    strerror(errno));
-	*regular = vpmcsim_is_regular(f);
-	fclose(f);
 	return 0;
 }
 
@@ -166,16 +163,16 @@ static int run_gnuplot(const char *script, const char *path)
 	return 0;
 }
 
-static int sweep_plot(struct cli *c, const char *path)
+static int sweep_plot(struct cli *c, const struct outfile *plot)
 {
-	const char *script;
+	const char *script, *path = plot->path;
 	struct stat st;
 	int rc;
 
-	if (vpmc_replay_plot(c->r, path, &script))
+	if (vpmc_replay_plot(c->r, outfile_name(plot), &script))
 		return vpmcsim_fail(EXIT_INPUT, "sweep: --plot: %s", vpmc_replay_error(c->r));
 	rc = run_gnuplot(script, path);
-	if (!rc && (stat(path, &st) || !st.st_size))
+	if (!rc && (stat(outfile_name(plot), &st) || !st.st_size))
 		rc = vpmcsim_fail(EXIT_INPUT, "sweep: --plot: gnuplot wrote nothing to %s", path);
 	return rc;
 }
@@ -212,9 +209,9 @@ static int sweep_run(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct sweep_opts so = { .nr_lists = 0 };
-	bool plot_made = false;
+	struct outfile plot = { .f = NULL };
 	struct cli c;
-	int rc;
+	int rc, err;
 
 	cli_init(&c, "sweep", VPMC_OUTPUT_CSV);
 	if (vpmc_replay_new(&c.r))
@@ -227,15 +224,16 @@ static int sweep_run(int argc, char **argv)
 	if (!rc)
 		rc = sweep_policies(&c, &so);
 	if (!rc && so.plot)
-		rc = plot_check(&c, so.plot, &plot_made);
+		rc = plot_check(&c, so.plot, &plot);
 	if (!rc)
 		rc = cli_run(&c);
 	if (!rc)
 		rc = cli_report(&c, VPMC_VIEW_SWEEP);
 	if (!rc && so.plot)
-		rc = sweep_plot(&c, so.plot);
-	if (rc && plot_made)
-		unlink(so.plot); /* no empty or half-drawn plot left behind */
+		rc = sweep_plot(&c, &plot);
+	err = plot.f ? outfile_close(&plot, !rc) : 0; /* no empty or half-drawn plot */
+	if (!rc && err)
+		rc = vpmcsim_write_error(so.plot, err > 0 ? err : 0);
 	cli_close(&c);
 	return rc == CLI_HELP ? EXIT_OK : rc;
 }

@@ -7,7 +7,6 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "nested_cli.h"
 #include "vpmc.h"
@@ -51,13 +50,6 @@ int vpmcsim_write_error(const char *what, int err)
 	if (err)
 		return vpmcsim_fail(EXIT_INPUT, "write error on %s: %s", what, strerror(err));
 	return vpmcsim_fail(EXIT_INPUT, "write error on %s", what);
-}
-
-bool vpmcsim_is_regular(FILE *f)
-{
-	struct stat st;
-
-	return !fstat(fileno(f), &st) && S_ISREG(st.st_mode);
 }
 
 /* The end of every command: what is still buffered for standard output must reach it. */

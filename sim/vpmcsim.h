@@ -29,10 +29,6 @@ extern const struct vpmcsim_cmd cmd_convert;
  * EXIT_INPUT. */
 int vpmcsim_write_error(const char *what, int err);
 
-/* Whether @f is a regular file: only such an output is removed after a failure (as root,
- * removing /dev/null would remove the device). */
-bool vpmcsim_is_regular(FILE *f);
-
 /* An option that takes one value, given again: refused instead of keeping the last. @seen is
  * the value given before (NULL if none; then set to @arg). Return: 0, or EXIT_USAGE with
  * "vpmcsim: CMD: OPT given twice ('FIRST', 'SECOND')" printed. */

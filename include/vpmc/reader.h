@@ -183,12 +183,14 @@ void vpmc_reader_free(struct vpmc_reader *r);
  */
 
 /**
- * vpmc_vtr_write_header() - Write "!vpmcsim-trace 1", "!pmu" with every key of the vendor,
+ * vpmc_vtr_write_header() - Write "!vpmcsim-trace 2", "!pmu" with every key of the vendor,
  * "!host kernel=MAJOR.MINOR" and, if @source_kind is not NULL, "!source kind=K [file=F]".
  * @out: output stream
  * @pmu: the configuration (host_kernel gives !host)
  * @source_kind: or NULL; white space, '#' and control bytes are written as '_'
  * @source_file: or NULL; the same
+ *
+ * Version 2 promises an "!end" line: finish the file with vpmc_vtr_write_end().
  *
  * Return: 0, VPMC_ERR_INVAL (NULL @out or @pmu), or VPMC_ERR_IO (the stream has an error).
  */
@@ -223,6 +225,16 @@ int vpmc_vtr_write_gen(FILE *out, const char *gen, bool gaps_given, enum vpmc_ga
  * or VPMC_ERR_IO.
  */
 int vpmc_vtr_write_event(FILE *out, const struct vpmc_event *ev);
+
+/**
+ * vpmc_vtr_write_end() - Write the last line, "!end events=N", which tells a whole file from one
+ * cut at a line boundary (the reader refuses a version 2 file without it).
+ * @out: output stream
+ * @events: the event lines written (vpmc_vtr_write_event() calls that returned 0)
+ *
+ * Return: 0, VPMC_ERR_INVAL (NULL @out), or VPMC_ERR_IO (the stream has an error).
+ */
+int vpmc_vtr_write_end(FILE *out, uint64_t events);
 
 #ifdef __cplusplus
 }

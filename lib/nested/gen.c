@@ -160,6 +160,7 @@ struct gen {
 	uint64_t rng;
 	bool vmx;
 	FILE *out;
+	uint64_t events;        /* vtr: event lines written, for "!end events=N" */
 	char *err;
 	size_t errlen;
 };
@@ -390,6 +391,7 @@ static int write_vtr(struct gen *g, const struct gen_vcpu *v, const struct gev *
 		snprintf(ev.reason, sizeof(ev.reason), "%s", e->reason);
 		break;
 	}
+	g->events++;
 	return vpmc_vtr_write_event(g->out, &ev);
 }
 
@@ -639,6 +641,8 @@ int vpmc_nested_gen(const struct vpmc_nested_gen_opts *o, FILE *out, char *err, 
 		if (g.nr_heap)
 			sift_down(&g, 0);
 	}
+	if (!ret && o->format == VPMC_NESTED_GEN_VTR)
+		ret = vpmc_vtr_write_end(g.out, g.events);
 	for (i = 0; g.v && i < o->vcpus; i++)
 		nested_caches_release(&g.v[i].caches);
 	free(g.v);

@@ -733,6 +733,25 @@ static int cpu_ended(struct trace_dat *d, int cpu, struct vpmc__errbuf *err)
 			       (unsigned long long)((cd->size + ps - 1) / ps), (unsigned long long)n);
 }
 
+/* libtracecmd returns CPU @cpu's records in a loop (refill()): the CPU's records stop at its
+ * last one, and its pages from that one's on are lost. Return: TRACE_DAT_UNREAD. */
+static int records_loop(struct trace_dat *d, int cpu, struct vpmc__errbuf *err)
+{
+	const struct dat_cpu *c = &d->cpus[cpu];
+	uint64_t ps = d->layout.page_size, page = c->last_offset & ~(ps - 1), n = 0;
+
+	if (d->layout_ok && cpu < d->layout.nr_cpus)
+		n = dat_layout_unread_pages(&d->layout, cpu, page);
+	d->unread_pages += n;
+	return vpmc__set_error(err, TRACE_DAT_UNREAD,
+			       "%s: cpu %d: records stop at ts %llu.%09llu: libtracecmd reads the "
+			       "events of that page in a loop (an event whose length does not move "
+			       "past it); %llu page%s with data lost", d->path, cpu,
+			       (unsigned long long)(c->last_ts / 1000000000ULL),
+			       (unsigned long long)(c->last_ts % 1000000000ULL),
+			       (unsigned long long)n, n == 1 ? "" : "s");
+}
+
 /* What dat_direct failed on (dat_direct_loss()): "its compressed chunk ..." or "its page
  * ...", with the pages lost in @lost. Pages count from 1 in the CPU's data. */
 static void what_was_lost(const struct trace_dat *d, int cpu, uint64_t *lost, uint64_t *first,
@@ -747,9 +766,12 @@ static void what_was_lost(const struct trace_dat *d, int cpu, uint64_t *lost, ui
 	*first = (b->data_off - start) / ps + 1;
 	*lost = *total >= *first ? *total - *first + 1 : 0;
 	/* chunk headers that understate their size: at least a page per chunk not read */
-	if (!b->page_bytes && *lost < (uint64_t)(b->chunks - b->chunk + 1))
+	if (!b->page_bytes && !b->loop && *lost < (uint64_t)(b->chunks - b->chunk + 1))
 		*lost = b->chunks - b->chunk + 1;
-	if (b->page_bytes)
+	if (b->loop)
+		snprintf(what, len, "its page %llu has an event whose length does not move past it "
+			 "(its events would be read in a loop)", (unsigned long long)*first);
+	else if (b->page_bytes)
 		snprintf(what, len, "its page %llu holds %d bytes, more than a page (%llu)",
 			 (unsigned long long)*first, b->page_bytes, (unsigned long long)ps);
 	else
@@ -817,6 +839,14 @@ static int refill(struct trace_dat *d, int cpu, struct vpmc__errbuf *err)
 	if (d->direct)
 		return refill_direct(d, cpu, err);
 	r = tracecmd_read_data(d->handle, cpu);
+	if (r && c->seen && r->offset <= c->last_offset) {
+		/* a record at or before the one read last: a corrupt event length took kbuffer
+		 * back, and libtracecmd would return that page's events forever (dat_direct
+		 * stops there too) */
+		tracecmd_free_record(r);
+		c->next = NULL;
+		return records_loop(d, cpu, err);
+	}
 	c->next = r;
 	if (!r)
 		return cpu_ended(d, cpu, err);

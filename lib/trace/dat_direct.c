@@ -48,6 +48,7 @@ struct pages_cpu {
 	uint64_t page;      /* offset of the page kbuf holds (loaded), or reads next */
 	uint64_t end;       /* offset where the CPU's data ends */
 	bool loaded;
+	int last_event;     /* offset in the page of the event read last; -1 before the first */
 	/* compressed data: offsets above count the data inflated, from 0 */
 	uint64_t chunk_at;  /* file offset of the next chunk's header */
 	uint32_t chunk, chunks; /* chunks read, of all */
@@ -405,7 +406,7 @@ static int read_chunk(struct dat_direct *p, struct pages_cpu *c, int cpu)
 	void *z;
 
 	p->bad = (struct dat_direct_loss){ cpu, c->chunk + 1, c->chunks, c->chunk_at,
-					    c->buf_off + c->buf_len, 0 };
+					    c->buf_off + c->buf_len, 0, false };
 	if (pread(p->fd, head, sizeof(head), (off_t)c->chunk_at) != sizeof(head))
 		return VPMC_ERR_IO;
 	csize = dat_layout_get_num(head, 4, p->big_endian);
@@ -480,11 +481,12 @@ static int load_page(struct dat_direct *p, struct pages_cpu *c, int cpu)
 	size = dat_layout_get_num(page + 8, p->long_size, p->big_endian) & DAT_COMMIT_MASK;
 	if (size > p->page_size) {
 		p->bad = (struct dat_direct_loss){ cpu, c->chunk, c->chunks, c->chunk_at, c->page,
-						    (int)size };
+						    (int)size, false };
 		return DAT_DIRECT_CORRUPT;
 	}
 	kbuffer_load_subbuffer(c->kbuf, page);
 	c->loaded = true;
+	c->last_event = -1;
 	return 0;
 }
 
@@ -512,6 +514,17 @@ int dat_direct_read(struct dat_direct *p, int cpu, struct tep_record *r)
 			return ret > 0 ? 0 : ret;
 		}
 	}
+	/* An event whose length (negative, corrupt) takes kbuffer back, not past it: its page's
+	 * events would come again and again. The CPU's records end there, as at a page whose
+	 * data runs past it (libtracecmd reads them forever). */
+	if (kbuffer_curr_offset(c->kbuf) <= c->last_event) {
+		p->bad = (struct dat_direct_loss){ cpu, c->chunk, c->chunks, c->chunk_at, c->page, 0,
+						    true };
+		c->loaded = false;
+		c->end = c->page;
+		return DAT_DIRECT_CORRUPT;
+	}
+	c->last_event = kbuffer_curr_offset(c->kbuf);
 	memset(r, 0, sizeof(*r));
 	r->ts = ts;
 	r->size = kbuffer_event_size(c->kbuf);

@@ -84,8 +84,8 @@ int dat_direct_open(struct dat_direct **out, const struct dat_layout *l, struct 
  */
 int dat_direct_read(struct dat_direct *p, int cpu, struct tep_record *r);
 
-/* What a read last failed on with DAT_DIRECT_CORRUPT: a chunk that does not inflate, or a page
- * whose data size runs past it. */
+/* What a read last failed on with DAT_DIRECT_CORRUPT: a chunk that does not inflate, a page
+ * whose data size runs past it, or a page whose events run in a loop. */
 struct dat_direct_loss {
 	int cpu;
 	uint32_t chunk, chunks;  /* the chunk's number (from 1) of the CPU's chunks (compressed) */
@@ -93,6 +93,8 @@ struct dat_direct_loss {
 	uint64_t data_off;       /* where its pages, or the page, start in the CPU's data (file
 				  * offsets, or offsets in the data inflated) */
 	int page_bytes;          /* a bad page: the data size it claims; 0: a bad chunk */
+	bool loop;               /* a bad page: an event's length does not move past it, so
+				  * kbuffer would read the page's events again and again */
 };
 
 const struct dat_direct_loss *dat_direct_loss(const struct dat_direct *p);

@@ -779,14 +779,19 @@ int vpmc_timerstorm_gen(const struct vpmc_timerstorm_opts *o, FILE *out, char *e
 {
 	struct tgen g;
 	struct tvcpu *c;
+	uint64_t events = 0;
 	int ret = tgen_init(&g, o);
 
 	if (!ret)
 		ret = header(&g, out);
-	while (!ret && (c = next_vcpu(&g)) != NULL)
+	while (!ret && (c = next_vcpu(&g)) != NULL) {
 		ret = vpmc_vtr_write_event(out, &c->q[c->qi++]);
+		events++;
+	}
 	if (!ret && g.err)
 		ret = g.err;
+	if (!ret)
+		ret = vpmc_vtr_write_end(out, events); /* format version 2: a cut file is told */
 	tgen_release(&g);
 	if (ret)
 		snprintf(err, errlen, "%s", vpmc_strerror(ret));

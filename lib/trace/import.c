@@ -55,6 +55,8 @@ struct trace_import {
 	struct trace_import_opts opts;
 	struct trace_import_stats stats;
 	struct import_vcpu **vcpus; /* VPMC_MAX_VCPUS slots, allocated at first use */
+	uint32_t vcpu_end;          /* one past the highest slot allocated: the loops over vCPUs
+				     * stop there (a short input no longer costs 4096 of each) */
 	uint32_t claimed[VPMC_MAX_VCPUS / 32]; /* vCPUs some thread was seen with */
 	uint32_t next_auto;         /* lowest index that may be unclaimed */
 	struct thread_slot *threads;
@@ -167,7 +169,7 @@ void trace_import_free(struct trace_import *im)
 
 	if (!im)
 		return;
-	for (i = 0; i < VPMC_MAX_VCPUS; i++)
+	for (i = 0; i < im->vcpu_end; i++)
 		free(im->vcpus[i]);
 	free(im->vcpus);
 	free(im->threads);
@@ -285,6 +287,8 @@ static int vcpu_get(struct trace_import *im, int32_t id, struct import_vcpu **ou
 		if (!im->vcpus[id])
 			return VPMC_ERR_NOMEM;
 		im->vcpus[id]->need_entry = true;
+		if ((uint32_t)id >= im->vcpu_end)
+			im->vcpu_end = (uint32_t)id + 1;
 	}
 	*out = im->vcpus[id];
 	return 0;
@@ -774,7 +778,7 @@ int trace_import_pop(struct trace_import *im, struct vpmc_event *ev)
 	/* At the end, each vCPU's pending instruction retires, one vCPU per call. */
 	if (!im->count && im->finishing)
 		im->line = 0; /* no record's: the end of the input */
-	while (!im->count && im->finishing && im->finish_cursor < VPMC_MAX_VCPUS) {
+	while (!im->count && im->finishing && im->finish_cursor < im->vcpu_end) {
 		struct import_vcpu *v = im->vcpus[im->finish_cursor];
 
 		if (v && settle(im, im->finish_cursor, v))

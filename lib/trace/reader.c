@@ -37,7 +37,7 @@ static const char dat_magic[10] = "\x17\x08\x44tracing";
 enum warn_kind {
 	WARN_SKIPPED, /* a malformed line skipped (--lenient) */
 	WARN_BACK,    /* a time stamp that went back on its vCPU */
-	WARN_TAIL,    /* the last line cut short */
+	WARN_TAIL,    /* the last line cut short; a .vtr's !end line missing (--lenient) */
 	WARN_UNREAD,  /* trace.dat: a CPU's ring-buffer pages libtracecmd could not read */
 	WARN_VCPU,    /* threads whose vCPU index was given by order of appearance */
 	WARN_NR
@@ -46,7 +46,7 @@ enum warn_kind {
 static const unsigned int warn_max[WARN_NR] = {
 	[WARN_SKIPPED] = 10,
 	[WARN_BACK] = 5,
-	[WARN_TAIL] = 1,
+	[WARN_TAIL] = 2,
 	[WARN_UNREAD] = 4, /* each says which CPU and where: one per CPU is plenty */
 	[WARN_VCPU] = 1,
 };
@@ -204,6 +204,20 @@ static int bad_line(struct vpmc_reader *r, unsigned int col, const char *msg, in
 		return fail(r, VPMC_ERR_PARSE, "%s: %s (--lenient skips such lines)", at, msg);
 	r->st.skipped_lines++;
 	warn(r, WARN_SKIPPED, "%s: %s", at, msg);
+	return 0;
+}
+
+/* A .vtr that promised an !end line and ended without it: cut (an error; --lenient: a warning,
+ * as a cut last line). "FILE:LINE:" names its last line. Return: 0 or the error. */
+static int vtr_truncated(struct vpmc_reader *r, const char *msg)
+{
+	char at[VPMC_ERRMSG_MAX / 2];
+
+	linebuf_where(&r->lb, 0, at, sizeof(at));
+	if (!r->opts.lenient)
+		return fail(r, VPMC_ERR_PARSE, "%s: %s", at, msg);
+	r->st.truncated_tail = true;
+	warn(r, WARN_TAIL, "%s: %s", at, msg);
 	return 0;
 }
 
@@ -514,9 +528,10 @@ static int next_vtr(struct vpmc_reader *r, struct vpmc_event *ev)
 		if (ret < 0)
 			return ret;
 		if (!ret) {
-			if (vtr_finish(r->vtr, &le))
+			ret = vtr_finish(r->vtr, &le);
+			if (ret < 0)
 				return fail(r, VPMC_ERR_PARSE, "%s: %s", r->name, le.msg);
-			return 0;
+			return ret ? vtr_truncated(r, le.msg) : 0;
 		}
 		r->st.lines++;
 		if (l.bad) {

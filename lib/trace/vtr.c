@@ -342,6 +342,23 @@ static int parse_nested(struct vtr_parser *p, struct vcur *c)
 	return 0;
 }
 
+/* !end events=N: the last line, N the event lines before it (required from version 2 on) */
+static int parse_end(struct vtr_parser *p, struct vcur *c)
+{
+	static const char *const keys[] = { "events", NULL };
+	struct tok t = next_tok(c), val;
+	uint64_t n;
+
+	if (key_value(c, t, "!end", keys, "events", &val) < 0 ||
+	    tok_num(c, val, true, UINT64_MAX, &n, "!end: the number of events"))
+		return VPMC_ERR_PARSE;
+	if (n != p->events)
+		return vfail(c, val.p, "!end: events=%llu, but %llu event lines come before it "
+			     "(lines lost or added)", (unsigned long long)n,
+			     (unsigned long long)p->events);
+	return no_more(c, "!end");
+}
+
 static int parse_directive(struct vtr_parser *p, struct vcur *c, struct tok t)
 {
 	bool *seen;
@@ -356,15 +373,20 @@ static int parse_directive(struct vtr_parser *p, struct vcur *c, struct tok t)
 		if (tok_num(c, t, true, UINT64_MAX, &version, "the format version after '"
 			    VTR_MAGIC "'"))
 			return VPMC_ERR_PARSE;
-		if (version != VTR_VERSION)
+		if (!version || version > VTR_VERSION)
 			return vfail(c, t.p, "unsupported format version %llu (this reader reads "
-				     "version %d)", (unsigned long long)version, VTR_VERSION);
+				     "versions 1 and %d)", (unsigned long long)version, VTR_VERSION);
+		p->version = (unsigned int)version;
 		p->header_seen = true;
 		return no_more(c, "the header");
 	}
 	if (!p->header_seen)
-		return vfail(c, t.p, "expected '" VTR_MAGIC " %d' as the first line that is not "
-			     "a comment", VTR_VERSION);
+		return vfail(c, t.p, "expected '" VTR_MAGIC " 1' as the first line that is not "
+			     "a comment");
+	if (tok_is(t, "!end")) {
+		p->end_seen = true;
+		return parse_end(p, c);
+	}
 	if (tok_is(t, "!pmu")) {
 		seen = &p->pmu_seen;
 		fn = parse_pmu;
@@ -386,7 +408,7 @@ static int parse_directive(struct vtr_parser *p, struct vcur *c, struct tok t)
 				     "first)");
 		return parse_gen(p, c); /* repeatable */
 	} else {
-		return vfail(c, t.p, "unknown directive (expected !pmu, !host or !source)");
+		return vfail(c, t.p, "unknown directive (expected !pmu, !host, !source or !end)");
 	}
 	if (p->event_seen)
 		return vfail(c, t.p, "directive after the first event (directives come first)");
@@ -584,8 +606,7 @@ static int parse_event(struct vtr_parser *p, struct vcur *c, struct tok t, struc
 	int type;
 
 	if (!p->header_seen)
-		return vfail(c, t.p, "expected '" VTR_MAGIC " %d' before the first event",
-			     VTR_VERSION);
+		return vfail(c, t.p, "expected '" VTR_MAGIC " 1' before the first event");
 	if (tok_num(c, t, true, UINT64_MAX, &time, "the time in ns"))
 		return VPMC_ERR_PARSE;
 	tv = next_tok(c);
@@ -613,6 +634,7 @@ static int parse_event(struct vtr_parser *p, struct vcur *c, struct tok t, struc
 		return VPMC_ERR_PARSE;
 	p->last_time[vcpu] = time;
 	p->event_seen = true;
+	p->events++;
 	return 1;
 }
 
@@ -637,6 +659,8 @@ int vtr_parse_line(struct vtr_parser *p, const char *line, size_t len, struct vp
 	t = next_tok(&c);
 	if (!t.n)
 		return 0;
+	if (p->end_seen)
+		return vfail(&c, t.p, "a line after '!end' (the last line that is not a comment)");
 	if (*t.p == '!')
 		return parse_directive(p, &c, t);
 	return parse_event(p, &c, t, ev);
@@ -644,12 +668,18 @@ int vtr_parse_line(struct vtr_parser *p, const char *line, size_t len, struct vp
 
 int vtr_finish(const struct vtr_parser *p, struct vpmc__lineerr *err)
 {
-	if (p->header_seen)
-		return 0;
 	err->col = 0;
-	snprintf(err->msg, sizeof(err->msg), "expected '" VTR_MAGIC " %d', found end of file",
-		 VTR_VERSION);
-	return VPMC_ERR_PARSE;
+	if (!p->header_seen) {
+		snprintf(err->msg, sizeof(err->msg), "expected '" VTR_MAGIC " 1', found end of "
+			 "file");
+		return VPMC_ERR_PARSE;
+	}
+	if (p->end_seen || p->version < VTR_VERSION_END)
+		return 0;
+	snprintf(err->msg, sizeof(err->msg), "truncated: the file ends after %llu events without "
+		 "the '!end events=N' line that format version %u promises",
+		 (unsigned long long)p->events, p->version);
+	return 1;
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -696,6 +726,14 @@ int vpmc_vtr_write_source(FILE *out, const char *kind, const char *file)
 		put_token(out, file);
 	}
 	putc('\n', out);
+	return ferror(out) ? VPMC_ERR_IO : 0;
+}
+
+int vpmc_vtr_write_end(FILE *out, uint64_t events)
+{
+	if (!out)
+		return VPMC_ERR_INVAL;
+	fprintf(out, "!end events=%llu\n", (unsigned long long)events);
 	return ferror(out) ? VPMC_ERR_IO : 0;
 }
 

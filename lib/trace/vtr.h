@@ -11,7 +11,10 @@
 #include "lineerr.h"
 #include "vpmc.h"
 
-#define VTR_VERSION 1
+/* Versions read: 1, and 2 = 1 whose last line must be "!end events=N" (what convert writes:
+ * a file cut at a line boundary is then seen as cut). Hand-written files use version 1. */
+#define VTR_VERSION 2
+#define VTR_VERSION_END 2 /* the first version that promises the !end line */
 #define VTR_SOURCE_MAX 256 /* !source values, with the NUL */
 #define VTR_GEN_MAX 16384 /* all !gen lines, with the NUL */
 
@@ -27,6 +30,9 @@ struct vtr_parser {
 	size_t gen_len;                 /* "!gen" lines, each "KEY=VALUE ..." + '\n' */
 	char gen[VTR_GEN_MAX];
 	bool nested_seen;               /* "!nested" (nested_vtr.c) */
+	unsigned int version;           /* of the header */
+	uint64_t events;                /* event lines so far (!end events=N checks them) */
+	bool end_seen;                  /* "!end": nothing but comments may follow */
 	struct vpmc_nested_assume nested;
 };
 
@@ -41,8 +47,9 @@ void vtr_parser_init(struct vtr_parser *p);
  * @ev: filled (every field, unused ones zero) when the line is an event
  * @err: column and message on failure
  *
- * Every rule of the format is enforced: the "!vpmcsim-trace 1" header before anything else,
- * directives (!pmu, !host, !source) only before the first event and each at most once, no
+ * Every rule of the format is enforced: the "!vpmcsim-trace 1" (or 2) header before anything
+ * else, directives (!pmu, !host, !source) only before the first event and each at most once,
+ * "!end events=N" last and with the number of event lines before it, no
  * unknown directive or key, decimal time non-decreasing per vCPU, vCPU 0..4095, MSR indices in
  * 0x-hex, numbers decimal or 0x-hex, the arguments of each event, cpl 0..3.
  *
@@ -51,7 +58,8 @@ void vtr_parser_init(struct vtr_parser *p);
 int vtr_parse_line(struct vtr_parser *p, const char *line, size_t len, struct vpmc_event *ev,
 		   struct vpmc__lineerr *err);
 
-/* End of input: Return 0, or VPMC_ERR_PARSE if the header never came (err->col = 0). */
+/* End of input: Return 0; 1 if the file is cut (version 2 and no !end line), with @err->msg
+ * saying so; or VPMC_ERR_PARSE if the header never came (err->col = 0). */
 int vtr_finish(const struct vtr_parser *p, struct vpmc__lineerr *err);
 
 /* The first line of a .vtr file (what format detection looks for). */

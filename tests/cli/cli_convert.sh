@@ -29,7 +29,7 @@ same() {
 	fi
 }
 
-tap_plan 64
+tap_plan 65
 
 # ---- command line -----------------------------------------------------------------------------
 check help 0 "Usage: vpmcsim convert [OPTIONS] IN -o OUT.vtr" $vpmcsim convert --help
@@ -147,8 +147,14 @@ same convert-twice-identical "$out/once.vtr" "$out/twice.vtr"
 $vpmcsim convert "$hlt" -o "$out/h1.vtr" 2>/dev/null
 $vpmcsim convert "$out/h1.vtr" -o "$out/h2.vtr" 2>/dev/null
 same convert-twice-identical-vmx "$out/h1.vtr" "$out/h2.vtr"
+# a version 1 file comes out as version 2 (trace-format.md): the same lines, and the !end line
+# with its 22 event lines (26 lines: the header, !pmu, !host, !source and 22 events)
 $vpmcsim convert "$T/vtr/canonical.vtr" -o "$out/canonical.vtr" 2>/dev/null
-same canonical-vtr-to-itself "$T/vtr/canonical.vtr" "$out/canonical.vtr"
+{ echo '!vpmcsim-trace 2'; tail -n +2 "$T/vtr/canonical.vtr"; echo '!end events=22'; } \
+	>"$out/canonical-v2.vtr"
+same canonical-vtr-to-itself "$out/canonical-v2.vtr" "$out/canonical.vtr"
+$vpmcsim convert "$out/canonical.vtr" -o "$out/canonical2.vtr" 2>/dev/null
+same canonical-v2-to-itself "$out/canonical.vtr" "$out/canonical2.vtr"
 
 # ---- trace.dat and its text reports give the same events ------------------------------------
 if [ "$have_dat" = yes ]; then

@@ -3,7 +3,8 @@
  * regress.c - A libFuzzer target as a plain test (TAP): LLVMFuzzerTestOneInput() on every file
  * of REGRESS_DIR/crashes/REGRESS_TARGET/ (the inputs that once crashed the target) and
  * REGRESS_DIR/corpus/REGRESS_TARGET/ (the minimized corpus), or on the files given as
- * arguments. A crash, a sanitizer report or a violated invariant (abort) fails the test.
+ * arguments. A crash, a sanitizer report, a violated invariant (abort) or an input that runs
+ * for more than REGRESS_TIMEOUT seconds (default 60: a hang, SIGALRM) fails the test.
  */
 #include "config.h"
 
@@ -12,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -86,6 +88,8 @@ int main(int argc, char **argv)
 {
 	struct inputs in = { NULL, 0, 0 };
 	char dir[4096];
+	const char *timeout = getenv("REGRESS_TIMEOUT");
+	unsigned int secs = timeout ? (unsigned int)atoi(timeout) : 60;
 	size_t i;
 	int fail = 0;
 
@@ -106,6 +110,7 @@ int main(int argc, char **argv)
 	for (i = 0; i < in.nr; i++) {
 		/* announced first: if the input crashes, the log names it */
 		fprintf(stderr, "# %s\n", in.path[i]);
+		alarm(secs);
 		if (run(in.path[i])) {
 			printf("not ok %zu - %s: cannot read\n", i + 1, in.path[i]);
 			fail = 1;

@@ -930,6 +930,53 @@ static const struct {
 };
 
 /*
+ * fuzz/crashes/dat/event-loop*.dat (fuzz_dat, issue 16): a v6 file (the formats of the kvm
+ * events the importer reads, one page per CPU) whose CPU 0 page has, at byte 36444, an event
+ * of type_len 0 (its length in the next word) of length -10 (0xfffffff6): kbuffer's next event
+ * is 4 bytes back, at byte 36440, and the one after that is the one at 36444 again, forever.
+ * The reader hung (--lenient: the events' ids are unknown, each a skipped record). Now the
+ * CPU's records stop at the event that does not move kbuffer forward, and its page is lost;
+ * read directly ([0]) and, with an OFFSET option, by libtracecmd ([1]), which returns the same
+ * two records in a loop.
+ */
+START_TEST(test_fuzz_event_loop)
+{
+	static const char *const file[2] = { "event-loop.dat", "event-loop-offset.dat" };
+	static const char *const why[2] = {
+		", on page 1 of 1 of the CPU's data; its page 1 has an event whose length does not "
+		"move past it (its events would be read in a loop): 1 page from page 1 on lost",
+		": libtracecmd reads the events of that page in a loop (an event whose length does "
+		"not move past it); 1 page with data lost",
+	};
+	const char *top = getenv("top_srcdir");
+	unsigned int unread = 0, records = 0;
+	struct vpmc__errbuf err;
+	struct trace_dat *d;
+	struct kvm_record r;
+	char path[512], want[768];
+	size_t n;
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/fuzz/crashes/dat/%s", top ? top : ".", file[_i]);
+	ck_assert_int_eq(trace_dat_open(&d, path, true, &err), 0);
+	while ((ret = trace_dat_next(d, &r, &err)) != 0) {
+		ck_assert_uint_lt(records++, 100000); /* it ends */
+		if (ret != TRACE_DAT_UNREAD)
+			continue;
+		unread++;
+		snprintf(want, sizeof(want), "%s: cpu 0: records stop at ts ", path);
+		ck_assert_msg(!strncmp(err.msg, want, strlen(want)), "%s", err.msg);
+		n = strlen(err.msg);
+		ck_assert_uint_gt(n, strlen(why[_i]));
+		ck_assert_str_eq(err.msg + n - strlen(why[_i]), why[_i]);
+	}
+	ck_assert_uint_eq(unread, 1);
+	ck_assert_uint_eq(trace_dat_unread_pages(d), 1);
+	trace_dat_close(d);
+}
+END_TEST
+
+/*
  * fuzz-dat-bad-page.dat: each CPU's one page (flyrecord: CPU 0 at byte 77824, CPU 1 at 81920,
  * 4096 bytes each) claims more than a page of data: 1044480 and 37888 bytes. libtracecmd's
  * init_cpu() fails on that and tracecmd_close() then crashes; trace_dat_direct.c refuses each
@@ -1575,6 +1622,7 @@ static Suite *trace_dat_suite(void)
 	tcase_add_test(bad, test_truncated_v6_data);
 	tcase_add_loop_test(bad, test_fuzz_finds, 0, ARRAY_SIZE(fuzz_finds));
 	tcase_add_test(bad, test_fuzz_bad_page);
+	tcase_add_loop_test(bad, test_fuzz_event_loop, 0, 2);
 	tcase_add_loop_test(bad, test_v7_layout, 0, 4); /* layout[] */
 	tcase_add_test(bad, test_v7_chunk_count);
 	tcase_add_loop_test(bad, test_crash_finds, 0, ARRAY_SIZE(crash_finds));

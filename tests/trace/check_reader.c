@@ -169,11 +169,20 @@ static const struct bad_case bad[] = {
 	  false, PARSE, "v.vtr:2:1: duplicate '!vpmcsim-trace' header, found '!vpmcsim-trace'" LENIENT_HINT },
 	{ "header with junk", VPMC_FORMAT_AUTO, TXT("!vpmcsim-trace 1 beta\n"), NULL, false, PARSE,
 	  "v.vtr:1:18: unexpected argument after the header, found 'beta'" LENIENT_HINT },
-	{ "format version 2", VPMC_FORMAT_AUTO, TXT("!vpmcsim-trace 2\n"), NULL, false, PARSE,
-	  "v.vtr:1:16: unsupported format version 2 (this reader reads version 1), found '2'" LENIENT_HINT },
+	{ "format version 3", VPMC_FORMAT_AUTO, TXT("!vpmcsim-trace 3\n"), NULL, false, PARSE,
+	  "v.vtr:1:16: unsupported format version 3 (this reader reads versions 1 and 2), found "
+	  "'3'" LENIENT_HINT },
+	/* version 2 promises the !end line: a file cut at a line boundary (here after its second
+	 * line, the first event) is an error naming its last line */
+	{ "version 2 cut", VPMC_FORMAT_AUTO, TXT("!vpmcsim-trace 2\n0 0 entry\n"), NULL, false,
+	  PARSE, "v.vtr:2: truncated: the file ends after 1 events without the '!end events=N' "
+	  "line that format version 2 promises" },
+	{ "version 2 cut in the header", VPMC_FORMAT_AUTO, TXT("!vpmcsim-trace 2\n# x\n"), NULL,
+	  false, PARSE, "v.vtr:2: truncated: the file ends after 0 events without the "
+	  "'!end events=N' line that format version 2 promises" },
 	{ "unknown directive", VPMC_FORMAT_AUTO, TXT("!vpmcsim-trace 1\n!guest ips=1\n"), NULL,
 	  false, PARSE,
-	  "v.vtr:2:1: unknown directive (expected !pmu, !host or !source), found '!guest'" LENIENT_HINT },
+	  "v.vtr:2:1: unknown directive (expected !pmu, !host, !source or !end), found '!guest'" LENIENT_HINT },
 	{ "unknown key", VPMC_FORMAT_AUTO, TXT("!vpmcsim-trace 1\n!pmu vendor=intel counters=4\n"),
 	  NULL, false, PARSE, "v.vtr:2:19: !pmu: unknown key (expected vendor, version, gp, fixed, "
 	  "gp_width, fixed_width, fw_writes, pebs, tsx), found 'counters=4'" LENIENT_HINT },
@@ -338,6 +347,30 @@ START_TEST(test_truncated_vtr_tail)
 			 "v.vtr:3:6: last line cut short (no newline at the end), ignored: unknown "
 			 "event (expected entry, exit, guest, retire, wrmsr, rdmsr, rdpmc, cpl, "
 			 "lvtpc, irq, eoi, sched_out or sched_in), found 'wrms'");
+	vpmc_reader_free(r);
+}
+END_TEST
+
+/*
+ * The same cut in a version 2 file (what convert writes, trace-format.md): the cut last line is
+ * the warning above, and the missing "!end" line is an error that names the file's last line
+ * (3); with --lenient ([1]) a second warning, and the one event before the cut is read.
+ */
+START_TEST(test_truncated_vtr_v2)
+{
+	static const char data[] = "!vpmcsim-trace 2\n0 0 entry\n10 0 wrms";
+	static const char why[] = "v.vtr:3: truncated: the file ends after 1 events without the "
+				  "'!end events=N' line that format version 2 promises";
+	struct vpmc_reader *r = new_reader(VPMC_FORMAT_AUTO, _i);
+	struct vpmc_reader_stats st;
+	unsigned long n;
+
+	ck_assert_int_eq(vpmc_reader_open_mem(r, "v.vtr", data, sizeof(data) - 1), 0);
+	ck_assert_int_eq(drain(r, &n), _i ? 0 : VPMC_ERR_PARSE);
+	ck_assert_uint_eq(n, 1);
+	vpmc_reader_stats(r, &st);
+	ck_assert(st.truncated_tail);
+	ck_assert_str_eq(_i ? vpmc_reader_warning(r, 1) : vpmc_reader_error(r), why);
 	vpmc_reader_free(r);
 }
 END_TEST
@@ -1211,6 +1244,7 @@ static Suite *reader_suite(void)
 	suite_add_tcase(s, tm);
 	tcase_add_test(tw, test_truncated_tail_is_a_warning);
 	tcase_add_test(tw, test_truncated_vtr_tail);
+	tcase_add_loop_test(tw, test_truncated_vtr_v2, 0, 2);
 	tcase_add_test(tw, test_last_line_without_newline);
 	tcase_add_test(tw, test_lenient_hand_edited_file);
 	tcase_add_loop_test(tw, test_lenient_ctrl_c_and_overlong, 0, 2);

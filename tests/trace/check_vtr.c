@@ -234,8 +234,10 @@ static const struct {
 	  "expected '!vpmcsim-trace 1' before the first event, found '0'" },
 	{ "directive before header", "!pmu vendor=intel", 1,
 	  "expected '!vpmcsim-trace 1' as the first line that is not a comment, found '!pmu'" },
-	{ "version 2", "!vpmcsim-trace 2", 16,
-	  "unsupported format version 2 (this reader reads version 1), found '2'" },
+	{ "version 3", "!vpmcsim-trace 3", 16,
+	  "unsupported format version 3 (this reader reads versions 1 and 2), found '3'" },
+	{ "version 0", "!vpmcsim-trace 0", 16,
+	  "unsupported format version 0 (this reader reads versions 1 and 2), found '0'" },
 	{ "no version", "!vpmcsim-trace", 15,
 	  "expected the format version after '!vpmcsim-trace', found end of line" },
 	{ "junk after header", "!vpmcsim-trace 1 x", 18,
@@ -243,7 +245,20 @@ static const struct {
 	{ "duplicate header", "!vpmcsim-trace 1\n!vpmcsim-trace 1", 1,
 	  "duplicate '!vpmcsim-trace' header, found '!vpmcsim-trace'" },
 	{ "unknown directive", "!vpmcsim-trace 1\n!cpu vendor=intel", 1,
-	  "unknown directive (expected !pmu, !host or !source), found '!cpu'" },
+	  "unknown directive (expected !pmu, !host, !source or !end), found '!cpu'" },
+	/* !end: 2 event lines before it, so events=3 is a file that lost a line */
+	{ "!end count", "!vpmcsim-trace 2\n0 0 entry\n1 0 exit HLT\n!end events=3", 13,
+	  "!end: events=3, but 2 event lines come before it (lines lost or added), found '3'" },
+	{ "!end count (version 1)", "!vpmcsim-trace 1\n0 0 entry\n!end events=0", 13,
+	  "!end: events=0, but 1 event lines come before it (lines lost or added), found '0'" },
+	{ "event after !end", "!vpmcsim-trace 2\n0 0 entry\n!end events=1\n1 0 entry", 1,
+	  "a line after '!end' (the last line that is not a comment), found '1'" },
+	{ "second !end", "!vpmcsim-trace 2\n!end events=0\n!end events=0", 1,
+	  "a line after '!end' (the last line that is not a comment), found '!end'" },
+	{ "!end key", "!vpmcsim-trace 2\n!end lines=0", 6,
+	  "!end: unknown key (expected events), found 'lines=0'" },
+	{ "!end junk", "!vpmcsim-trace 2\n!end events=0 x", 15,
+	  "unexpected argument after !end, found 'x'" },
 	{ "directive after event", "!vpmcsim-trace 1\n0 0 entry\n!pmu vendor=amd", 1,
 	  "directive after the first event (directives come first), found '!pmu'" },
 	{ "duplicate !pmu", "!vpmcsim-trace 1\n!pmu vendor=amd\n!pmu gp=2", 1,
@@ -390,6 +405,7 @@ static char *write_all(const struct vtr_parser *p, const struct vpmc_event *evs,
 					       p->source_file[0] ? p->source_file : NULL), 0);
 	for (i = 0; i < n; i++)
 		ck_assert_int_eq(vpmc_vtr_write_event(f, &evs[i]), 0);
+	ck_assert_int_eq(vpmc_vtr_write_end(f, n), 0);
 	fclose(f);
 	return out;
 }
@@ -406,7 +422,11 @@ START_TEST(test_canonical_round_trip)
 	n = parse_all(p, text, evs, ARRAY_SIZE(evs));
 	ck_assert_uint_eq(n, 22);
 	out = write_all(p, evs, n);
-	ck_assert_str_eq(out, text);
+	/* version 1 in, version 2 out: the header's version, the same lines, the !end line */
+	ck_assert_uint_eq(strlen(out), len + strlen("!end events=22\n"));
+	ck_assert(!strncmp(out, "!vpmcsim-trace 2\n", 17) && !strncmp(text, "!vpmcsim-trace 1\n", 17));
+	ck_assert(!strncmp(out + 17, text + 17, len - 17));
+	ck_assert_str_eq(out + len, "!end events=22\n");
 	free(out);
 	free(text);
 	free(p);
@@ -426,7 +446,7 @@ START_TEST(test_write_canonical_form)
 				 "8 0 irq 236\n"
 				 "9 0 rdpmc 1073741824 65535\n"
 				 "9 0 wrmsr 0xC0010200 83886080\n";
-	static const char want[] = "!vpmcsim-trace 1\n"
+	static const char want[] = "!vpmcsim-trace 2\n"
 				   "!pmu vendor=amd version=2 gp=4 gp_width=48\n"
 				   "!host kernel=7.0\n"
 				   "!source kind=perf\n"
@@ -435,7 +455,8 @@ START_TEST(test_write_canonical_form)
 				   "7 0 exit INVALID_STATE FAILED_VMENTRY\n"
 				   "8 0 irq 0xec\n"
 				   "9 0 rdpmc 0x40000000 0xffff\n"
-				   "9 0 wrmsr 0xc0010200 0x5000000\n";
+				   "9 0 wrmsr 0xc0010200 0x5000000\n"
+				   "!end events=6\n";
 	struct vtr_parser *p = malloc(sizeof(*p)), *q = malloc(sizeof(*q));
 	struct vpmc_event evs[16], again[16];
 	unsigned int n, i;
@@ -465,7 +486,7 @@ START_TEST(test_writer_sanitizes_source)
 	cfg.host_kernel = VPMC_KERNEL(6, 2);
 	ck_assert_int_eq(vpmc_vtr_write_header(f, &cfg, "trace-cmd", "my trace#1.txt"), 0);
 	fclose(f);
-	ck_assert_str_eq(out, "!vpmcsim-trace 1\n"
+	ck_assert_str_eq(out, "!vpmcsim-trace 2\n"
 			      "!pmu vendor=intel version=2 gp=8 fixed=3 gp_width=48 fixed_width=48 "
 			      "fw_writes=1\n"
 			      "!host kernel=6.2\n"
@@ -487,7 +508,7 @@ START_TEST(test_writer_pebs_tsx_only_when_set)
 	cfg.tsx = true;
 	ck_assert_int_eq(vpmc_vtr_write_header(f, &cfg, NULL, NULL), 0);
 	fclose(f);
-	ck_assert_str_eq(out, "!vpmcsim-trace 1\n"
+	ck_assert_str_eq(out, "!vpmcsim-trace 2\n"
 			      "!pmu vendor=intel version=2 gp=8 fixed=3 gp_width=48 fixed_width=48 "
 			      "fw_writes=1 pebs=1 tsx=1\n"
 			      "!host kernel=7.0\n");
