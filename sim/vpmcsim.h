@@ -23,6 +23,7 @@ struct vpmcsim_cmd {
 /* The subcommands (sim/cmd_<name>.c). */
 extern const struct vpmcsim_cmd cmd_compare, cmd_replay, cmd_sweep, cmd_stat;
 extern const struct vpmcsim_cmd cmd_convert;
+extern const struct vpmcsim_cmd cmd_conformance;
 
 /* Print "vpmcsim: write error on WHAT: <strerror(err)>" (without it if @err is 0); return
  * EXIT_INPUT. */

@@ -43,6 +43,8 @@ struct vpmc_reader_opts {
 	bool has_pmu;          /* pmu overrides what the trace says (or the defaults) */
 	struct vpmc_pmu_config pmu;
 	bool nested;           /* also return the nested events (VPMC_EV_NEXIT...; vpmc/nested.h) */
+	bool expect;           /* also return a .vtr's "!expect" lines as VPMC_EV_EXPECT events
+				* (otherwise they are read, checked and skipped) */
 };
 
 /* Defaults: AUTO, strict, no fork (isolate_dat false), guest_ips and permille as documented
@@ -126,6 +128,10 @@ int vpmc_reader_source(const struct vpmc_reader *r, const char **kind, const cha
 
 /* Close and free. */
 void vpmc_reader_free(struct vpmc_reader *r);
+
+/* The KVM function named by an "!expect ... by=FUNCTION" (VPMC_EV_EXPECT's vcpu field), or NULL
+ * for an index the reader never returns. */
+const char *vpmc_expect_decider(unsigned int i);
 
 /* ---------------------------------------------------------------------------------------------
  * Writing .vtr (trace-format.md): the canonical form, one line per event, which the reader

@@ -691,6 +691,7 @@ int kvm_pmu_set_msr(struct vpmc_pmu *vcpu, struct msr_data *msr_info)
 	uint64_t data = msr_info->data;
 	uint64_t diff;
 
+	policy_fold_before_write(pmu, msr_info);
 	/*
 	 * Note, AMD ignores writes to reserved bits and read-only PMU MSRs, whereas Intel generates
 	 * #GP on attempts to write reserved/RO MSRs.
@@ -1254,6 +1255,56 @@ bool vpmc__pmc_is_pmi_enabled(const struct vpmc_pmc *pmc)
 bool vpmc__cpl_is_matched(const struct vpmc_pmc *pmc)
 {
 	return cpl_is_matched(pmc);
+}
+
+/* tolerance-fold: the counters a write of @data to @msr changes the counting of, as a bitmap */
+static uint64_t fold_targets(struct vpmc_pmu *pmu, uint32_t msr, uint64_t data)
+{
+	struct vpmc_pmc *pmc;
+	uint64_t diff, set = 0;
+	int i;
+
+	if (msr == MSR_CORE_PERF_GLOBAL_CTRL || msr == MSR_AMD64_PERF_CNTR_GLOBAL_CTL)
+		return pmu->global_ctrl ^ data;
+	if (msr == MSR_CORE_PERF_FIXED_CTR_CTRL) {
+		diff = pmu->fixed_ctr_ctrl ^ data;
+		for (i = 0; i < KVM_MAX_NR_FIXED_COUNTERS; i++)
+			if (fixed_ctrl_field(diff, i))
+				set |= BIT_ULL(KVM_FIXED_PMC_BASE_IDX + i);
+		return set;
+	}
+	pmc = pmu->ops->msr_idx_to_pmc(pmu, msr);
+	if (!pmc && pmu->vendor == VPMC_VENDOR_INTEL)
+		pmc = get_gp_pmc(pmu, msr, MSR_IA32_PMC0); /* the full-width alias */
+	return pmc ? BIT_ULL(pmc->idx) : 0;
+}
+
+/**
+ * vpmc__policy_fold() - tolerance-fold=T, before kvm_pmu_set_msr() applies a guest or host write:
+ * fold the pending emulated events of every counter the write changes the counting of, as the
+ * drain would (pmc_pause_counter()), and signal their overflow if the counter counts under the
+ * configuration still in force (the one that counted them: kvm_pmu_trigger_event() gates every
+ * increment on it); then request the reprogram that resumes the paused counter. exact never has
+ * pending events at a WRMSR (each exit drains at its entry), so this is the drain exact would
+ * have run; without it, reprogram_counter() after a disabling write drops the overflow.
+ * @pmu: vCPU
+ * @msr_info: the write, not yet applied
+ */
+void vpmc__policy_fold(struct vpmc_pmu *pmu, const struct msr_data *msr_info)
+{
+	uint64_t targets = fold_targets(pmu, msr_info->index, msr_info->data);
+	struct vpmc_pmc *pmc;
+	int idx;
+
+	for (idx = 0; idx < X86_PMC_IDX_MAX; idx++) {
+		pmc = (targets & BIT_ULL(idx)) ? kvm_pmc_idx_to_pmc(pmu, idx) : NULL;
+		if (!pmc || !pmc->emulated_counter)
+			continue;
+		if (pmc_pause_counter(pmc) && pmc_is_globally_enabled(pmc) &&
+		    pmc_is_locally_enabled(pmc) && pmc_is_event_allowed(pmc))
+			__kvm_perf_overflow(pmc, false);
+		kvm_pmu_request_counter_reprogram(pmc);
+	}
 }
 
 #ifdef VPMC_TESTING

@@ -1,0 +1,353 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""gen-conformance.py - Write traces/conformance/*/*.vtr: upstream PMU tests as guest actions.
+
+Each scenario is one test function of kvm-unit-tests x86/pmu.c (1da1819e) or of the KVM
+selftests' pmu_counters_test.c, for one PMU shape, with the test's own pass conditions as
+"!expect" lines (docs/trace-format.md, Expectations). The files are checked in; run this again
+after changing it (scripts/gen-conformance.py, from the top folder) and review the diff.
+Guest actions follow trace-format.md: an intercepted instruction is "exit, effect, retire,
+entry"; a forced-emulation (FEP) instruction is "#UD exit, retire, entry"; native
+instructions are "guest insn=N br=M".
+"""
+import os
+
+M48 = (1 << 48) - 1
+EN, INT, OS, USR = 1 << 22, 1 << 20, 1 << 17, 1 << 16
+PMI_VECTOR = 32  # lib/x86/pmu.h
+
+# (vendor, global MSRs) of the shapes; kut's lib/x86/pmu.c pmu_init() picks the MSRs.
+INTEL = dict(vendor='intel', ctr=0xc1, sel=0x186, stride=1, gctl=0x38f, gsts=0x38e,
+             gclr=0x390, insn=0xc0, br=0xc4)
+AMD2 = dict(vendor='amd', ctr=0xc0010201, sel=0xc0010200, stride=2, gctl=0xc0000301,
+            gsts=0xc0000300, gclr=0xc0000302, insn=0xc0, br=0xc2)
+AMDK7 = dict(vendor='amd', ctr=0xc0010004, sel=0xc0010000, stride=1, gctl=None, gsts=None,
+             gclr=None, insn=0xc0, br=0xc2)
+
+
+class Scenario:
+    def __init__(self, header, pmu, host=None):
+        self.lines = [l.rstrip() for l in header.strip('\n').split('\n')]
+        self.lines = ['# ' + l if l else '#' for l in self.lines]
+        self.lines.append('!vpmcsim-trace 1')
+        self.lines.append('!pmu ' + pmu)
+        if host:
+            self.lines.append('!host kernel=' + host)
+        self.t = 0
+
+    def ev(self, s):
+        self.t += 10
+        self.lines.append('%d 0 %s' % (self.t, s))
+
+    def raw(self, s):
+        self.lines.append(s)
+
+    def note(self, s):
+        self.lines.append('# ' + s)
+
+    def exit_(self, reason, *effect, branch=False):
+        self.ev('exit ' + reason)
+        for e in effect:
+            self.ev(e)
+        self.ev('retire branch' if branch else 'retire')
+        self.ev('entry')
+
+    def wrmsr(self, msr, val):
+        self.exit_('MSR_WRITE', 'wrmsr %#x %#x' % (msr, val))
+
+    def rdmsr(self, msr):
+        self.exit_('MSR_READ', 'rdmsr %#x' % msr)
+
+    def rdpmc(self, ecx):
+        self.exit_('RDPMC', 'rdpmc %#x' % ecx)
+
+    def rdpmc_gp(self, ecx):
+        # RDPMC that raises #GP: no retirement (the exception is injected instead)
+        self.ev('exit RDPMC')
+        self.ev('rdpmc %#x' % ecx)
+        self.ev('entry')
+
+    def wrmsr_gp(self, msr, val):
+        self.ev('exit MSR_WRITE')
+        self.ev('wrmsr %#x %#x' % (msr, val))
+        self.ev('entry')
+
+    def cpuid(self):
+        self.exit_('CPUID')
+
+    def fep(self, branch):
+        self.exit_('EXCEPTION_NMI', branch=branch)
+
+    def native(self, insn, br=0):
+        self.ev('guest insn=%d br=%d' % (insn, br) if br else 'guest insn=%d' % insn)
+
+    def lvtpc(self, v):
+        # xAPIC MMIO write, emulated (an APIC-access exit; kut does not enable x2APIC here)
+        self.exit_('APIC_ACCESS', 'lvtpc %#x' % v)
+
+    def expect(self, s):
+        self.lines.append('!expect ' + s)
+
+    def write(self, path):
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, 'w') as f:
+            f.write('\n'.join(self.lines) + '\n')
+
+
+def gp_ctr(v, i, fw=False):
+    if fw and v['vendor'] == 'intel':
+        return 0x4c1 + i
+    return v['ctr'] + v['stride'] * i
+
+
+def gp_sel(v, i):
+    return v['sel'] + v['stride'] * i
+
+
+def pmu_line(v, version, gp, fixed=0, fw=1):
+    if v['vendor'] == 'amd':
+        return 'vendor=amd version=%d gp=%d gp_width=48' % (version, gp)
+    return ('vendor=intel version=%d gp=%d fixed=%d gp_width=48 fixed_width=48 fw_writes=%d'
+            % (version, gp, fixed, fw))
+
+
+OUT = 'traces/conformance'
+
+# ---- kvm-unit-tests x86/pmu.c: check_emulated_instr() --------------------------------------
+
+EMUL_HEAD = """%(name)s - kvm-unit-tests x86/pmu.c (1da1819e) check_emulated_instr(), %(shape)s.
+
+GP0 counts branches (%(br)#x), GP1 instructions (0xc0), OS|USR, via %(ctrs)s. Before it: main()
+wrote GLOBAL_CTRL = 0 (v2+); pmu_clear_global_status(); __start_event() x2 (counter <- 0,
+eventsel <- config|EN, LVTPC <- PMI_VECTOR; no global_enable()), then GP0 <- -5, GP1 <- -22
+(KVM_FEP_BRANCHES, KVM_FEP_INSNS, masked to 48 bits). The kvm_fep_asm() blob, as guest actions:
+  %(wr1)s
+  MOV ECX->EDI, MOV EAX<-0, CMP               native                      3
+  5 x KVM_FEP JNE (not taken)                 #UD exit, emulated branch   5 (5 branches)
+  5 x (MOV EAX<-0xA; CPUID)                   native + intercepted        10
+  MOV EDI->ECX, XOR, XOR                      native                      3
+  %(wr2)s
+%(counts)s
+Then __stop_event() x2 (eventsel <- config without EN; RDMSR counter) and, for v2+, RDMSR
+GLOBAL_STATUS. The test computes count - start in u64 with start = -5 / -22 (64-bit), so
+"count - start == N" is "count == 0" (the 48-bit counter wrapped exactly to 0).
+Deciding functions: the counts, kvm_pmu_trigger_event() (every emulated instruction and branch,
+kvm-vpmu-semantics.md 6.3); GP0's overflow, reprogram_counter() -> pmc_pause_counter() at the
+drain after the 5th JNE (emulated overflow); GP1's, kvm_perf_overflow() (perf, at the last
+native XOR: period 21 armed by the drain after the enabling WRMSR).
+"""
+
+
+def check_emulated_instr(name, v, version, gp, fw=False, fixed=0, host=None, shape=''):
+    has_g = version > 1
+    ctr0, ctr1 = gp_ctr(v, 0, fw), gp_ctr(v, 1, fw)
+    if has_g:
+        counts = ('  GP1 counts 1 + 3 + 5 + 10 + 3 = 22 and wraps at the last XOR; GP0 counts 5 and\n'
+                  '  wraps at the 5th JNE. The disabling WRMSR is not counted (it retires after\n'
+                  '  GLOBAL_CTRL = 0). Asserted exactly (no erratum): count == 0 for both, and\n'
+                  '  GLOBAL_STATUS bits 0 and 1.')
+        wr1 = 'WRMSR GLOBAL_CTRL <- 3                      intercepted, counted        1'
+        wr2 = 'WRMSR GLOBAL_CTRL <- 0                      intercepted, not counted    0'
+    else:
+        counts = ('  v1 (no GLOBAL_CTRL): both WRMSRs are NOPs and counters count from their\n'
+                  '  eventsel write on; the test only checks count - start >= N in u64, which\n'
+                  '  holds for any 48-bit count (count + 22 never wraps 64 bits): encoded as\n'
+                  '  count < 2^64 - 22 (always true), and no GLOBAL_STATUS check.')
+        wr1 = 'NOP                                         native                      1'
+        wr2 = 'NOP                                         native                      1'
+    s = Scenario(EMUL_HEAD % dict(name=os.path.basename(name), shape=shape, br=v['br'],
+                                  ctrs='%#x/%#x' % (ctr0, ctr1), wr1=wr1, wr2=wr2,
+                                  counts=counts),
+                 pmu_line(v, version, gp, fixed), host)
+    cfg_br, cfg_in = OS | USR | v['br'], OS | USR | v['insn']
+    if has_g:
+        s.note('main(): GLOBAL_CTRL <- 0; pmu_clear_global_status()')
+        s.wrmsr(v['gctl'], 0)
+        s.rdmsr(v['gsts'])
+        s.wrmsr(v['gclr'], 0)
+    s.note('__start_event(&brnch_cnt, 0), __start_event(&instr_cnt, 0)')
+    for i, cfg in ((0, cfg_br), (1, cfg_in)):
+        s.wrmsr(gp_ctr(v, i, fw), 0)
+        s.wrmsr(gp_sel(v, i), cfg | EN)
+        s.lvtpc(PMI_VECTOR)
+    s.wrmsr(ctr0, -5 & M48)
+    s.wrmsr(ctr1, -22 & M48)
+    s.note('kvm_fep_asm()')
+    if has_g:
+        s.wrmsr(v['gctl'], 3)
+    else:
+        s.native(1)
+    s.native(3)
+    for _ in range(5):
+        s.fep(True)
+    for _ in range(5):
+        s.native(1)
+        s.cpuid()
+    s.native(3)
+    if has_g:
+        s.wrmsr(v['gctl'], 0)
+    else:
+        s.native(1)
+    s.note('__stop_event(&brnch_cnt), __stop_event(&instr_cnt)')
+    s.wrmsr(gp_sel(v, 0), cfg_br)
+    s.rdmsr(ctr0)
+    s.wrmsr(gp_sel(v, 1), cfg_in)
+    s.rdmsr(ctr1)
+    if has_g:
+        s.rdmsr(v['gsts'])
+        s.expect('rdmsr %#x == 0x0 by=kvm_pmu_trigger_event "instruction count"' % ctr1)
+        s.expect('rdmsr %#x == 0x0 by=kvm_pmu_trigger_event "branch count"' % ctr0)
+        s.expect('rdmsr %#x & 0x1 == 0x1 by=reprogram_counter "branch counter overflow"'
+                 % v['gsts'])
+        s.expect('rdmsr %#x & 0x2 == 0x2 by=kvm_perf_overflow "instruction counter overflow"'
+                 % v['gsts'])
+    else:
+        s.expect('rdmsr %#x < 0xffffffffffffffea by=kvm_pmu_trigger_event "instruction count"'
+                 % ctr1)
+        s.expect('rdmsr %#x < 0xfffffffffffffffb by=kvm_pmu_trigger_event "branch count"'
+                 % ctr0)
+    s.write(name)
+
+
+# ---- check_rdpmc() and check_invalid_rdpmc_gp() ---------------------------------------------
+
+RDPMC_HEAD = """%(name)s - kvm-unit-tests x86/pmu.c (1da1819e) check_rdpmc(), %(shape)s.
+
+For each GP counter i: WRMSR counter i <- val = 0xff0123456789 through %(how)s, then RDPMC(i)
+must read x = %(x)s ("cntr-i"): intel_pmu_set_msr() sign-extends a 32-bit legacy
+write (or takes a full-width one), pmc_write_counter() masks it to 48 bits, kvm_pmu_rdpmc()
+returns pmc_read_counter(). Then RDPMC(i | 1 << 31), "fast" mode: KVM raises #GP (6.9+,
+kvm_pmu_check_rdpmc_early() / intel_rdpmc_ecx_to_pmc() reject bit 31), so the test reports
+"fast-i" skipped: encoded as "== GP" (nothing to check when it does not fault either, but a
+read that does not fault must return (u32)val; an older host that ignores bit 31 reads x).
+%(fixed)sNo counter is enabled, so nothing counts; the value is whatever was written.
+"""
+
+
+def check_rdpmc(name, v, version, gp, fixed, fw, shape, host=None):
+    val = 0xff0123456789
+    if v['vendor'] == 'intel' and not fw:
+        x = (val & 0xffffffff)
+        x = (x | ~0xffffffff) if x & 0x80000000 else x
+        x &= M48
+        how = 'the legacy alias 0xc1+i (32 bits, sign-extended)'
+    else:
+        x = val & M48
+        how = ('the full-width alias 0x4c1+i' if v['vendor'] == 'intel'
+               else 'the PERF_CTR MSRs (48 bits)')
+    fixed_txt = ''
+    if fixed:
+        fixed_txt = ('Fixed counter i: WRMSR 0x309+i <- val & mask, RDPMC(1 << 30 | i) reads it;\n'
+                     'fast mode (bit 31) #GPs as above.\n')
+    s = Scenario(RDPMC_HEAD % dict(name=os.path.basename(name), shape=shape, how=how,
+                                   x='%#x' % x, fixed=fixed_txt),
+                 pmu_line(v, version, gp, fixed, 1 if fw else 0), host)
+    for i in range(gp):
+        s.wrmsr(gp_ctr(v, i, fw), val)
+        s.rdpmc(i)
+        s.expect('rdpmc %#x == %#x by=kvm_pmu_rdpmc "cntr-%d"' % (i, x, i))
+        if v['vendor'] == 'intel':
+            s.rdpmc_gp(i | 1 << 31)
+            s.expect('rdpmc %#x == GP by=kvm_pmu_check_rdpmc_early "fast-%d"' % (i | 1 << 31, i))
+    for i in range(fixed):
+        s.wrmsr(0x309 + i, val & M48)
+        s.rdpmc(1 << 30 | i)
+        s.expect('rdpmc %#x == %#x by=kvm_pmu_rdpmc "fixed cntr-%d"' % (1 << 30 | i, val & M48, i))
+        s.rdpmc_gp(3 << 30 | i)
+        s.expect('rdpmc %#x == GP by=kvm_pmu_check_rdpmc_early "fixed fast-%d"'
+                 % (3 << 30 | i, i))
+    s.write(name)
+
+
+INVAL_HEAD = """%(name)s - kvm-unit-tests x86/pmu.c (1da1819e) check_invalid_rdpmc_gp(), %(shape)s.
+
+RDPMC(64) must raise #GP ("Expected #GP on RDPMC(64)"): %(why)s
+"""
+
+
+def check_invalid_rdpmc_gp(name, v, version, gp, fixed, shape, why):
+    s = Scenario(INVAL_HEAD % dict(name=os.path.basename(name), shape=shape, why=why),
+                 pmu_line(v, version, gp, fixed))
+    s.rdpmc_gp(64)
+    s.expect('rdpmc 0x40 == GP by=kvm_pmu_rdpmc "Expected #GP on RDPMC(64)"')
+    s.write(name)
+
+
+# ---- check_gp_counters_write_width() ---------------------------------------------------------
+
+WIDTH_HEAD = """%(name)s - kvm-unit-tests x86/pmu.c (1da1819e) check_gp_counters_write_width(),
+%(shape)s (run in the "full-width writes" pass only).
+
+val_64 = 0xffffff0123456789, val_32 = 0x23456789, val_max_width = 0xff0123456789.
+Legacy PERFCTRi (0xc1+i): every write reads back val_32 through both aliases: intel_pmu_set_msr()
+sign-extends the low 32 bits (bit 31 of 0x23456789 is clear). Full-width PMCi (0x4c1+i): val_32
+and val_max_width read back as written through both aliases; val_64 has bits above the width,
+so the write #GPs ("writing unsupported width to MSR_IA32_PMC%%d raises #GP";
+intel_pmu_set_msr(): data & ~pmc_bitmask -> 1). The asserts are assert()s in the test (a
+failure aborts it); all are listed here, the report() last in each loop.
+"""
+
+
+def check_gp_counters_write_width(name, gp, shape):
+    v = INTEL
+    v64, v32, vmax = 0xffffff0123456789, 0x23456789, 0xff0123456789
+    s = Scenario(WIDTH_HEAD % dict(name=os.path.basename(name), shape=shape),
+                 pmu_line(v, 2, gp, 3, 1))
+    for i in range(gp):
+        for val in (v32, vmax, v64):
+            s.wrmsr(0xc1 + i, val)
+            s.rdmsr(0xc1 + i)
+            s.rdmsr(0x4c1 + i)
+            s.expect('rdmsr %#x == %#x by=intel_pmu_set_msr "PERFCTR%d <- %#x"' % (0xc1 + i, v32, i, val))
+            s.expect('rdmsr %#x == %#x by=intel_pmu_set_msr "PMC%d after PERFCTR%d <- %#x"'
+                     % (0x4c1 + i, v32, i, i, val))
+    for i in range(gp):
+        for val in (v32, vmax):
+            s.wrmsr(0x4c1 + i, val)
+            s.rdmsr(0x4c1 + i)
+            s.rdmsr(0xc1 + i)
+            s.expect('rdmsr %#x == %#x by=intel_pmu_set_msr "PMC%d <- %#x"' % (0x4c1 + i, val, i, val))
+            s.expect('rdmsr %#x == %#x by=intel_pmu_get_msr "PERFCTR%d after PMC%d <- %#x"'
+                     % (0xc1 + i, val, i, i, val))
+        s.wrmsr_gp(0x4c1 + i, v64)
+        s.expect('wrmsr %#x == GP by=intel_pmu_set_msr "writing unsupported width to PMC%d"'
+                 % (0x4c1 + i, i))
+    s.write(name)
+
+
+def main():
+    kut = OUT + '/kvm-unit-tests/'
+    check_emulated_instr(kut + 'check_emulated_instr.intel-v2.vtr', INTEL, 2, 8, fixed=3,
+                         shape='Intel v2, 8 GP, legacy counter MSRs (first pass)')
+    check_emulated_instr(kut + 'check_emulated_instr.intel-v2-fw.vtr', INTEL, 2, 8, fw=True,
+                         fixed=3, shape='Intel v2, full-width writes pass (0x4c1+)')
+    check_emulated_instr(kut + 'check_emulated_instr.intel-v5.vtr', INTEL, 5, 8, fixed=3,
+                         shape='Intel v5 (CPUID says 5; KVM keys off version > 1)')
+    check_emulated_instr(kut + 'check_emulated_instr.intel-v1.vtr', INTEL, 1, 8,
+                         shape='Intel v1 (no GLOBAL_CTRL/STATUS)')
+    check_emulated_instr(kut + 'check_emulated_instr.amd-v2.vtr', AMD2, 2, 6,
+                         shape='AMD with PerfMonV2 (PERF_CTL/CTR at 0xc0010200, stride 2)')
+    check_emulated_instr(kut + 'check_emulated_instr.amd-v1.vtr', AMDK7, 1, 4,
+                         shape='AMD without PerfMonV2 (K7 MSRs 0xc0010000/4, "K7" pass)')
+    check_rdpmc(kut + 'check_rdpmc.intel-v2.vtr', INTEL, 2, 8, 3, False,
+                'Intel v2, 8 GP + 3 fixed, legacy counter MSRs')
+    check_rdpmc(kut + 'check_rdpmc.intel-v2-fw.vtr', INTEL, 2, 8, 3, True,
+                'Intel v2, full-width writes pass')
+    check_rdpmc(kut + 'check_rdpmc.intel-v1.vtr', INTEL, 1, 8, 0, False,
+                'Intel v1, 8 GP, no fixed counters')
+    check_rdpmc(kut + 'check_rdpmc.amd-v2.vtr', AMD2, 2, 6, 0, True,
+                'AMD with PerfMonV2, 6 GP (no fast-mode check: kut only skips on #GP)')
+    check_invalid_rdpmc_gp(kut + 'check_invalid_rdpmc_gp.intel-v2.vtr', INTEL, 2, 8, 3,
+                           'Intel v2',
+                           'ECX 64 is no GP counter (type 0, index 64 >= 8):\n'
+                           'intel_rdpmc_ecx_to_pmc() returns NULL, kvm_pmu_rdpmc() 1.')
+    check_invalid_rdpmc_gp(kut + 'check_invalid_rdpmc_gp.amd-v2.vtr', AMD2, 2, 6, 0,
+                           'AMD with PerfMonV2',
+                           'amd_rdpmc_ecx_to_pmc() has counters 0..5\n'
+                           '(ECX 64 >= nr_arch_gp_counters): NULL, kvm_pmu_rdpmc() 1.')
+    check_gp_counters_write_width(kut + 'check_gp_counters_write_width.intel-v2-fw.vtr', 8,
+                                  'Intel v2, 8 GP')
+
+
+if __name__ == '__main__':
+    main()
