@@ -315,6 +315,179 @@ def check_gp_counters_write_width(name, gp, shape):
     s.write(name)
 
 
+# ---- check_running_counter_wrmsr() and check_counter_overflow() --------------------------------
+
+N = 1000000
+# __loop() / __precise_loop() (LOOP_ASM, CLFLUSH, no IBPB: the IBPB WRMSR is a NOP): the loop
+# body 10 x N instructions, N branches; around it NOP-or-WRMSR, 2 MOV, CLFLUSH, MFENCE, the
+# IBPB_JMP block (9 instructions, 2 branches: CALL, JMP), MOV, XOR, XOR, NOP-or-WRMSR.
+LOOP_NATIVE = 2 + 2 + 10 * N + 9 + 3   # between the two _wrmsr1 (precise: both WRMSRs)
+LOOP_BR = N + 2
+LOOP_INSNS = 10 * N + 17               # kut's LOOP_INSNS: the enabling WRMSR counts itself
+
+RUNNING_HEAD = """%(name)s - kvm-unit-tests x86/pmu.c (1da1819e) check_running_counter_wrmsr(),
+%(shape)s.
+
+GP0 counts instructions, OS|USR. start_event() (counter <- 0, eventsel <- EN, LVTPC, and for
+v2+ GLOBAL_CTRL |= 1, which counts itself), __loop() natively (%(loop)d instructions: the loop
+without the precise WRMSRs, NOPs instead), WRMSR counter <- 0 while it runs (its own retirement
+counts 1), stop_event(): the count must be below the event's minimum (%(min)d: LOOP_INSNS for
+Intel v2+ after adjust_events_range(), else 10 * N) ("cntr"; pmc_write_counter() drops what
+was counted). Then GLOBAL_STATUS is cleared, start_event() again, WRMSR counter <- -1 (%(neg)s),
+__loop(), stop_event(), and GLOBAL_STATUS bit 0 must be set ("status msr bit", v2+ only): the
+write's own retirement wraps the counter to 0 (an emulated overflow found by pmc_pause_counter()
+in reprogram_counter() at the next drain); under tolerance=T the pending event leaves perf armed
+with period 2 (x86 minimum), so kvm_perf_overflow() reports it within the loop instead.
+"""
+
+
+def start_event(s, v, i, cfg, ctr, has_g):
+    s.wrmsr(ctr, 0)
+    s.wrmsr(gp_sel(v, i), cfg | EN)
+    s.lvtpc(PMI_VECTOR)
+    if has_g:
+        s.rdmsr(v['gctl'])
+        s.wrmsr(v['gctl'], 1 << i)
+
+
+def stop_event(s, v, i, cfg, ctr, has_g):
+    if has_g:
+        s.rdmsr(v['gctl'])
+        s.wrmsr(v['gctl'], 0)
+    s.wrmsr(gp_sel(v, i), cfg)
+    s.rdmsr(ctr)
+
+
+def check_running_counter_wrmsr(name, v, version, gp, fixed, fw, shape):
+    has_g = version > 1
+    ctr = gp_ctr(v, 0, fw)
+    cfg = OS | USR | v['insn']
+    minimum = LOOP_INSNS if (v['vendor'] == 'intel' and has_g) else 10 * N
+    neg = 'full-width: 2^48 - 1' if fw else '64-bit -1, sign-extended and masked to 2^48 - 1'
+    s = Scenario(RUNNING_HEAD % dict(name=os.path.basename(name), shape=shape, min=minimum,
+                                     loop=LOOP_NATIVE + 2, neg=neg),
+                 pmu_line(v, version, gp, fixed, 1 if fw else 0))
+    if has_g:
+        s.wrmsr(v['gctl'], 0)
+    start_event(s, v, 0, cfg, ctr, has_g)
+    s.native(LOOP_NATIVE + 2, LOOP_BR)
+    s.wrmsr(ctr, 0)
+    stop_event(s, v, 0, cfg, ctr, has_g)
+    s.expect('rdmsr %#x < %d by=pmc_write_counter "cntr"' % (ctr, minimum))
+    if has_g:
+        s.rdmsr(v['gsts'])
+        s.wrmsr(v['gclr'], 0)
+    start_event(s, v, 0, cfg, ctr, has_g)
+    s.wrmsr(ctr, M48 if fw else 0xffffffffffffffff)
+    s.native(LOOP_NATIVE + 2, LOOP_BR)
+    stop_event(s, v, 0, cfg, ctr, has_g)
+    if has_g:
+        s.rdmsr(v['gsts'])
+        s.expect('rdmsr %#x & 0x1 == 0x1 by=reprogram_counter "status msr bit"' % v['gsts'])
+    s.write(name)
+
+
+OVF_HEAD = """%(name)s - kvm-unit-tests x86/pmu.c (1da1819e) check_counter_overflow(), %(shape)s.
+
+measure_for_overflow(): __measure(GP0 = instructions, 0) counts %(count)d (%(how)s);
+preset = 1 - count. Then for each GP counter i (and Intel's fixed counter 0, measured again the
+same way, as i = nr_gp): counter <- preset, eventsel <- EN (INT for odd i), LVTPC, the loop:
+the counter wraps to 0 at the loop's last native instruction and reads 1 ("cntr-i"; AMD:
+== 0xffffffffffff or < 7): perf's overflow, kvm_perf_overflow() -> __kvm_perf_overflow() sets
+GLOBAL_STATUS bit idx ("status-i"); WRMSR STATUS_CLR clears it ("status clear-i"); check_irq()
+sees a PMI exactly for odd i ("irq-i": cumulative delivered PMIs == number of odd i so far; the
+PMI is held by the guest's CLI until check_irq(), the model counts its delivery; the intr that
+decides it is cached by pmc_reprogram_counter() when the perf event is created).
+%(v1)sThe presets are numbers here; the test computes them from its measurement, so a
+"precondition: measured count" line checks that the policy measures what the preset assumes
+(a policy that measures otherwise fails there, not at an assertion of the test).
+"""
+
+
+def check_counter_overflow(name, v, version, gp, fixed, fw, shape):
+    has_g = version > 1
+    cfg = OS | USR | v['insn']
+    if has_g:
+        count = LOOP_INSNS
+        how = 'the precise loop: its enabling WRMSR GLOBAL_CTRL and 10 N + 16 native'
+        v1 = ''
+    else:
+        count = LOOP_NATIVE + 2 + 2
+        how = ('v1: the eventsel and LVTPC writes count (counters run from EN on), then\n'
+               '__loop() natively')
+        v1 = 'v1 has no GLOBAL_STATUS: only "cntr-i" is checked.\n'
+    s = Scenario(OVF_HEAD % dict(name=os.path.basename(name), shape=shape, count=count,
+                                 how=how, v1=v1),
+                 pmu_line(v, version, gp, fixed, 1 if fw else 0))
+    if has_g:
+        s.wrmsr(v['gctl'], 0)
+
+    def measure(i, ctr, preset, fixed_ctr, intr):
+        if fixed_ctr:
+            s.wrmsr(0x309, preset)
+            s.rdmsr(0x38d)
+            s.wrmsr(0x38d, 0xb if intr else 0x3)
+        else:
+            s.wrmsr(ctr, preset)
+            s.wrmsr(gp_sel(v, i), cfg | EN | (INT if intr else 0))
+        s.lvtpc(PMI_VECTOR)
+        if has_g:
+            s.wrmsr(v['gctl'], 1 << (32 if fixed_ctr else i))
+            s.native(LOOP_NATIVE, LOOP_BR)
+            s.wrmsr(v['gctl'], 0)
+        else:
+            s.native(LOOP_NATIVE + 2, LOOP_BR)
+        if fixed_ctr:
+            s.rdmsr(0x38d)
+            s.wrmsr(0x38d, 0)
+            s.rdmsr(0x309)
+        else:
+            s.wrmsr(gp_sel(v, i), cfg | (INT if intr else 0))
+            s.rdmsr(ctr)
+
+    measure(0, gp_ctr(v, 0, fw), 0, False, False)
+    # The test writes 1 - (what it measured); a scenario holds numbers: if a policy measures
+    # another count, the preset below is not the one the test would write (README.md).
+    s.expect('rdmsr %#x == %d by=kvm_pmu_trigger_event "precondition: measured count"'
+             % (gp_ctr(v, 0, fw), count))
+    preset = (1 - count) & ((1 << 64) - 1)
+    if fw:
+        preset &= M48
+    if has_g:
+        s.rdmsr(v['gsts'])
+        s.wrmsr(v['gclr'], 0)
+    pmis = 0
+    n = gp + (1 if v['vendor'] == 'intel' and fixed else 0)
+    for i in range(n):
+        fixed_ctr = i == gp
+        intr = i % 2 == 1
+        if fixed_ctr:
+            measure(0, 0x309, 0, True, (i - 1) % 2 == 1)
+            s.expect('rdmsr 0x309 == %d by=kvm_pmu_trigger_event "precondition: measured count"'
+                     % count)
+            p = (1 - count) & M48
+            ctr, idx = 0x309, 32
+        else:
+            p, ctr, idx = preset, gp_ctr(v, i, fw), i
+        measure(i, ctr, p, fixed_ctr, intr)
+        if v['vendor'] == 'intel':
+            s.expect('rdmsr %#x == 0x1 by=kvm_perf_overflow "cntr-%d"' % (ctr, i))
+        else:
+            s.expect('rdmsr %#x < 0x7 by=kvm_perf_overflow "cntr-%d"' % (ctr, i))
+        if not has_g:
+            continue
+        s.rdmsr(v['gsts'])
+        s.expect('rdmsr %#x & %#x == %#x by=__kvm_perf_overflow "status-%d"'
+                 % (v['gsts'], 1 << idx, 1 << idx, i))
+        s.wrmsr(v['gclr'], 1 << idx)
+        s.rdmsr(v['gsts'])
+        s.expect('rdmsr %#x & %#x == 0x0 by=kvm_pmu_set_msr "status clear-%d"'
+                 % (v['gsts'], 1 << idx, i))
+        pmis += intr
+        s.expect('pmis == %d by=kvm_apic_local_deliver "irq-%d"' % (pmis, i))
+    s.write(name)
+
+
 def main():
     kut = OUT + '/kvm-unit-tests/'
     check_emulated_instr(kut + 'check_emulated_instr.intel-v2.vtr', INTEL, 2, 8, fixed=3,
@@ -347,6 +520,13 @@ def main():
                            '(ECX 64 >= nr_arch_gp_counters): NULL, kvm_pmu_rdpmc() 1.')
     check_gp_counters_write_width(kut + 'check_gp_counters_write_width.intel-v2-fw.vtr', 8,
                                   'Intel v2, 8 GP')
+    for fn, base in ((check_running_counter_wrmsr, 'check_running_counter_wrmsr'),
+                     (check_counter_overflow, 'check_counter_overflow')):
+        fn(kut + base + '.intel-v2.vtr', INTEL, 2, 8, 3, False, 'Intel v2, legacy MSRs')
+        fn(kut + base + '.intel-v2-fw.vtr', INTEL, 2, 8, 3, True,
+           'Intel v2, full-width writes pass')
+        fn(kut + base + '.intel-v1.vtr', INTEL, 1, 8, 0, False, 'Intel v1')
+        fn(kut + base + '.amd-v2.vtr', AMD2, 2, 6, 0, False, 'AMD with PerfMonV2')
 
 
 if __name__ == '__main__':
