@@ -217,7 +217,7 @@ For each GP counter i: WRMSR counter i <- val = 0xff0123456789 through %(how)s, 
 must read x = %(x)s ("cntr-i"): intel_pmu_set_msr() sign-extends a 32-bit legacy
 write (or takes a full-width one), pmc_write_counter() masks it to 48 bits, kvm_pmu_rdpmc()
 returns pmc_read_counter(). Then RDPMC(i | 1 << 31), "fast" mode: KVM raises #GP (6.9+,
-kvm_pmu_check_rdpmc_early() / intel_rdpmc_ecx_to_pmc() reject bit 31), so the test reports
+intel_rdpmc_ecx_to_pmc() rejects type bit 31, d652981db08f), so the test reports
 "fast-i" skipped: encoded as "== GP" (nothing to check when it does not fault either, but a
 read that does not fault must return (u32)val; an older host that ignores bit 31 reads x).
 %(fixed)sNo counter is enabled, so nothing counts; the value is whatever was written.
@@ -248,13 +248,13 @@ def check_rdpmc(name, v, version, gp, fixed, fw, shape, host=None):
         s.expect('rdpmc %#x == %#x by=kvm_pmu_rdpmc "cntr-%d"' % (i, x, i))
         if v['vendor'] == 'intel':
             s.rdpmc_gp(i | 1 << 31)
-            s.expect('rdpmc %#x == GP by=kvm_pmu_check_rdpmc_early "fast-%d"' % (i | 1 << 31, i))
+            s.expect('rdpmc %#x == GP by=intel_rdpmc_ecx_to_pmc "fast-%d"' % (i | 1 << 31, i))
     for i in range(fixed):
         s.wrmsr(0x309 + i, val & M48)
         s.rdpmc(1 << 30 | i)
         s.expect('rdpmc %#x == %#x by=kvm_pmu_rdpmc "fixed cntr-%d"' % (1 << 30 | i, val & M48, i))
         s.rdpmc_gp(3 << 30 | i)
-        s.expect('rdpmc %#x == GP by=kvm_pmu_check_rdpmc_early "fixed fast-%d"'
+        s.expect('rdpmc %#x == GP by=intel_rdpmc_ecx_to_pmc "fixed fast-%d"'
                  % (3 << 30 | i, i))
     s.write(name)
 

@@ -237,7 +237,7 @@ static int conf_expect(struct vpmc_conformance *c, struct conf_run *run, struct 
 	} else {
 		a = conf_find(run, (unsigned int)ev->insn, ev->index);
 		if (!a)
-			return vpmc__set_error(&c->err, VPMC_ERR_PARSE, "%s: !expect %s %#" PRIx32
+			return vpmc__set_error(&c->err, VPMC_ERR_PARSE, "%s: !expect %s 0x%" PRIx32
 					       ": no such access before it", where,
 					       target_names[ev->insn], ev->index);
 		got = a->value;
