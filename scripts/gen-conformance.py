@@ -488,6 +488,238 @@ def check_counter_overflow(name, v, version, gp, fixed, fw, shape):
     s.write(name)
 
 
+# ---- selftests: tools/testing/selftests/kvm/x86/pmu_counters_test.c ------------------------------
+
+ARCH_HEAD = """%(name)s - KVM selftests x86/pmu_counters_test.c (newest: ENTER/LEAVE in the loop,
+e8f85d7884e0, 6.18) guest_test_arch_event(%(idx)s), %(shape)s.
+
+For every GP counter i: EVNTSEL i <- 0, %(gctl)sGUEST_TEST_EVENT() twice, without and with
+forced emulation (FEP): counter <- 0 (%(pmc)s), then GUEST_MEASURE_EVENT():
+  WRMSR ctrl <- value          enabling: counts itself (kvm_pmu_instruction_retired())   1
+  MOV ECX <- 10                native                                                     1
+  10 x { [FEP] ENTER 0,0; CLFLUSHOPT; MFENCE; MOV EAX <- [m]; [FEP] LEAVE; [FEP] LOOP }   60
+  [FEP] MOV ECX <- EDI, [FEP] XOR, [FEP] XOR                                              3
+  WRMSR ctrl <- 0              disabling: not counted                                     0
+NUM_INSNS_RETIRED = 10 * 6 + 5 = 65, NUM_BRANCH_INSNS_RETIRED = 10 (the LOOPs; ENTER and LEAVE
+are no branches since 6.18, which the importer decides: the model receives "retire" without
+"branch"). With FEP every bracketed instruction is a #UD exit that KVM emulates: 1 + 33 = 34
+KVM-counted instructions and 10 KVM-counted branches, all through kvm_pmu_trigger_event().
+guest_assert_event_count(): RDPMC(i) == %(want)d exactly (no erratum assumed); then, disabled,
+"loop ." x 10 natively must leave RDPMC unchanged, and WRMSR counter <- 0xdead must read back
+0xdead by RDPMC (pmc_write_counter(), kvm_pmu_rdpmc()).
+%(fixed)s"""
+
+
+def selftest_measure(s, ctrl, value, fep, ctr, rdpmc_idx, want, label):
+    s.wrmsr(ctr, 0)
+    s.wrmsr(ctrl, value)
+    s.native(1)
+
+    def insn(branch, emulated):
+        if emulated:
+            s.fep(branch)
+        else:
+            s.native(1, 1 if branch else 0)
+    for _ in range(10):
+        insn(False, fep)          # ENTER
+        s.native(3)               # CLFLUSHOPT, MFENCE, MOV
+        insn(False, fep)          # LEAVE
+        insn(True, fep)           # LOOP
+    for _ in range(3):
+        insn(False, fep)          # MOV, XOR, XOR
+    s.wrmsr(ctrl, 0)
+    s.rdpmc(rdpmc_idx)
+    s.expect('rdpmc %#x == %d by=kvm_pmu_trigger_event "%s%s count"'
+             % (rdpmc_idx, want, label, ' (FEP)' if fep else ''))
+    s.native(11, 10)              # MOV ECX <- 10, 10 x LOOP . (disabled)
+    s.rdpmc(rdpmc_idx)
+    s.expect('rdpmc %#x == %d by=pmc_is_locally_enabled "%s%s unchanged when disabled"'
+             % (rdpmc_idx, want, label, ' (FEP)' if fep else ''))
+    s.wrmsr(ctr, 0xdead)
+    s.rdpmc(rdpmc_idx)
+    s.expect('rdpmc %#x == 0xdead by=pmc_write_counter "%s%s write 0xdead"'
+             % (rdpmc_idx, label, ' (FEP)' if fep else ''))
+
+
+def guest_test_arch_event(name, event, version, gp, fixed, fw, shape):
+    v = INTEL
+    idx, evsel, want = {'insn': ('INTEL_ARCH_INSTRUCTIONS_RETIRED_INDEX', 0xc0, 65),
+                        'br': ('INTEL_ARCH_BRANCHES_RETIRED_INDEX', 0xc4, 10)}[event]
+    has_g = version > 1
+    base = 0x4c1 if fw else 0xc1
+    do_fixed = has_g and fixed and event == 'insn'
+    fixed_txt = ''
+    if do_fixed:
+        fixed_txt = ('Then fixed counter 0 (instructions): FIXED_CTR_CTRL <- kernel-only for it, and\n'
+                     'the same twice with GLOBAL_CTRL as the control (value bit 32), RDPMC(1 << 30).\n')
+    s = Scenario(ARCH_HEAD % dict(name=os.path.basename(name), idx=idx, shape=shape,
+                                  gctl='GLOBAL_CTRL <- BIT(i), ' if has_g else '',
+                                  pmc='%#x + i' % base, want=want, fixed=fixed_txt),
+                 pmu_line(v, version, gp, fixed, 1 if fw else 0))
+    for i in range(gp):
+        s.wrmsr(0x186 + i, 0)
+        if has_g:
+            s.wrmsr(0x38f, 1 << i)
+        for fep in (False, True):
+            selftest_measure(s, 0x186 + i, OS | EN | evsel, fep, base + i, i, want,
+                             'GP%d' % i)
+    if do_fixed:
+        s.wrmsr(0x38d, 0x1)
+        for fep in (False, True):
+            selftest_measure(s, 0x38f, 1 << 32, fep, 0x309, 1 << 30, want, 'fixed 0')
+    s.write(name)
+
+
+GPC_HEAD = """%(name)s - KVM selftests x86/pmu_counters_test.c guest_test_gp_counters(), %(shape)s.
+
+%(gctl)sThen guest_rd_wr_counters() over the 8 GP counter MSRs the SDM defines (%(base)s):
+counter i < %(nr)d is supported: WRMSR 0xffff, RDMSR and RDPMC(i) (also through forced
+emulation: a #UD exit into the emulator's RDPMC, the same kvm_pmu_rdpmc()) read 0xffff; fast
+RDPMC (bit 31) #GPs; WRMSR 0 succeeds. An unsupported one #GPs on every access (RDPMC too),
+except 0xc1/0xc2 (MSR_P6_PERFCTR0/1), whose writes KVM drops and which read 0 (kvm_set_msr_common()
+/ kvm_get_msr_common()); RDPMC of it #GPs all the same.
+"""
+
+
+def guest_test_gp_counters(name, version, gp, fw, shape):
+    v = INTEL
+    base = 0x4c1 if fw else 0xc1
+    gctl = ''
+    if version > 1:
+        gctl = ('PERF_GLOBAL_CTRL must read (1 << %d) - 1 = %#x after RESET (kvm_pmu_refresh(),\n'
+                'de120e1d692d, 6.9; 0 without GP counters). ' % (gp, (1 << gp) - 1))
+    s = Scenario(GPC_HEAD % dict(name=os.path.basename(name), shape=shape, gctl=gctl,
+                                 base='%#x..%#x' % (base, base + 7), nr=gp),
+                 pmu_line(v, version, gp, 3 if version > 1 else 0, 1 if fw else 0))
+    if version > 1:
+        s.rdmsr(0x38f)
+        s.expect('rdmsr 0x38f == %#x by=kvm_pmu_refresh "GLOBAL_CTRL after RESET"'
+                 % ((1 << gp) - 1))
+    for i in range(8):
+        msr = base + i
+        ok = i < gp
+        gp_exp = not ok and msr not in (0xc1, 0xc2)
+        if gp_exp:
+            s.wrmsr_gp(msr, 0xffff)
+            s.expect('wrmsr %#x == GP by=intel_pmu_set_msr "WRMSR(%#x) #GP"' % (msr, msr))
+            s.ev('exit MSR_READ')
+            s.ev('rdmsr %#x' % msr)
+            s.ev('entry')
+            s.expect('rdmsr %#x == GP by=intel_pmu_get_msr "RDMSR(%#x) #GP"' % (msr, msr))
+        else:
+            s.wrmsr(msr, 0xffff)
+            s.expect('wrmsr %#x != GP by=kvm_set_msr_common "WRMSR(%#x) no fault"' % (msr, msr))
+            s.rdmsr(msr)
+            s.expect('rdmsr %#x == %#x by=kvm_get_msr_common "RDMSR(%#x) value"'
+                     % (msr, 0xffff if ok else 0, msr))
+        for fep in (False, True):
+            tag = ' (FEP)' if fep else ''
+            if ok:
+                s.exit_('EXCEPTION_NMI' if fep else 'RDPMC', 'rdpmc %#x' % i)
+                s.expect('rdpmc %#x == 0xffff by=kvm_pmu_rdpmc "RDPMC(%d)%s"' % (i, i, tag))
+            else:
+                s.ev('exit ' + ('EXCEPTION_NMI' if fep else 'RDPMC'))
+                s.ev('rdpmc %#x' % i)
+                s.ev('entry')
+                s.expect('rdpmc %#x == GP by=intel_rdpmc_ecx_to_pmc "RDPMC(%d) #GP%s"' % (i, i, tag))
+        for fep in (False, True):
+            s.ev('exit ' + ('EXCEPTION_NMI' if fep else 'RDPMC'))
+            s.ev('rdpmc %#x' % (i | 1 << 31))
+            s.ev('entry')
+            s.expect('rdpmc %#x == GP by=intel_rdpmc_ecx_to_pmc "fast RDPMC(%d) #GP%s"'
+                     % (i | 1 << 31, i, ' (FEP)' if fep else ''))
+        if gp_exp:
+            s.wrmsr_gp(msr, 0)
+            s.expect('wrmsr %#x == GP by=intel_pmu_set_msr "WRMSR(%#x) <- 0 #GP"' % (msr, msr))
+        else:
+            s.wrmsr(msr, 0)
+            s.expect('wrmsr %#x != GP by=kvm_set_msr_common "WRMSR(%#x) <- 0 no fault"'
+                     % (msr, msr))
+    s.write(name)
+
+
+GPCTR_HEAD = """%(name)s - kvm-unit-tests x86/pmu.c (1da1819e) %(fn)s(), %(shape)s:
+the instructions and branches events only (the cycle and cache events have no model).
+
+measure_one(): __start_event() (counter <- 0, eventsel <- EN | OS | USR | event, or the
+FIXED_CTR_CTRL field <- OS | USR; LVTPC), loop(), __stop_event() (disable, RDMSR counter).
+%(loop)s
+Asserted (verify_event(), count in [min, max]): %(ranges)s.
+Deciding function: kvm_pmu_trigger_event() for the KVM-counted instructions (the enabling
+WRMSR%(v1)s), perf for the native ones.
+"""
+
+
+def check_gp_counters(name, v, version, gp, fixed, fw, shape, fixed_fn=False):
+    has_g = version > 1
+    precise = has_g and v['vendor'] == 'intel'
+    insn_n = LOOP_INSNS if has_g else LOOP_NATIVE + 2 + 2
+    if has_g:
+        loop = ('loop() is __precise_loop(): WRMSR GLOBAL_CTRL <- BIT(idx) (counts itself), %d\n'
+                'native instructions (%d branches), WRMSR GLOBAL_CTRL <- 0: %d instructions,\n'
+                '%d branches.' % (LOOP_NATIVE, LOOP_BR, LOOP_INSNS, LOOP_BR))
+    else:
+        loop = ('v1: loop() is __loop(), all native (%d instructions, %d branches); the eventsel\n'
+                'and LVTPC writes count too (counters run from EN on): %d instructions.'
+                % (LOOP_NATIVE + 2, LOOP_BR, insn_n))
+    if fixed_fn:
+        ranges = 'fixed 0 in [10 N, 10.2 N]'
+    elif precise:
+        ranges = ('Intel v2+ after adjust_events_range(): instructions == LOOP_INSNS = %d,\n'
+                  'branches == LOOP_BRANCHES = %d' % (LOOP_INSNS, LOOP_BR))
+    else:
+        ranges = 'instructions in [10 N, 10.2 N], branches in [N, 1.1 N]'
+    s = Scenario(GPCTR_HEAD % dict(name=os.path.basename(name), shape=shape, loop=loop,
+                                   ranges=ranges, fn='check_fixed_counters' if fixed_fn
+                                   else 'check_gp_counters',
+                                   v1='' if has_g else ', eventsel and LVTPC writes'),
+                 pmu_line(v, version, gp, fixed, 1 if fw else 0))
+    if has_g:
+        s.wrmsr(v['gctl'], 0)
+
+    def measure(ctr, idx, start, stop):
+        start()
+        s.lvtpc(PMI_VECTOR)
+        if has_g:
+            s.wrmsr(v['gctl'], 1 << idx)
+            s.native(LOOP_NATIVE, LOOP_BR)
+            s.wrmsr(v['gctl'], 0)
+        else:
+            s.native(LOOP_NATIVE + 2, LOOP_BR)
+        stop()
+        s.rdmsr(ctr)
+
+    if fixed_fn:
+        def start():
+            s.wrmsr(0x309, 0)
+            s.rdmsr(0x38d)
+            s.wrmsr(0x38d, 0x3)
+
+        def stop():
+            s.rdmsr(0x38d)
+            s.wrmsr(0x38d, 0)
+        measure(0x309, 32, start, stop)
+        s.expect('rdmsr 0x309 >= %d by=kvm_pmu_trigger_event "fixed-0"' % (10 * N))
+        s.expect('rdmsr 0x309 <= %d by=kvm_pmu_trigger_event "fixed-0"' % (10 * N + N // 5))
+        s.write(name)
+        return
+    for event, label, lo, hi, want in (
+            (v['insn'], 'instructions', 10 * N, 10 * N + N // 5, insn_n),
+            (v['br'], 'branches', N, N + N // 10, LOOP_BR)):
+        cfg = OS | USR | event
+        for i in range(gp):
+            ctr = gp_ctr(v, i, fw)
+            measure(ctr, i, lambda: (s.wrmsr(ctr, 0), s.wrmsr(gp_sel(v, i), cfg | EN)),
+                    lambda: s.wrmsr(gp_sel(v, i), cfg))
+            if precise:
+                s.expect('rdmsr %#x == %d by=kvm_pmu_trigger_event "%s-%d"'
+                         % (ctr, want, label, i))
+            else:
+                s.expect('rdmsr %#x >= %d by=kvm_pmu_trigger_event "%s-%d"' % (ctr, lo, label, i))
+                s.expect('rdmsr %#x <= %d by=kvm_pmu_trigger_event "%s-%d"' % (ctr, hi, label, i))
+    s.write(name)
+
+
 def main():
     kut = OUT + '/kvm-unit-tests/'
     check_emulated_instr(kut + 'check_emulated_instr.intel-v2.vtr', INTEL, 2, 8, fixed=3,
@@ -527,6 +759,31 @@ def main():
            'Intel v2, full-width writes pass')
         fn(kut + base + '.intel-v1.vtr', INTEL, 1, 8, 0, False, 'Intel v1')
         fn(kut + base + '.amd-v2.vtr', AMD2, 2, 6, 0, False, 'AMD with PerfMonV2')
+    check_gp_counters(kut + 'check_gp_counters.intel-v2.vtr', INTEL, 2, 8, 3, False,
+                      'Intel v2, legacy MSRs')
+    check_gp_counters(kut + 'check_gp_counters.intel-v2-fw.vtr', INTEL, 2, 8, 3, True,
+                      'Intel v2, full-width writes pass')
+    check_gp_counters(kut + 'check_gp_counters.intel-v1.vtr', INTEL, 1, 8, 0, False, 'Intel v1')
+    check_gp_counters(kut + 'check_gp_counters.amd-v2.vtr', AMD2, 2, 6, 0, False,
+                      'AMD with PerfMonV2 (ranges: no precise check on AMD)')
+    check_gp_counters(kut + 'check_gp_counters.amd-v1.vtr', AMDK7, 1, 4, 0, False,
+                      'AMD without PerfMonV2, K7 MSRs')
+    check_gp_counters(kut + 'check_fixed_counters.intel-v2.vtr', INTEL, 2, 8, 3, False,
+                      'Intel v2, fixed counter 0 (instructions)', fixed_fn=True)
+    st = OUT + '/selftests/'
+    for ev, ename in (('insn', 'instructions'), ('br', 'branches')):
+        guest_test_arch_event(st + 'guest_test_arch_event-%s.intel-v2-fw.vtr' % ename, ev, 2,
+                              8, 3, True, 'Intel v2, 8 GP, 3 fixed, full-width writes')
+        guest_test_arch_event(st + 'guest_test_arch_event-%s.intel-v5.vtr' % ename, ev, 5, 8,
+                              3, False, 'Intel v5 (CPUID version 5), legacy counter MSRs')
+        guest_test_arch_event(st + 'guest_test_arch_event-%s.intel-v1.vtr' % ename, ev, 1, 8,
+                              0, False, 'Intel v1 (no GLOBAL_CTRL, no fixed counters)')
+    guest_test_gp_counters(st + 'guest_test_gp_counters.intel-v2-fw.vtr', 2, 8, True,
+                           'Intel v2, 8 GP, full-width writes')
+    guest_test_gp_counters(st + 'guest_test_gp_counters.intel-v2-gp2.vtr', 2, 2, False,
+                           'Intel v2, 2 GP, legacy counter MSRs')
+    guest_test_gp_counters(st + 'guest_test_gp_counters.intel-v2-gp0.vtr', 2, 0, False,
+                           'Intel v2, no GP counters, legacy counter MSRs')
 
 
 if __name__ == '__main__':
