@@ -1281,24 +1281,32 @@ static uint64_t fold_targets(struct vpmc_pmu *pmu, uint32_t msr, uint64_t data)
 
 /**
  * vpmc__policy_fold() - tolerance-fold=T, before kvm_pmu_set_msr() applies a guest or host write:
- * fold the pending emulated events of every counter the write changes the counting of, as the
- * drain would (pmc_pause_counter()), and signal their overflow if the counter counts under the
- * configuration still in force (the one that counted them: kvm_pmu_trigger_event() gates every
- * increment on it); then request the reprogram that resumes the paused counter. exact never has
- * pending events at a WRMSR (each exit drains at its entry), so this is the drain exact would
- * have run; without it, reprogram_counter() after a disabling write drops the overflow.
+ * for every counter the write changes the counting of whose pending emulated events wrap it
+ * (pmc_read_counter() below its value without them), fold them as the drain would
+ * (pmc_pause_counter()), signal the overflow if the counter counts under the configuration
+ * still in force (the one that counted them: kvm_pmu_trigger_event() gates every increment on
+ * it), and request the reprogram that resumes the paused counter. Pending events that do not
+ * wrap are left alone: the drain folds them under the new configuration, a counter write
+ * replaces them, and no overflow is at stake. exact never has pending events at a WRMSR (each
+ * exit drains at its entry), so the fold is the drain exact would have run; without it,
+ * reprogram_counter() after a disabling write drops the overflow.
  * @pmu: vCPU
  * @msr_info: the write, not yet applied
  */
 void vpmc__policy_fold(struct vpmc_pmu *pmu, const struct msr_data *msr_info)
 {
-	uint64_t targets = fold_targets(pmu, msr_info->index, msr_info->data);
+	uint64_t targets = fold_targets(pmu, msr_info->index, msr_info->data), now;
 	struct vpmc_pmc *pmc;
 	int idx;
+
 
 	for (idx = 0; idx < X86_PMC_IDX_MAX; idx++) {
 		pmc = (targets & BIT_ULL(idx)) ? kvm_pmc_idx_to_pmc(pmu, idx) : NULL;
 		if (!pmc || !pmc->emulated_counter)
+			continue;
+		/* only a wrap is at stake: the drain folds the count, a counter write replaces it */
+		now = pmc_read_counter(pmc);
+		if (now >= ((now - pmc->emulated_counter) & pmc_bitmask(pmc)))
 			continue;
 		if (pmc_pause_counter(pmc) && pmc_is_globally_enabled(pmc) &&
 		    pmc_is_locally_enabled(pmc) && pmc_is_event_allowed(pmc))
