@@ -293,22 +293,18 @@ def check_gp_counters_write_width(name, gp, shape):
     v64, v32, vmax = 0xffffff0123456789, 0x23456789, 0xff0123456789
     s = Scenario(WIDTH_HEAD % dict(name=os.path.basename(name), shape=shape),
                  pmu_line(v, 2, gp, 3, 1))
+    def write_read(i, wr, rd, vals, got):
+        names = {0xc1: 'PERFCTR', 0x4c1: 'PMC'}
+        for val in vals:
+            s.wrmsr(wr + i, val)
+            for msr, fn in ((wr, 'intel_pmu_set_msr'), (rd, 'intel_pmu_get_msr')):
+                s.rdmsr(msr + i)
+                s.expect('rdmsr %#x == %#x by=%s "%s%d after %s%d <- %#x"'
+                         % (msr + i, got(val), fn, names[msr], i, names[wr], i, val))
     for i in range(gp):
-        for val in (v32, vmax, v64):
-            s.wrmsr(0xc1 + i, val)
-            s.rdmsr(0xc1 + i)
-            s.rdmsr(0x4c1 + i)
-            s.expect('rdmsr %#x == %#x by=intel_pmu_set_msr "PERFCTR%d <- %#x"' % (0xc1 + i, v32, i, val))
-            s.expect('rdmsr %#x == %#x by=intel_pmu_set_msr "PMC%d after PERFCTR%d <- %#x"'
-                     % (0x4c1 + i, v32, i, i, val))
+        write_read(i, 0xc1, 0x4c1, (v32, vmax, v64), lambda val: v32)
     for i in range(gp):
-        for val in (v32, vmax):
-            s.wrmsr(0x4c1 + i, val)
-            s.rdmsr(0x4c1 + i)
-            s.rdmsr(0xc1 + i)
-            s.expect('rdmsr %#x == %#x by=intel_pmu_set_msr "PMC%d <- %#x"' % (0x4c1 + i, val, i, val))
-            s.expect('rdmsr %#x == %#x by=intel_pmu_get_msr "PERFCTR%d after PMC%d <- %#x"'
-                     % (0xc1 + i, val, i, i, val))
+        write_read(i, 0x4c1, 0xc1, (v32, vmax), lambda val: val)
         s.wrmsr_gp(0x4c1 + i, v64)
         s.expect('wrmsr %#x == GP by=intel_pmu_set_msr "writing unsupported width to PMC%d"'
                  % (0x4c1 + i, i))

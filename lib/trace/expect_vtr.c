@@ -8,6 +8,7 @@
 #include "expect.h"
 #include "internal.h"
 #include "numparse.h"
+#include "vtr_token.h"
 
 #define EXPECT_WORD "!expect"
 
@@ -18,23 +19,10 @@ struct ecur {
 
 #define efail(c, at, ...) vpmc__lineerr_set((c)->err, (c)->line, (at), (c)->end, __VA_ARGS__)
 
-static bool blank(char ch)
-{
-	return ch == ' ' || ch == '\t';
-}
-
-/* The next token (n = 0 at the end); a token ends at white space. */
+/* The next token (n = 0 at the end). */
 static const char *etok(struct ecur *c, size_t *n)
 {
-	const char *t;
-
-	while (c->p < c->end && blank(*c->p))
-		c->p++;
-	t = c->p;
-	while (c->p < c->end && !blank(*c->p))
-		c->p++;
-	*n = (size_t)(c->p - t);
-	return t;
+	return vtr_token(&c->p, c->end, n);
 }
 
 static bool is_word(const char *t, size_t n, const char *w)
@@ -46,10 +34,10 @@ bool vtr_expect_is(const char *line, size_t len)
 {
 	size_t n = strlen(EXPECT_WORD), i = 0;
 
-	while (i < len && blank(line[i]))
+	while (i < len && vtr_blank(line[i]))
 		i++;
 	return len - i >= n && !memcmp(line + i, EXPECT_WORD, n) &&
-	       (len - i == n || blank(line[i + n]));
+	       (len - i == n || vtr_blank(line[i + n]));
 }
 
 /* A number, decimal or 0x-hex; @msr: hex with 0x required, at most 32 bits. */
@@ -149,7 +137,7 @@ static int parse_message(struct ecur *c, struct vpmc_event *ev)
 	const char *q, *t;
 	size_t n;
 
-	while (c->p < c->end && blank(*c->p))
+	while (c->p < c->end && vtr_blank(*c->p))
 		c->p++;
 	if (c->p == c->end || *c->p != '"')
 		return efail(c, c->p, "!expect: expected the assertion's message in double quotes");

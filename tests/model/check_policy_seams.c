@@ -137,6 +137,15 @@ START_TEST(test_tolerance_overflow_at_other_reprogram)
 }
 END_TEST
 
+/* GLOBAL_STATUS is @want and there were exactly @want (0 or 1) overflows of GP0. */
+static void assert_gp0_status(struct mh *h, const char *vd, const char *name, uint64_t want)
+{
+	ck_assert_msg(vpmc_vcpu_global_status(h->v) == want, "%s/%s: status %#llx want %#llx",
+		      vd, name, (unsigned long long)vpmc_vcpu_global_status(h->v),
+		      (unsigned long long)want);
+	ck_assert_uint_eq(mh_count(h, VPMC_OBS_OVERFLOW, 0), want);
+}
+
 /*
  * pmc_write_counter() zeroes emulated_counter: events pending since the last drain are dropped,
  * and so is an overflow they caused that no drain has seen yet. Exact detects it at the entry
@@ -174,11 +183,7 @@ START_TEST(test_counter_write_drops_pending)
 	for (k = 0; k < 10; k++)
 		mh_emulated(&h, false);
 	ck_assert_uint_eq(mh_rdpmc_ok(&h, 0, name), 12);
-	ck_assert_msg(vpmc_vcpu_global_status(h.v) == write_drops[_i / 2].want_status,
-		      "%s/%s: status %#llx want %#llx", VD->name, name,
-		      (unsigned long long)vpmc_vcpu_global_status(h.v),
-		      (unsigned long long)write_drops[_i / 2].want_status);
-	ck_assert_uint_eq(mh_count(&h, VPMC_OBS_OVERFLOW, 0), write_drops[_i / 2].want_status);
+	assert_gp0_status(&h, VD->name, name, write_drops[_i / 2].want_status);
 	mh_free(&h);
 }
 END_TEST
@@ -220,11 +225,7 @@ START_TEST(test_fold_before_control_write)
 		mh_wrmsr_ok(&h, mh_evtsel(VD, 0), EVTSEL_OS | EV_INSN, name);
 	else
 		mh_wrmsr_ok(&h, mh_ctr(VD, 0), 5, name);
-	ck_assert_msg(vpmc_vcpu_global_status(h.v) == fold[_i / 2].want_status,
-		      "%s/%s: status %#llx want %#llx", VD->name, name,
-		      (unsigned long long)vpmc_vcpu_global_status(h.v),
-		      (unsigned long long)fold[_i / 2].want_status);
-	ck_assert_uint_eq(mh_count(&h, VPMC_OBS_OVERFLOW, 0), fold[_i / 2].want_status);
+	assert_gp0_status(&h, VD->name, name, fold[_i / 2].want_status);
 	mh_free(&h);
 }
 END_TEST
