@@ -55,9 +55,6 @@ int vpmc_conformance_run(struct vpmc_conformance *c, const char *name, const voi
 /* The last error's message, "" if none. */
 const char *vpmc_conformance_error(const struct vpmc_conformance *c);
 
-/* Results that failed, of all kept so far. */
-size_t vpmc_conformance_nr_failed(const struct vpmc_conformance *c);
-
 /**
  * vpmc_conformance_report() - The results, in the order run, then per policy how many passed
  * and failed: text (a table), csv (suite,test,variant,policy,pass,first_failure) or json
