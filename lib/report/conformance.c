@@ -21,6 +21,7 @@ struct conf_result {
 	char policy[VPMC_POLICY_NAME_MAX];
 	bool pass;
 	char failure[CONF_FAIL_MAX]; /* "" when passed */
+	char later[CONF_NAME_MAX * 2]; /* the messages of the assertions that failed after it */
 };
 
 /* The most recent access of one target (enum vpmc_expect_target, index). */
@@ -219,9 +220,18 @@ static void conf_describe(char *buf, size_t len, const char *where, const struct
 		strcpy(buf + len - 4, "..."); /* a long file name: say that it was cut */
 }
 
-/* Check one expectation; the first that fails is kept in @fail. Return: 0, or an error. */
+/* Append @msg to the later failures of @res, as far as it fits. */
+static void conf_later(struct conf_result *res, const char *msg)
+{
+	size_t n = strlen(res->later);
+
+	snprintf(res->later + n, sizeof(res->later) - n, "%s\"%s\"", n ? ", " : "", msg);
+}
+
+/* Check one expectation: the first that fails is described in @res, the messages of the
+ * later ones listed. Return: 0, or an error. */
 static int conf_expect(struct vpmc_conformance *c, struct conf_run *run, struct vpmc_reader *r,
-		       const struct vpmc_event *ev, char *fail, size_t len)
+		       const struct vpmc_event *ev, struct conf_result *res)
 {
 	const struct conf_access *a = NULL;
 	char where[256];
@@ -240,8 +250,12 @@ static int conf_expect(struct vpmc_conformance *c, struct conf_run *run, struct 
 		got = a->value;
 		gp = a->gp;
 	}
-	if (!fail[0] && !conf_holds(ev, gp, got))
-		conf_describe(fail, len, where, ev, gp, got);
+	if (conf_holds(ev, gp, got))
+		return 0;
+	if (!res->failure[0])
+		conf_describe(res->failure, sizeof(res->failure), where, ev, gp, got);
+	else
+		conf_later(res, ev->reason);
 	return 0;
 }
 
@@ -286,9 +300,9 @@ static int conf_open(struct vpmc_conformance *c, struct vpmc_reader **r, const c
 	return 0;
 }
 
-/* Run @name under @p; the first failing expectation into @fail ("" if all hold). */
+/* Run @name under @p; the failing expectations into @res (failure "" if all hold). */
 static int conf_run_one(struct vpmc_conformance *c, const char *name, const void *data,
-			size_t len, const struct vpmc_policy *p, char *fail, size_t flen)
+			size_t len, const struct vpmc_policy *p, struct conf_result *res)
 {
 	struct conf_run *run = calloc(1, sizeof(*run));
 	struct vpmc_pmu_config cfg;
@@ -300,7 +314,7 @@ static int conf_run_one(struct vpmc_conformance *c, const char *name, const void
 
 	if (!run)
 		return vpmc__set_error(&c->err, VPMC_ERR_NOMEM, "out of memory");
-	fail[0] = '\0';
+	res->failure[0] = res->later[0] = '\0';
 	ret = conf_open(c, &r, name, data, len);
 	if (ret)
 		goto out;
@@ -310,7 +324,7 @@ static int conf_run_one(struct vpmc_conformance *c, const char *name, const void
 	while ((ret = vpmc_reader_next(r, &ev)) == 1) {
 		vpmc_reader_where(r, where, sizeof(where));
 		if (ev.type == VPMC_EV_EXPECT) {
-			ret = conf_expect(c, run, r, &ev, fail, flen);
+			ret = conf_expect(c, run, r, &ev, res);
 		} else {
 			ret = conf_vcpu(c, run, where, &ev, &cfg, p, &v);
 			if (!ret && conf_event(run, v, &ev))
@@ -420,8 +434,7 @@ int vpmc_conformance_run(struct vpmc_conformance *c, const char *name, const voi
 			return vpmc__set_error(&c->err, VPMC_ERR_NOMEM, "out of memory");
 		*r = names;
 		vpmc_policy_format(&c->policies[i], r->policy, sizeof(r->policy));
-		ret = conf_run_one(c, name, data, len, &c->policies[i], r->failure,
-				   sizeof(r->failure));
+		ret = conf_run_one(c, name, data, len, &c->policies[i], r);
 		if (ret)
 			return ret;
 		r->pass = !r->failure[0];
@@ -479,9 +492,9 @@ static void conf_text(const struct vpmc_conformance *c, FILE *f)
 	for (i = 0; i < c->nr_res; i++) {
 		const struct conf_result *r = &c->res[i];
 
-		fprintf(f, "%-*s  %-*s  %-*s  %-*s  %-6s  %s\n", ws, r->suite, wt, r->test, wv,
-			r->variant, wp, r->policy, r->pass ? "pass" : "FAIL", r->pass ? "" :
-			r->failure);
+		fprintf(f, "%-*s  %-*s  %-*s  %-*s  %-6s  %s%s%s%s\n", ws, r->suite, wt, r->test,
+			wv, r->variant, wp, r->policy, r->pass ? "pass" : "FAIL", r->failure,
+			r->later[0] ? "; later: " : "", r->later, r->later[0] ? " too" : "");
 	}
 	fputc('\n', f);
 	for (k = 0; k < c->nr_policies; k++) {
