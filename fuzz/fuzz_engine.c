@@ -283,8 +283,8 @@ static const unsigned int width_table[16] = {
 static const unsigned int host_table[16] = {
 	VPMC_KERNEL_LATEST, VPMC_KERNEL_LATEST, VPMC_KERNEL(6, 18), VPMC_KERNEL(6, 17),
 	VPMC_KERNEL(6, 12), VPMC_KERNEL(6, 9), VPMC_KERNEL(6, 8), VPMC_KERNEL(6, 7),
-	VPMC_KERNEL(6, 6), VPMC_KERNEL(6, 5), VPMC_KERNEL(6, 2), VPMC_KERNEL(6, 1),
-	VPMC_KERNEL(5, 15), VPMC_KERNEL(7, 0), VPMC_KERNEL(6, 10), VPMC_KERNEL(6, 0),
+	VPMC_KERNEL(6, 6), VPMC_KERNEL(6, 5), VPMC_KERNEL(6, 2), VPMC_KERNEL(6, 3),
+	VPMC_KERNEL(6, 4), VPMC_KERNEL(7, 0), VPMC_KERNEL(6, 10), VPMC_KERNEL(6, 11),
 };
 
 /* Periods of --assume counters (0: the default, 100000); a few short ones, whose PMIs keep the

@@ -14,6 +14,8 @@
 #include <vpmc/common.h>
 #include <vpmc/conformance.h>
 #include <vpmc/event.h>
+#include <vpmc/gen.h>
+#include <vpmc/latency.h>
 #include <vpmc/model.h>
 #include <vpmc/nested.h>
 #include <vpmc/reader.h>

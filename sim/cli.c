@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -21,6 +22,40 @@ void cli_init(struct cli *c, const char *cmd, enum vpmc_output fmt)
 	vpmc_reader_opts_default(&c->ropts);
 	c->ropts.isolate_dat = true; /* a libtracecmd crash on a corrupt file is an error */
 	vpmc_cost_default(&c->cost);
+	vpmc_cost_profile_load(&c->prof, "default", NULL, 0);
+}
+
+int cli_cost_profile(struct cli *c, const char *arg)
+{
+	char err[512];
+	const char *why;
+	unsigned int i;
+
+	vpmc_cost_profile_release(&c->prof);
+	if (vpmc_cost_profile_load(&c->prof, arg, err, sizeof(err)))
+		return vpmcsim_fail(EXIT_USAGE, "%s: --cost-profile: %s", c->cmd, err);
+	for (i = 0; i < c->nr_costs; i++) {
+		if (vpmc_cost_profile_override(&c->prof, c->costs[i], &why))
+			return vpmcsim_fail(EXIT_USAGE, "%s: --cost '%s': %s", c->cmd, c->costs[i],
+					    why);
+	}
+	c->cost = c->prof.cost;
+	if (c->r) {
+		char buf[160];
+
+		vpmc_replay_set_cost(c->r, &c->cost);
+		vpmc_replay_set_cost_label(c->r, cli_cost_label(c, buf, sizeof(buf)));
+	}
+	return 0;
+}
+
+const char *cli_cost_label(const struct cli *c, char *buf, size_t len)
+{
+	if (!strcmp(c->prof.name, "default") && !vpmc_cost_v2(&c->cost))
+		return NULL;
+	snprintf(buf, len, "%s%s%s%s", c->prof.name, c->prof.fitted ? " (calibrated: " : "",
+		 c->prof.fitted ? c->prof.fitted : "", c->prof.fitted ? ")" : "");
+	return buf;
 }
 
 int cli_parse_u64(const char *s, uint64_t max, uint64_t *out)
@@ -38,9 +73,71 @@ int cli_parse_u64(const char *s, uint64_t max, uint64_t *out)
 	return 0;
 }
 
+/* MAJOR.MINOR into VPMC_KERNEL(); return 0 or -1. */
+static int parse_kernel(const char *s, unsigned int *k)
+{
+	unsigned int major, minor;
+	char extra;
+
+	if (sscanf(s, "%u.%u%c", &major, &minor, &extra) != 2 || major > 0xffff || minor > 0xffff)
+		return -1;
+	*k = VPMC_KERNEL(major, minor);
+	return 0;
+}
+
+int cli_pmu_option(const char *cmd, struct cli_pmu *p, struct vpmc_reader_opts *o, int opt,
+		   const char *arg)
+{
+	uint64_t v;
+
+	switch (opt) {
+	case OPT_BRANCH_PERMILLE:
+		if (cli_parse_u64(arg, 1000, &v))
+			return vpmcsim_fail(EXIT_USAGE, "%s: --guest-branch-permille: '%s' is not "
+					    "0..1000", cmd, arg);
+		o->guest_branch_permille = (unsigned int)v;
+		return 0;
+	case OPT_HOST_KERNEL:
+		if (parse_kernel(arg, &p->kernel))
+			return vpmcsim_fail(EXIT_USAGE, "%s: --host-kernel: '%s' is not MAJOR.MINOR",
+					    cmd, arg);
+		if (p->kernel < VPMC_KERNEL_OLDEST)
+			return vpmcsim_fail(EXIT_USAGE, "%s: --host-kernel: %s is older than %u.%u, "
+					    "the oldest host the model represents", cmd, arg,
+					    VPMC_KERNEL_OLDEST >> 16, VPMC_KERNEL_OLDEST & 0xffff);
+		p->kernel_set = true;
+		return 0;
+	case OPT_VENDOR:
+		if (!strcmp(arg, "intel"))
+			p->vendor = VPMC_VENDOR_INTEL;
+		else if (!strcmp(arg, "amd"))
+			p->vendor = VPMC_VENDOR_AMD;
+		else
+			return vpmcsim_fail(EXIT_USAGE, "%s: --vendor: '%s' is not intel or amd", cmd,
+					    arg);
+		p->vendor_set = true;
+		return 0;
+	default:
+		return 1;
+	}
+}
+
+void cli_pmu_apply(const struct cli_pmu *p, enum vpmc_vendor vendor, struct vpmc_reader_opts *o)
+{
+	if (!p->vendor_set && !p->kernel_set)
+		return;
+	o->has_pmu = true;
+	vpmc_pmu_config_default(&o->pmu, vendor);
+	o->pmu.host_kernel = p->kernel_set ? p->kernel : VPMC_KERNEL_LATEST;
+}
+
 int cli_option(struct cli *c, int opt, const char *arg)
 {
 	switch (opt) {
+	case OPT_BRANCH_PERMILLE:
+	case OPT_HOST_KERNEL:
+	case OPT_VENDOR:
+		return cli_pmu_option(c->cmd, &c->pmu, &c->ropts, opt, arg);
 	case OPT_FORMAT:
 		if (vpmc_output_parse(&c->fmt, arg))
 			return vpmcsim_fail(EXIT_USAGE, "%s: --format '%s': expected text, csv or json",
@@ -154,12 +251,20 @@ int cli_engine_option(struct cli *c, int opt, const char *arg)
 	case OPT_COST:
 		if (cost_given_once(c, arg))
 			return EXIT_USAGE;
-		if (vpmc_cost_parse(&c->cost, arg, &why))
+		if (vpmc_cost_profile_override(&c->prof, arg, &why))
 			return vpmcsim_fail(EXIT_USAGE, "%s: --cost '%s': %s", c->cmd, arg, why);
 		if (c->nr_costs < sizeof(c->costs) / sizeof(c->costs[0]))
 			c->costs[c->nr_costs++] = arg;
+		c->cost = c->prof.cost;
 		vpmc_replay_set_cost(c->r, &c->cost);
+		{
+			char buf[160];
+
+			vpmc_replay_set_cost_label(c->r, cli_cost_label(c, buf, sizeof(buf)));
+		}
 		return 0;
+	case OPT_COST_PROFILE:
+		return cli_cost_profile(c, arg);
 	default:
 		return 1;
 	}
@@ -188,7 +293,8 @@ int cli_parse(struct cli *c, int argc, char **argv, const struct option *opts, c
 {
 	int o, rc, li;
 
-	while ((li = -1, o = getopt_long(argc, argv, "h", opts, &li)) != -1) {
+	while ((li = -1, o = getopt_long(argc, argv, c->short_opts ? c->short_opts : "h", opts,
+					 &li)) != -1) {
 		if (o == 'h') {
 			usage(stdout);
 			return CLI_HELP;
@@ -217,8 +323,13 @@ int cli_parse(struct cli *c, int argc, char **argv, const struct option *opts, c
 
 int cli_report(struct cli *c, enum vpmc_replay_view view)
 {
+	char msg[1024];
 	const char *text;
+	size_t i;
 
+	/* the same warnings as the JSON's "warnings" */
+	for (i = 0; vpmc_replay_verdict_warning(c->r, i, msg, sizeof(msg)); i++)
+		fprintf(stderr, "vpmcsim: warning: %s: %s\n", c->trace, msg);
 	if (vpmc_replay_report(c->r, view, c->fmt, &text))
 		return vpmcsim_fail(EXIT_INPUT, "%s: %s", c->cmd, vpmc_replay_error(c->r));
 	return cli_print(text);
@@ -283,13 +394,92 @@ int cli_reader_exit(int err)
 	}
 }
 
+/* Events a first reader reads at most to find what says the vendor. */
+#define PROBE_EVENTS_MAX 100000
+
+/* What the trace says of the vendor (@how, "" if nothing in the first PROBE_EVENTS_MAX
+ * events) and of the host kernel (@host), read by a reader of its own; errors are the main
+ * reader's to report. */
+static void cli_probe(const struct cli *c, enum vpmc_vendor *vendor, char *how, size_t len,
+		      char *host, size_t hlen, bool *vtr)
+{
+	struct vpmc_reader_opts o = c->ropts;
+	struct vpmc_reader *rd;
+	struct vpmc_event ev;
+	unsigned int n = 0;
+
+	how[0] = host[0] = '\0';
+	o.lenient = true;
+	o.has_pmu = false;
+	o.guest_ips = 0;
+	if (vpmc_reader_new(&rd, &o))
+		return;
+	if (!vpmc_reader_open(rd, c->trace)) {
+		while (!vpmc_reader_vendor_from(rd, NULL)[0] && n++ < PROBE_EVENTS_MAX &&
+		       vpmc_reader_next(rd, &ev) > 0)
+			;
+		snprintf(how, len, "%s", vpmc_reader_vendor_from(rd, vendor));
+		snprintf(host, hlen, "%s", vpmc_reader_host_from(rd));
+		*vtr = vpmc_reader_format(rd) == VPMC_FORMAT_VTR;
+	}
+	vpmc_reader_free(rd);
+}
+
+/* The vendor and host kernel: the options, else the trace, else the defaults (c->assumed says
+ * which); into c->ropts. */
+static void cli_decide_pmu(struct cli *c)
+{
+	struct vpmc_replay_assumptions *a = &c->assumed;
+	enum vpmc_vendor vendor = VPMC_VENDOR_INTEL;
+	bool stdin_trace = !strcmp(c->trace, "-");
+	char how[sizeof(a->vendor_how)] = "", host[sizeof(a->host_how)] = "";
+	struct cli_pmu p = c->pmu;
+	bool vtr = false, regular;
+	struct stat st;
+
+	/* a pipe or FIFO is read once: by the reader that replays it */
+	regular = !stdin_trace && !stat(c->trace, &st) && S_ISREG(st.st_mode);
+	if (!p.vendor_set && regular)
+		cli_probe(c, &vendor, how, sizeof(how), host, sizeof(host), &vtr);
+	if (p.vendor_set) {
+		vendor = p.vendor;
+		snprintf(a->vendor_how, sizeof(a->vendor_how), "--vendor");
+	} else if (how[0]) {
+		snprintf(a->vendor_how, sizeof(a->vendor_how), "%.*s", (int)sizeof(how) - 1, how);
+		/* the trace's exits say it: the vendor's defaults, as --vendor would (a .vtr's
+		 * !pmu is the reader's already) */
+		p.vendor_set = !vtr;
+		p.vendor = vendor;
+	} else {
+		snprintf(a->vendor_how, sizeof(a->vendor_how), "%s: intel by default (--vendor)",
+			 !regular ? "a pipe is not probed" :
+			 "nothing in the trace says");
+	}
+	if (c->pmu.kernel_set)
+		snprintf(a->host_how, sizeof(a->host_how), "--host-kernel");
+	else if (host[0] && !p.vendor_set)
+		snprintf(a->host_how, sizeof(a->host_how), "%.*s", (int)sizeof(host) - 1, host);
+	else
+		snprintf(a->host_how, sizeof(a->host_how), "not in the trace: the newest modeled "
+			 "(--host-kernel)");
+	cli_pmu_apply(&p, vendor, &c->ropts);
+	a->guest_ips = c->ropts.guest_ips;
+	a->guest_branch_permille = c->ropts.guest_branch_permille;
+}
+
 int cli_open(struct cli *c)
 {
-	int err = vpmc_reader_new(&c->reader, &c->ropts);
+	int err;
+
+	cli_decide_pmu(c);
+	err = vpmc_reader_new(&c->reader, &c->ropts);
 
 	if (err)
 		return vpmcsim_fail(EXIT_INPUT, "%s: %s", c->cmd, vpmc_strerror(err));
 	err = vpmc_reader_open(c->reader, c->trace);
+	/* a .vtr's guest segments are its own; imported traces' are made at guest_ips */
+	c->assumed.guest_synthesized = vpmc_reader_format(c->reader) != VPMC_FORMAT_VTR &&
+				       c->ropts.guest_ips;
 	if (!err)
 		return 0;
 	return vpmcsim_fail(cli_reader_exit(err), "%s: %s", c->cmd,
@@ -349,6 +539,26 @@ static void host_read_warning(struct cli *c)
 	}
 }
 
+/*
+ * GP counters read while their event select had CMASK, INV, EDGE or IN_TX/IN_TXCP: the reference
+ * does not model what the architecture counts then, so those reads are not scored. Every policy
+ * sees the same guest writes and reads; the first policy's figures name the counters.
+ */
+static void not_modeled_warning(struct cli *c)
+{
+	struct vpmc_metrics m;
+	int i;
+
+	for (i = 0; i < VPMC_MAX_GP; i++) {
+		if (vpmc_replay_metrics(c->r, 0, -1, i, &m) || !m.reads_not_modeled)
+			continue;
+		fprintf(stderr, "vpmcsim: warning: %s: GP counter %d not modeled: %" PRIu64 " read%s "
+			"while its event select had CMASK, INV, EDGE or IN_TX/IN_TXCP, which the "
+			"reference does not count; not scored (column \"not modeled\")\n", c->trace,
+			i, m.reads_not_modeled, m.reads_not_modeled == 1 ? "" : "s");
+	}
+}
+
 /* Policies whose guest PMI handler was cut off (vpmc_replay_handler_capped()): their guest
  * got no PMI after that, and their figures say more about the overlay than the policy. */
 static void handler_capped_warning(struct cli *c)
@@ -375,11 +585,12 @@ static void handler_capped_warning(struct cli *c)
 int cli_run(struct cli *c)
 {
 	struct vpmc_replay *r = c->r;
-	int err = cli_open(c);
+	int err = c->reader ? 0 : cli_open(c); /* latency opened it to read its !gaps */
 
 	if (err)
 		return err;
 	vpmc_replay_set_source(r, c->trace, NULL);
+	vpmc_replay_set_assumptions(r, &c->assumed);
 	vpmc_replay_set_progress(r, cli_progress, NULL);
 	err = vpmc_replay_begin(r, vpmc_reader_pmu(c->reader));
 	if (err)
@@ -389,6 +600,7 @@ int cli_run(struct cli *c)
 			   vpmc_replay_warning(r));
 	if (!err) {
 		host_read_warning(c);
+		not_modeled_warning(c);
 		handler_capped_warning(c);
 	}
 	return err;
@@ -421,6 +633,7 @@ void cli_close(struct cli *c)
 {
 	vpmc_reader_free(c->reader);
 	vpmc_replay_free(c->r);
+	vpmc_cost_profile_release(&c->prof);
 	c->reader = NULL;
 	c->r = NULL;
 }

@@ -25,6 +25,10 @@ enum {
 	OPT_PLOT,
 	OPT_VCPU,
 	OPT_TIME,
+	OPT_BRANCH_PERMILLE,
+	OPT_HOST_KERNEL,
+	OPT_VENDOR,
+	OPT_COST_PROFILE,
 	OPT_END_ /* not an option: the number of them, after OPT_FORMAT */
 };
 
@@ -33,26 +37,45 @@ enum {
 	{ "format", required_argument, NULL, OPT_FORMAT },                     \
 	{ "input-format", required_argument, NULL, OPT_INPUT_FORMAT },         \
 	{ "lenient", no_argument, NULL, OPT_LENIENT },                         \
-	{ "guest-ips", required_argument, NULL, OPT_GUEST_IPS }
+	{ "guest-ips", required_argument, NULL, OPT_GUEST_IPS },                \
+	CLI_PMU_OPTIONS
+
+/* The PMU-shape options (convert's; every command that reads a trace takes them). */
+#define CLI_PMU_OPTIONS                                                        \
+	{ "guest-branch-permille", required_argument, NULL, OPT_BRANCH_PERMILLE }, \
+	{ "host-kernel", required_argument, NULL, OPT_HOST_KERNEL },           \
+	{ "vendor", required_argument, NULL, OPT_VENDOR }
 
 /* The options of the commands that replay (compare, replay, sweep). */
 #define CLI_ENGINE_OPTIONS                                                     \
 	{ "assume", required_argument, NULL, OPT_ASSUME },                     \
-	{ "cost", required_argument, NULL, OPT_COST }
+	{ "cost", required_argument, NULL, OPT_COST },                         \
+	{ "cost-profile", required_argument, NULL, OPT_COST_PROFILE }
+
+/* --vendor and --host-kernel as given. */
+struct cli_pmu {
+	bool vendor_set, kernel_set;
+	enum vpmc_vendor vendor;
+	unsigned int kernel; /* VPMC_KERNEL() */
+};
 
 struct cli {
 	const char *cmd;
 	void *data;                 /* the command's own option state */
+	const char *short_opts;     /* getopt's, NULL: "h" (calibrate: "ho:") */
 	struct vpmc_replay *r;      /* compare, replay, sweep */
 	bool one_policy;            /* replay: --policy is given once */
 	struct vpmc_cost cost;
+	struct vpmc_cost_profile prof; /* --cost-profile (default "default"), then --cost */
 	struct vpmc_reader_opts ropts;
+	struct cli_pmu pmu;
+	struct vpmc_replay_assumptions assumed; /* set by cli_open() */
 	enum vpmc_output fmt;
 	const char *trace;
 	struct vpmc_reader *reader;
 	const char *given[OPT_END_ - OPT_FORMAT]; /* each option's value, for those given once */
 	const char *policies[VPMC_REPLAY_MAX_POLICIES]; /* each policy's text, in c->r's order */
-	const char *costs[4];       /* each --cost taken: each sets a parameter the others do not */
+	const char *costs[VPMC_COST_MAX_PARAMS]; /* each --cost taken: each sets a parameter the others do not */
 	unsigned int nr_costs;
 };
 
@@ -70,6 +93,15 @@ void cli_reader_report(const char *path, const struct vpmc_reader *r);
  * as given, 3 for a format not built in, else 1 (bad input). */
 int cli_reader_exit(int err);
 
+/* A PMU-shape option @opt (OPT_BRANCH_PERMILLE, OPT_HOST_KERNEL, OPT_VENDOR) of command @cmd
+ * into @p and @o; return 0, 1 (not one of them) or EXIT_USAGE (message printed). */
+int cli_pmu_option(const char *cmd, struct cli_pmu *p, struct vpmc_reader_opts *o, int opt,
+		   const char *arg);
+
+/* Either of --vendor, --host-kernel replaces the trace's !pmu and !host with @vendor's
+ * defaults and the kernel given (else the newest modeled), as convert does. */
+void cli_pmu_apply(const struct cli_pmu *p, enum vpmc_vendor vendor, struct vpmc_reader_opts *o);
+
 /* Defaults for command @cmd, output @fmt. */
 void cli_init(struct cli *c, const char *cmd, enum vpmc_output fmt);
 
@@ -77,7 +109,15 @@ void cli_init(struct cli *c, const char *cmd, enum vpmc_output fmt);
  * printed). */
 int cli_option(struct cli *c, int opt, const char *arg);
 
-/* Handle --policy, --assume, --cost for c->r (a cost parameter set twice, in one --cost or in
+/* Load --cost-profile @arg into c->prof and re-apply the --cost options taken so far; return 0
+ * or EXIT_USAGE (message printed). */
+int cli_cost_profile(struct cli *c, const char *arg);
+
+/* The header label of c->prof: NULL for "default" without overrides, else "NAME" with what
+ * was calibrated; written to @buf. */
+const char *cli_cost_label(const struct cli *c, char *buf, size_t len);
+
+/* Handle --policy, --assume, --cost, --cost-profile for c->r (a cost parameter set twice, in one --cost or in
  * two, is refused); return as cli_option(). */
 int cli_engine_option(struct cli *c, int opt, const char *arg);
 
@@ -108,7 +148,9 @@ int cli_parse(struct cli *c, int argc, char **argv, const struct option *opts, c
 /* Print c->r's report for @view in c->fmt; return 0 or EXIT_INPUT. */
 int cli_report(struct cli *c, enum vpmc_replay_view view);
 
-/* Open the trace; return 0, or the exit code with the message printed. */
+/* Decide the vendor and host kernel (--vendor, --host-kernel, else what the trace says: a first
+ * reader looks for it unless the trace is standard input) into c->ropts and c->assumed, then
+ * open the trace; return 0, or the exit code with the message printed. */
 int cli_open(struct cli *c);
 
 /* Open the trace and replay it through c->r: begin (a bad --assume is a usage error), every

@@ -9,9 +9,11 @@
 
 static const char usage_line[] = "vpmcsim compare [OPTIONS] TRACE";
 
-/* The default set: upstream, the two proposals at two thresholds, and mediated. */
+/* The default set: upstream, the two proposals at two thresholds, the tolerance that keeps
+ * the PMIs (tolerance-wrap), and mediated. */
 static const char *const default_policies[] = {
-	"exact", "disabled=0x12", "tolerance=100", "tolerance=10000", "mediated",
+	"exact", "disabled=0x12", "tolerance=100", "tolerance=10000", "tolerance-wrap=10000",
+	"mediated",
 };
 
 static void usage(FILE *out)
@@ -19,18 +21,23 @@ static void usage(FILE *out)
 	fprintf(out,
 		"Usage: %s\n\n"
 		"Replay TRACE through several accounting policies at once and print, for each, the\n"
-		"guest's count errors, PMI lateness and misses, and the modeled host cost.\n\n"
+		"guest's samples against an ideal guest's, count errors, and the modeled host cost\n"
+		"against exact's.\n\n"
 		"  --policy P          exact, disabled=MASK, tolerance=N, tolerance-wrap=N, mediated,\n"
 		"                      reference (repeatable, each once; default: exact\n"
-		"                      disabled=0x12 tolerance=100 tolerance=10000 mediated)\n"
+		"                      disabled=0x12 tolerance=100 tolerance=10000\n"
+		"                      tolerance-wrap=10000 mediated)\n"
 		"  --assume SPEC       a guest profiler's counter, gpN=EVENT[,period=P] or\n"
 		"                      fixedN[,period=P] (repeatable; each counter once)\n"
 		"  --cost NAME=VALUE   resume_us, create_us, trigger_cycles, cpu_ghz (repeatable;\n"
 		"                      each NAME once)\n"
+		"  --cost-profile X    default, rfc-milan or a .cost file (default: default)\n"
 		"  --format F          text (default), csv or json\n"
 		"  --input-format F    auto (default), vtr, text or dat\n"
 		"  --lenient           skip malformed trace lines (counted) instead of failing\n"
 		"  --guest-ips N       guest instructions per second of guest time (imported traces)\n"
+		"  --guest-branch-permille N, --host-kernel X.Y, --vendor intel|amd\n"
+		"                      as for convert (default: what the trace says)\n"
 		"  -h, --help          this text; see vpmcsim(1)\n",
 		usage_line);
 }

@@ -39,21 +39,14 @@ static void convert_usage(FILE *f)
 		(unsigned long long)d.guest_ips, d.guest_branch_permille);
 }
 
-static int parse_kernel(const char *s, unsigned int *k)
-{
-	unsigned int major, minor;
-	char extra;
-
-	if (sscanf(s, "%u.%u%c", &major, &minor, &extra) != 2 || major > 0xffff || minor > 0xffff)
-		return -1;
-	*k = VPMC_KERNEL(major, minor);
-	return 0;
-}
-
 /* Return: -1 to go on, else the exit code. */
 static int parse_args(int argc, char **argv, struct convert_args *a)
 {
 	enum { CONV_FORMAT = 256, CONV_LENIENT, CONV_IPS, CONV_PERMILLE, CONV_KERNEL, CONV_VENDOR };
+	/* the PMU-shape options are cli.c's: their values there */
+	static const int pmu_opt[] = { [CONV_PERMILLE - CONV_PERMILLE] = OPT_BRANCH_PERMILLE,
+				       [CONV_KERNEL - CONV_PERMILLE] = OPT_HOST_KERNEL,
+				       [CONV_VENDOR - CONV_PERMILLE] = OPT_VENDOR };
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "input-format", required_argument, NULL, CONV_FORMAT },
@@ -67,15 +60,13 @@ static int parse_args(int argc, char **argv, struct convert_args *a)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *given[CONV_VENDOR - CONV_FORMAT + 2] = { NULL }; /* -o, then CONV_FORMAT.. */
-	bool kernel_set = false;
-	unsigned int kernel = VPMC_KERNEL_LATEST;
-	enum vpmc_vendor vendor = VPMC_VENDOR_INTEL;
+	struct cli_pmu pmu = { .vendor = VPMC_VENDOR_INTEL };
 	char name[64];
-	uint64_t v;
-	int c, li;
+	int c, li, rc;
 
 	vpmc_reader_opts_default(&a->opts);
 	a->opts.isolate_dat = true; /* a libtracecmd crash on a corrupt file is an error */
+	a->opts.nested_events = true; /* kvm_nested_* as nexit, nenter ... (nested-gpc.md §6.9) */
 	while ((li = -1, c = getopt_long(argc, argv, "o:h", opts, &li)) != -1) {
 		/* every option that takes a value is given once */
 		if (optarg && (c == 'o' || c >= CONV_FORMAT)) {
@@ -102,26 +93,12 @@ static int parse_args(int argc, char **argv, struct convert_args *a)
 						    "decimal number", optarg);
 			break;
 		case CONV_PERMILLE:
-			if (cli_parse_u64(optarg, 1000, &v))
-				return vpmcsim_fail(EXIT_USAGE, "convert: --guest-branch-permille: '%s' "
-						    "is not 0..1000", optarg);
-			a->opts.guest_branch_permille = (unsigned int)v;
-			break;
 		case CONV_KERNEL:
-			if (parse_kernel(optarg, &kernel))
-				return vpmcsim_fail(EXIT_USAGE, "convert: --host-kernel: '%s' is not "
-						    "MAJOR.MINOR", optarg);
-			kernel_set = true;
-			break;
 		case CONV_VENDOR:
-			if (!strcmp(optarg, "intel"))
-				vendor = VPMC_VENDOR_INTEL;
-			else if (!strcmp(optarg, "amd"))
-				vendor = VPMC_VENDOR_AMD;
-			else
-				return vpmcsim_fail(EXIT_USAGE, "convert: --vendor: '%s' is not intel "
-						    "or amd", optarg);
-			a->opts.has_pmu = true;
+			rc = cli_pmu_option("convert", &pmu, &a->opts, pmu_opt[c - CONV_PERMILLE],
+					    optarg);
+			if (rc)
+				return rc;
 			break;
 		case 'h':
 			convert_usage(stdout);
@@ -138,11 +115,7 @@ static int parse_args(int argc, char **argv, struct convert_args *a)
 		return vpmcsim_fail(EXIT_USAGE, "convert: no output: -o OUT.vtr");
 	a->in = argv[optind];
 	/* Either option replaces the input's !pmu/!host with the vendor's defaults. */
-	if (a->opts.has_pmu || kernel_set) {
-		a->opts.has_pmu = true;
-		vpmc_pmu_config_default(&a->opts.pmu, vendor);
-		a->opts.pmu.host_kernel = kernel;
-	}
+	cli_pmu_apply(&pmu, pmu.vendor, &a->opts);
 	return -1;
 }
 
@@ -151,13 +124,21 @@ static int parse_args(int argc, char **argv, struct convert_args *a)
  * ends, the reader's report comes before its error. */
 static int convert_events(struct vpmc_reader *r, const char *in, const char *what, FILE *f)
 {
+	const struct vpmc_nested_assume *nested;
 	const char *kind = NULL, *file = NULL;
 	struct vpmc_event ev;
 	int ret = vpmc_reader_next(r, &ev);
 
 	if (ret >= 0) {
 		vpmc_reader_source(r, &kind, &file);
-		if (vpmc_vtr_write_header(f, vpmc_reader_pmu(r), kind, file))
+		bool gaps_given;
+		enum vpmc_gaps gaps = vpmc_reader_gaps(r, &gaps_given);
+
+		nested = vpmc_reader_nested(r); /* a .vtr's "!nested": before "!source" */
+		if (vpmc_vtr_write_header(f, vpmc_reader_pmu(r), nested ? NULL : kind, file) ||
+		    (nested && vpmc_vtr_write_nested(f, nested)) ||
+		    (nested && kind && vpmc_vtr_write_source(f, kind, file)) ||
+		    vpmc_vtr_write_gen(f, vpmc_reader_gen(r), gaps_given, gaps))
 			return vpmcsim_write_error(what, errno);
 	}
 	for (; ret == 1; ret = vpmc_reader_next(r, &ev)) {

@@ -174,35 +174,48 @@ static int pp_option(struct pp *p, int opt, const char *name, const char *arg)
 	return rc;
 }
 
-static int pp_write(struct pp *p)
+/* What every generator shares: open -o FILE ('-': stdout), let @fn write the trace, remove a
+ * file that is not whole, and turn errors into exit codes with "gen WORKLOAD: ..." messages. */
+static int gen_write(const char *workload, const char *out,
+		     int (*fn)(void *arg, FILE *f, char *err, size_t errlen), void *arg)
 {
 	char err[256];
 	bool regular = false;
 	FILE *f = stdout;
 	int ret, e = 0;
 
-	if (strcmp(p->out, "-")) {
-		f = fopen(p->out, "w");
+	if (strcmp(out, "-")) {
+		f = fopen(out, "w");
 		if (!f)
-			return vpmcsim_fail(EXIT_USAGE, "gen nested-pingpong: -o '%s': %s", p->out,
+			return vpmcsim_fail(EXIT_USAGE, "gen %s: -o '%s': %s", workload, out,
 					    strerror(errno));
 		regular = vpmcsim_is_regular(f);
 	}
-	ret = vpmc_nested_gen(&p->o, f, err, sizeof(err));
+	ret = fn(arg, f, err, sizeof(err));
 	errno = 0;
 	if (fflush(f) && !ret)
 		e = errno ? errno : -1;
 	if (f != stdout && fclose(f) && !ret && !e)
 		e = errno ? errno : -1;
 	if ((ret || e) && regular)
-		unlink(p->out); /* a half-written trace is no trace */
+		unlink(out); /* a half-written trace is no trace */
 	if (ret == VPMC_ERR_INVAL)
-		return vpmcsim_fail(EXIT_USAGE, "gen nested-pingpong: %s", err);
+		return vpmcsim_fail(EXIT_USAGE, "gen %s: %s", workload, err);
 	if (ret == VPMC_ERR_IO || e)
-		return vpmcsim_write_error(f == stdout ? "standard output" : p->out, e > 0 ? e : 0);
+		return vpmcsim_write_error(f == stdout ? "standard output" : out, e > 0 ? e : 0);
 	if (ret)
-		return vpmcsim_fail(EXIT_INPUT, "gen nested-pingpong: %s", err);
+		return vpmcsim_fail(EXIT_INPUT, "gen %s: %s", workload, err);
 	return 0;
+}
+
+static int pp_gen(void *arg, FILE *f, char *err, size_t errlen)
+{
+	return vpmc_nested_gen(arg, f, err, errlen);
+}
+
+static int pp_write(struct pp *p)
+{
+	return gen_write("nested-pingpong", p->out, pp_gen, &p->o);
 }
 
 static int nested_pingpong(int argc, char **argv)
@@ -267,11 +280,104 @@ static int nested_pingpong(int argc, char **argv)
 	return pp_write(&p);
 }
 
+/* ---- timer-storm (timer-storm.md §4) ----------------------------------------------------- */
+
+static const char ts_usage_line[] =
+	"vpmcsim gen timer-storm [--vcpus N] [--seconds S] [--seed N] [--set NAME=VALUE]... -o FILE";
+
+static void ts_usage(FILE *out)
+{
+	const struct vpmc_gen_param *t;
+	size_t n, i;
+
+	t = vpmc_timerstorm_params(&n);
+	fprintf(out,
+		"Usage: %s\n\n"
+		"The RFC's timer-storm workload as a canonical .vtr (!gaps base): a Linux guest on\n"
+		"an AMD v1 PMU, a 1 kHz tick, a resident instructions counter and a counting profiler;\n"
+		"deterministic for a seed. vpmcsim latency reads it.\n\n"
+		"  --vcpus N, --seconds S, --seed N   the parameters of the same name\n"
+		"  --set NAME=VALUE        any parameter below (each name at most once)\n"
+		"  -o FILE                 output ('-': standard output); removed if not whole\n"
+		"  -h, --help              this text; see vpmcsim(1) and timer-storm.md\n\n"
+		"Parameters (name, default, unit, tag: source):\n", ts_usage_line);
+	for (i = 0; i < n; i++)
+		fprintf(out, "  %-18s %-12s %-16s %s: %s\n", t[i].name, t[i].def, t[i].unit, t[i].tag,
+			t[i].source);
+}
+
+static int ts_gen(void *arg, FILE *f, char *err, size_t errlen)
+{
+	return vpmc_timerstorm_gen(arg, f, err, errlen);
+}
+
+static int timer_storm(int argc, char **argv)
+{
+	enum { OPT_TS_VCPUS = 768, OPT_TS_SECONDS, OPT_TS_SEED, OPT_TS_SET };
+	static const struct option opts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "vcpus", required_argument, NULL, OPT_TS_VCPUS },
+		{ "seconds", required_argument, NULL, OPT_TS_SECONDS },
+		{ "seed", required_argument, NULL, OPT_TS_SEED },
+		{ "set", required_argument, NULL, OPT_TS_SET },
+		{ NULL, 0, NULL, 0 },
+	};
+	static const char *const names[] = { "vcpus", "seconds", "seed" };
+	struct vpmc_timerstorm_opts o;
+	const char *out = NULL, *out_seen = NULL;
+	char err[256], name[64];
+	int opt, rc;
+
+	vpmc_timerstorm_opts_default(&o);
+	while ((opt = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
+		const char *value = optarg;
+
+		switch (opt) {
+		case 'h':
+			ts_usage(stdout);
+			return EXIT_OK;
+		case 'o':
+			rc = vpmcsim_once("gen timer-storm", "-o", &out_seen, optarg);
+			if (rc)
+				return rc;
+			out = optarg;
+			continue;
+		case OPT_TS_SET:
+			value = strchr(optarg, '=');
+			if (!value || value == optarg || (size_t)(value - optarg) >= sizeof(name))
+				return vpmcsim_fail(EXIT_USAGE, "gen timer-storm: --set '%s': expected "
+						    "NAME=VALUE", optarg);
+			snprintf(name, sizeof(name), "%.*s", (int)(value - optarg), optarg);
+			value++;
+			break;
+		case OPT_TS_VCPUS:
+		case OPT_TS_SECONDS:
+		case OPT_TS_SEED:
+			snprintf(name, sizeof(name), "%s", names[opt - OPT_TS_VCPUS]);
+			break;
+		default:
+			ts_usage(stderr);
+			return EXIT_USAGE;
+		}
+		if (vpmc_timerstorm_set(&o, name, value, err, sizeof(err)))
+			return vpmcsim_fail(EXIT_USAGE, "gen timer-storm: %s", err);
+	}
+	if (optind != argc)
+		return vpmcsim_fail(EXIT_USAGE, "gen timer-storm: unexpected argument '%s' "
+				    "(usage: %s)", argv[optind], ts_usage_line);
+	if (!out)
+		return vpmcsim_fail(EXIT_USAGE, "gen timer-storm: expected -o FILE (usage: %s)",
+				    ts_usage_line);
+	return gen_write("timer-storm", out, ts_gen, &o);
+}
+
 /* ---- the table ---------------------------------------------------------------------------- */
 
 static const struct gen_workload workloads[] = {
 	{ "nested-pingpong", "L1<->L2 round trips priced by the nested cost model (vpmcsim nested)",
 	  nested_pingpong },
+	{ "timer-storm", "the RFC's timer-interrupt workload on an AMD v1 PMU (vpmcsim latency)",
+	  timer_storm },
 };
 
 static void usage(FILE *out)
@@ -304,6 +410,6 @@ static int gen_run(int argc, char **argv)
 
 const struct vpmcsim_cmd cmd_gen = {
 	.name = "gen",
-	.summary = "synthetic traces: gen nested-pingpong",
+	.summary = "synthetic traces: gen nested-pingpong, gen timer-storm",
 	.run = gen_run,
 };

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -44,11 +45,13 @@ static void usage(FILE *out)
 		usage_line);
 }
 
-/* --log FILE: written at the end of the run; removed when not whole. */
+/* --log FILE, written as the run goes: into a temporary file beside FILE, renamed to FILE once
+ * whole, so that FILE is whole or absent (a FILE that is no regular file, as /dev/null, is
+ * written directly; '-' is standard output). */
 struct nested_log {
 	const char *path;
+	char *tmp;       /* the temporary file, NULL when FILE is written directly */
 	FILE *f;
-	bool regular;
 };
 
 struct nested_cmd {
@@ -67,19 +70,53 @@ static int nested_own(struct cli *c, int opt, const char *arg)
 	return nested_cli_option(&s->nc, "nested", opt, arg);
 }
 
+/* A temporary file PATH.XXXXXX, created as fopen() creates files (0666 less the umask). */
+static FILE *log_temp(struct nested_log *l)
+{
+	mode_t mask = umask(0);
+	FILE *f = NULL;
+	int fd;
+
+	umask(mask);
+	l->tmp = malloc(strlen(l->path) + sizeof(".XXXXXX"));
+	if (!l->tmp)
+		return NULL;
+	sprintf(l->tmp, "%s.XXXXXX", l->path);
+	fd = mkstemp(l->tmp);
+	if (fd >= 0 && !fchmod(fd, 0666 & ~mask))
+		f = fdopen(fd, "w");
+	if (!f) {
+		int e = errno;
+
+		if (fd >= 0) {
+			close(fd);
+			unlink(l->tmp);
+		}
+		free(l->tmp);
+		l->tmp = NULL;
+		errno = e;
+	}
+	return f;
+}
+
 static int log_open(struct nested_log *l)
 {
+	struct stat st;
+
 	if (!strcmp(l->path, "-")) {
 		l->f = stdout;
 		return 0;
 	}
-	l->f = fopen(l->path, "w");
+	if (stat(l->path, &st) || S_ISREG(st.st_mode))
+		l->f = log_temp(l);
+	else
+		l->f = fopen(l->path, "w");
 	if (!l->f)
 		return vpmcsim_fail(EXIT_USAGE, "nested: --log '%s': %s", l->path, strerror(errno));
-	l->regular = vpmcsim_is_regular(l->f);
 	return 0;
 }
 
+/* Close the log: rename it into place, or (run failed, write error) leave no FILE. */
 static int log_close(struct nested_log *l, int rc)
 {
 	int err = 0;
@@ -87,12 +124,20 @@ static int log_close(struct nested_log *l, int rc)
 	errno = 0;
 	if (fflush(l->f) || ferror(l->f))
 		err = errno ? errno : -1;
+	errno = 0;
 	if (l->f != stdout && fclose(l->f) && !err)
 		err = errno ? errno : -1;
-	if (!err && !rc)
-		return 0;
-	if (l->regular)
-		unlink(l->path);
+	errno = 0;
+	if (!err && !rc && l->tmp && rename(l->tmp, l->path))
+		err = errno ? errno : -1;
+	if (l->tmp && (err || rc)) {
+		unlink(l->tmp);
+		unlink(l->path); /* a FILE from before is not this run's log */
+	}
+	free(l->tmp);
+	l->tmp = NULL;
+	if (!err)
+		return rc;
 	return rc ? rc : vpmcsim_write_error(l->f == stdout ? "standard output" : l->path,
 					     err > 0 ? err : 0);
 }

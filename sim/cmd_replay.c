@@ -25,8 +25,10 @@ static void usage(FILE *out)
 		"                      standard output, before the report)\n"
 		"  --assume SPEC       a guest profiler's counter (repeatable; each counter once)\n"
 		"  --cost NAME=VALUE   cost parameters (repeatable; each NAME once)\n"
+		"  --cost-profile X    as for compare\n"
 		"  --format F          text (default), csv or json\n"
 		"  --input-format F, --lenient, --guest-ips N   as for compare\n"
+		"  --guest-branch-permille N, --host-kernel X.Y, --vendor V   as for compare\n"
 		"  -h, --help          this text; see vpmcsim(1)\n",
 		usage_line);
 }

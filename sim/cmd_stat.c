@@ -20,6 +20,7 @@ static void usage(FILE *out)
 		"  --time START,STOP   only exits in this trace-time range, in seconds\n"
 		"  --format F          text (default), csv or json\n"
 		"  --input-format F, --lenient, --guest-ips N   as for compare\n"
+		"  --guest-branch-permille N, --host-kernel X.Y, --vendor V   as for compare\n"
 		"  -h, --help          this text; see vpmcsim(1)\n",
 		usage_line);
 }

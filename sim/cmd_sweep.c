@@ -22,16 +22,19 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 		"Usage: %s\n\n"
-		"Replay TRACE through tolerance=T for every T of LIST in one pass; one CSV row each.\n\n"
+		"Replay TRACE through tolerance=T for every T of LIST in one pass; one CSV row each,\n"
+		"after exact's (the baseline).\n\n"
 		"  --tolerance LIST    comma-separated thresholds in events, e.g. 0,10,100,1000\n"
 		"                      (repeatable: the lists add up; each T once, at most 64)\n"
 		"  --wrap              sweep tolerance-wrap=T instead of tolerance=T\n"
-		"  --plot FILE         also draw host us per exit and p99 PMI lateness against T\n"
+		"  --plot FILE         also draw modeled host us in all (exact's as a line) and\n"
+		"                      p99 sample lateness against T, samples lost at each T\n"
 		"                      (log scale; T = 0 left out) with gnuplot, into FILE.svg\n"
 		"                      or FILE.png\n"
-		"  --assume SPEC, --cost NAME=VALUE   as for compare\n"
+		"  --assume SPEC, --cost NAME=VALUE, --cost-profile X   as for compare\n"
 		"  --format F          csv (default), text or json\n"
 		"  --input-format F, --lenient, --guest-ips N   as for compare\n"
+		"  --guest-branch-permille N, --host-kernel X.Y, --vendor V   as for compare\n"
 		"  -h, --help          this text; see vpmcsim(1)\n",
 		usage_line);
 }
@@ -43,20 +46,26 @@ struct sweep_opts {
 	bool wrap;
 };
 
+/* Thresholds at most: one policy each, after the exact baseline. */
+#define SWEEP_MAX_T (VPMC_REPLAY_MAX_POLICIES - 1)
+
 static int too_many_thresholds(void)
 {
 	return vpmcsim_fail(EXIT_USAGE, "sweep: --tolerance: at most %d thresholds in all",
-			    VPMC_REPLAY_MAX_POLICIES);
+			    SWEEP_MAX_T);
 }
 
-/* One policy per element of every --tolerance LIST, each T once, at most
- * VPMC_REPLAY_MAX_POLICIES in all. */
+/* Exact first (the baseline row and line), then one policy per element of every --tolerance
+ * LIST, each T once, at most SWEEP_MAX_T in all. */
 static int sweep_policies(struct cli *c, const struct sweep_opts *so)
 {
+	static const struct vpmc_policy exact = { VPMC_POLICY_EXACT, 0 };
 	char buf[VPMC_POLICY_NAME_MAX];
 	struct vpmc_policy pol;
 	unsigned int i, nr = 0;
 
+	if (vpmc_replay_add_policy(c->r, &exact))
+		return vpmcsim_fail(EXIT_USAGE, "sweep: %s", vpmc_replay_error(c->r));
 	for (i = 0; i < so->nr_lists; i++) {
 		const char *list = so->lists[i], *p = list;
 
@@ -74,7 +83,7 @@ static int sweep_policies(struct cli *c, const struct sweep_opts *so)
 				return vpmcsim_fail(EXIT_USAGE, "sweep: --tolerance '%s': T = %"
 						    PRIu64 " given twice (each T is one row)",
 						    list, pol.arg);
-			if (++nr > VPMC_REPLAY_MAX_POLICIES)
+			if (++nr > SWEEP_MAX_T)
 				return too_many_thresholds();
 			if (vpmc_replay_add_policy(c->r, &pol))
 				return vpmcsim_fail(EXIT_USAGE, "sweep: --tolerance: %s",
@@ -107,6 +116,8 @@ static int plot_check(struct cli *c, const char *path, bool *regular)
 	for (i = 0; i < vpmc_replay_nr_policies(c->r); i++) {
 		const struct vpmc_policy *p = vpmc_replay_policy(c->r, i);
 
+		if (p->kind == VPMC_POLICY_EXACT)
+			continue; /* the baseline, a line */
 		zero |= !p->arg;
 		some |= p->arg != 0;
 	}
@@ -174,7 +185,7 @@ static int sweep_own(struct cli *c, int opt, const char *arg)
 {
 	struct sweep_opts *so = c->data;
 
-	if (opt == OPT_TOLERANCE && so->nr_lists == VPMC_REPLAY_MAX_POLICIES)
+	if (opt == OPT_TOLERANCE && so->nr_lists == SWEEP_MAX_T)
 		return too_many_thresholds();
 	else if (opt == OPT_TOLERANCE)
 		so->lists[so->nr_lists++] = arg;

@@ -22,6 +22,7 @@ struct vpmcsim_cmd {
 
 /* The subcommands (sim/cmd_<name>.c). */
 extern const struct vpmcsim_cmd cmd_compare, cmd_replay, cmd_sweep, cmd_stat;
+extern const struct vpmcsim_cmd cmd_latency, cmd_calibrate;
 extern const struct vpmcsim_cmd cmd_convert;
 extern const struct vpmcsim_cmd cmd_conformance;
 

@@ -24,6 +24,12 @@ enum vpmc_vendor {
 #define VPMC_KERNEL(major, minor) (((unsigned int)(major) << 16) | (unsigned int)(minor))
 /* The newest behaviour the model implements: arch/x86/kvm/pmu.c of Linux 7.0 (283a5aa57b22). */
 #define VPMC_KERNEL_LATEST VPMC_KERNEL(7, 0)
+/*
+ * The oldest host the model represents: 6.2, where emulated instructions are counted with a
+ * deferred reprogram (68fb4757e867, de0f619564f4). Older hosts (an immediate reprogram per
+ * increment from 9cd803d496e7, no software counting at all before it) are refused.
+ */
+#define VPMC_KERNEL_OLDEST VPMC_KERNEL(6, 2)
 
 /*
  * Counter indices as KVM numbers them, in vpmc_obs.counter and every counter bitmap: GP
@@ -42,7 +48,8 @@ struct vpmc_pmu_config {
 	unsigned int gp_width;    /* GP counter width, bits */
 	unsigned int fixed_width; /* fixed counter width, bits */
 	bool fw_writes;           /* Intel PERF_CAPABILITIES.FW_WRITE: 0x4c1+ aliases exist */
-	unsigned int host_kernel; /* VPMC_KERNEL(): selects legacy behaviour of older hosts */
+	unsigned int host_kernel; /* VPMC_KERNEL(): selects legacy behaviour of older hosts;
+				   * VPMC_KERNEL_OLDEST at least */
 	bool pebs;                /* Intel: PERF_CAPABILITIES.PEBS_FORMAT != 0 (no baseline) and
 				   * CPUID DS: PEBS_ENABLE and DS_AREA exist; default false */
 	bool tsx;                 /* Intel: guest and host have HLE/RTM: EVNTSEL IN_TX (bit 32),
@@ -52,13 +59,16 @@ struct vpmc_pmu_config {
 /*
  * Legacy behaviour selected by host_kernel (vpmc(3), PMU CONFIGURATION AND EVENTS; the commits
  * are upstream's):
- *   < 6.6   no LVTPC auto-mask after a PMI (a16eb25b09c0)
+ *   < 6.6   no LVTPC auto-mask after a PMI (a16eb25b09c0); counter writes not truncated to the
+ *           counter's width, so the next emulated increment reports an overflow (b29a2acd36dd)
  *   < 6.8   emulated overflow via prev_counter, counter += 1 at each increment (de0f619564f4;
  *           fixed by fd89499a5151); FIXED_CTR_CTRL old value truncated to 8 bits (05519c86d699);
  *           tolerance policies behave as exact there
  *   < 6.9   GLOBAL_CTRL stays 0 at RESET (de120e1d692d); reprogram bits cleared per counter
- *           after its reprogram, not snapshotted first (004a0aa56ede); Intel RDPMC ECX bit 30 =
- *           fixed, bits 31:30 ignored (d652981db08f); AMD guests' LVTPC masked too (49ff3b4aec51)
+ *           after its reprogram, not snapshotted first (004a0aa56ede); RDPMC ECX bit 31 ("fast")
+ *           reads the low 32 bits, Intel and AMD (d652981db08f); Intel ECX bit 30 = fixed
+ *           (5728a4a0ea79, 7a0fc734c20d); AMD drops ECX bits 31:30, 0x40000000 reads counter 0
+ *           (ecb490770ad4); AMD guests' LVTPC masked too (49ff3b4aec51)
  *   < 6.18  AMD GLOBAL_STATUS_SET (0xc0000303) #GPs (68e61f6fd656)
  * ENTER/LEAVE as branches before 6.18 is decided by the importer (the model receives "branch").
  */

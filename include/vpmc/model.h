@@ -91,12 +91,12 @@ enum vpmc_reprogram_outcome {
  * Per kind, besides time_ns and vcpu:
  * READ      counter (the counter read: GP/fixed/AMD counter MSRs and RDPMC; -1 for event
  *           selects, global MSRs, and any #GP), rdpmc, index (ECX or MSR), value (0 after
- *           #GP), gp
+ *           #GP), gp, not_modeled
  * WRITE     counter (as READ), index (MSR), value (as written, also when it raised #GP), gp
  * Any kind raised inside vpmc_vcpu_guest() also carries seg_insn / seg_br, counted from the
  * segment's start.
  * OVERFLOW  counter, emulated, value = the GLOBAL_STATUS bit(s) set (BIT(counter), or bit 62
- *           BUFFER_OVF for a PEBS counter's hardware overflow)
+ *           BUFFER_OVF for a PEBS counter's hardware overflow), not_modeled
  * PMI       delivered, global_status
  * DRAIN     nr_reprogrammed (reprogram_counter() calls), nr_resumed, nr_created
  * REPROGRAM counter, created, value = enum vpmc_reprogram_outcome
@@ -114,6 +114,9 @@ struct vpmc_obs {
 	uint32_t index;
 	uint64_t value;    /* READ: what the guest reads; WRITE: what it wrote */
 	bool gp;           /* READ, WRITE: the access raised #GP (a READ's value is then 0) */
+	bool not_modeled;  /* READ, OVERFLOW: a GP counter whose event select has CMASK, INV,
+			    * EDGE or (Intel) IN_TX/IN_TXCP set: the reference counts plain
+			    * events, not what the architecture counts then, so it is not scored */
 	/* OVERFLOW */
 	bool emulated;     /* detected by the drain (pmc_pause_counter) or at the increment
 			    * (mediated, reference); false: the perf overflow callback */
@@ -153,7 +156,8 @@ struct vpmc_vcpu;
  * @id: vCPU index reported in observations
  * @obs: observer, or NULL; copied
  *
- * Return: 0, VPMC_ERR_INVAL (bad @cfg or @policy), or VPMC_ERR_NOMEM.
+ * Return: 0, VPMC_ERR_INVAL (bad @cfg, including a host_kernel older than VPMC_KERNEL_OLDEST,
+ * or bad @policy), or VPMC_ERR_NOMEM.
  */
 int vpmc_vcpu_new(struct vpmc_vcpu **out, const struct vpmc_pmu_config *cfg,
 		  const struct vpmc_policy *policy, uint32_t id, const struct vpmc_observer *obs);

@@ -194,7 +194,8 @@ int vpmc_nested_new(struct vpmc_nested **out, const struct vpmc_nested_opts *o);
 
 /**
  * vpmc_nested_set_log() - Write one JSON line per round trip and per L0-handled exit, in trace
- * order, to @log (vpmcsim(1), NESTED, --log); written by vpmc_nested_run() at its end.
+ * order, to @log (vpmcsim(1), NESTED, --log), as vpmc_nested_run() goes; lines whose cycles wait
+ * for the anchor (auto, no time stamp finer than 1 us yet) are kept in a tmpfile(3) till then.
  * @n: model
  * @log: stream, or NULL for none
  */

@@ -16,6 +16,12 @@ extern "C" {
 /* ---------------------------------------------------------------------------------------------
  * Trace readers: one pull interface over .vtr, kvm tracepoint text and trace.dat.
  */
+/* What an exit's span contains (.vtr "!gaps"; trace-format.md). */
+enum vpmc_gaps {
+	VPMC_GAPS_RECORDED, /* whatever the recording host paid (also: no directive) */
+	VPMC_GAPS_BASE,     /* only the cost of a host that pays nothing for accounting */
+};
+
 enum vpmc_format {
 	VPMC_FORMAT_AUTO, /* by content: trace.dat magic, "!vpmcsim-trace", else text */
 	VPMC_FORMAT_VTR,  /* native .vtr */
@@ -42,7 +48,10 @@ struct vpmc_reader_opts {
 	unsigned int guest_branch_permille; /* branches per 1000 synthesized guest instructions */
 	bool has_pmu;          /* pmu overrides what the trace says (or the defaults) */
 	struct vpmc_pmu_config pmu;
-	bool nested;           /* also return the nested events (VPMC_EV_NEXIT...; vpmc/nested.h) */
+	bool nested;           /* also return the nested events (VPMC_EV_NEXIT...; vpmc/nested.h),
+				* imported for "vpmcsim nested" (vpmcsim(1), NESTED) */
+	bool nested_events;    /* return the nested events, imported as for the vPMU commands
+				* (vpmcsim convert writes them; vpmcsim(1), IMPORTING) */
 	bool expect;           /* also return a .vtr's "!expect" lines as VPMC_EV_EXPECT events
 				* (otherwise they are read, checked and skipped) */
 };
@@ -126,6 +135,44 @@ const char *vpmc_reader_warning(const struct vpmc_reader *r, size_t i);
  */
 int vpmc_reader_source(const struct vpmc_reader *r, const char **kind, const char **file);
 
+/**
+ * vpmc_reader_vendor_from() - What in the trace, as far as read, says the guest PMU's vendor:
+ * a .vtr's !pmu; else the first kvm_exit (or kvm_nested_vmexit, L0's record of an L2 exit) with
+ * an isa field (trace.dat, trace-cmd report -R) or with an exit reason only VMX or only SVM
+ * prints, in any text layout.
+ * @r: reader
+ * @vendor: if not NULL and something did, set to the vendor it says
+ *
+ * Return: a description ("kvm_exit isa=2 (SVM) at record 12", "SVM exit reason 'EXIT_MSR' at
+ * line 9"), "" if nothing has yet; owned by @r.
+ */
+const char *vpmc_reader_vendor_from(const struct vpmc_reader *r, enum vpmc_vendor *vendor);
+
+/**
+ * vpmc_reader_host_from() - Whether the trace says the host kernel: a .vtr's !host.
+ * @r: reader
+ *
+ * Return: "!host in the .vtr", or "" if it does not; static.
+ */
+const char *vpmc_reader_host_from(const struct vpmc_reader *r);
+
+/**
+ * vpmc_reader_gen() - A .vtr's "!gen" lines (provenance of a generated trace).
+ * @r: an open reader
+ *
+ * Return: the lines without "!gen ", each ending in '\n', in file order; NULL if none.
+ */
+const char *vpmc_reader_gen(const struct vpmc_reader *r);
+
+/**
+ * vpmc_reader_gaps() - A .vtr's "!gaps" directive.
+ * @r: an open reader
+ * @given: if not NULL, set to whether the directive was there
+ *
+ * Return: VPMC_GAPS_BASE or VPMC_GAPS_RECORDED (the meaning without the directive).
+ */
+enum vpmc_gaps vpmc_reader_gaps(const struct vpmc_reader *r, bool *given);
+
 /* Close and free. */
 void vpmc_reader_free(struct vpmc_reader *r);
 
@@ -150,6 +197,22 @@ const char *vpmc_expect_decider(unsigned int i);
  */
 int vpmc_vtr_write_header(FILE *out, const struct vpmc_pmu_config *pmu, const char *source_kind,
 			  const char *source_file);
+
+/* "!source kind=K [file=F]" alone, as vpmc_vtr_write_header() writes it (for a "!nested" to go
+ * before it: vpmc/nested.h). Return: 0, VPMC_ERR_INVAL (NULL @out or @kind), or VPMC_ERR_IO. */
+int vpmc_vtr_write_source(FILE *out, const char *kind, const char *file);
+
+/**
+ * vpmc_vtr_write_gen() - Write "!gen LINE" for each line of @gen and, if @gaps_given,
+ * "!gaps base|recorded", after vpmc_vtr_write_header().
+ * @out: output stream
+ * @gen: lines as vpmc_reader_gen() gives them, or NULL
+ * @gaps_given: write !gaps
+ * @gaps: its value
+ *
+ * Return: 0, or VPMC_ERR_IO.
+ */
+int vpmc_vtr_write_gen(FILE *out, const char *gen, bool gaps_given, enum vpmc_gaps gaps);
 
 /**
  * vpmc_vtr_write_event() - Write one event line: "TIME VCPU EVENT ARGS" with MSR indices,

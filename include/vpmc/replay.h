@@ -18,12 +18,34 @@ extern "C" {
  * Replay (issue 5): host cost model, replay engine and metrics, exit statistics.
  */
 
+#define VPMC_COST_MULT_MAX 8
+
 /* Host cost model: what the perf-backed vPMU work at a VM-entry costs the host. */
 struct vpmc_cost {
 	double resume_us;      /* one perf event reused by reprogram_counter() (pause, period, enable) */
 	double create_us;      /* one perf event released and re-created by reprogram_counter() */
 	double trigger_cycles; /* one kvm_pmu_trigger_event() that found candidate counters */
 	double cpu_ghz;        /* host clock, converts trigger_cycles to time */
+	/* v2 (timer-storm.md §6; vpmcsim(1), COST MODEL): zero in the profile "default", where
+	 * they price nothing; units in the names (ns, us, cycles), counts and probabilities plain */
+	double pause_us;               /* one counter left paused by a drain */
+	double msr_access_cycles;      /* one host PMU RDMSR, WRMSR or RDPMC */
+	double host_counters;          /* H: host-owned active counters */
+	double host_flexible;          /* F_h: host flexible events */
+	double guest_counters;         /* G: the vCPU's active KVM perf events (not counted) */
+	double create_sigma;           /* log-normal sigma of a creation */
+	double drain_fixed_ns;         /* kvm_pmu_handle_event() itself, per drain */
+	double slowpath_tax_ns;        /* a fastpath exit that must leave the inner loop */
+	double exit_rt_msr_fast_ns, exit_rt_msr_slow_ns, exit_rt_intr_ns, exit_rt_vintr_ns;
+	double exit_rt_nmi_ns, exit_rt_other_ns; /* round trips by exit class (latency only) */
+	double handler_overhead_ns;    /* per latency sample: what no trace shows */
+	double drain_extra_p0;         /* q: probability that a drain has no extra */
+	double drain_extra_quantum_us; /* the extra's unit */
+	double drain_extra_jitter;     /* relative +- of the extra */
+	double mediated_switch_cycles; /* PMU context switch per slow-path exit (mediated) */
+	double draw_seed;              /* keys the cost draws */
+	unsigned int mult_n;           /* drain_extra_mult: k quanta with probability p */
+	double mult_k[VPMC_COST_MULT_MAX], mult_p[VPMC_COST_MULT_MAX];
 };
 
 /**
@@ -59,6 +81,205 @@ int vpmc_cost_parse(struct vpmc_cost *c, const char *spec, const char **why);
 double vpmc_cost_us(const struct vpmc_cost *c, uint64_t resumes, uint64_t creates,
 		    uint64_t triggers);
 
+struct vpmc_replay;
+
+/* What a replay assumed about what the trace does not say, for the report (vpmcsim(1),
+ * ASSUMPTIONS); the engine keeps a copy and does not use it otherwise. */
+struct vpmc_replay_assumptions {
+	uint64_t guest_ips;                 /* guest instructions per second of guest-mode time */
+	unsigned int guest_branch_permille; /* branches per 1000 of them */
+	bool guest_synthesized;   /* the guest segments were made from them (imported trace), not
+				   * read from the trace (.vtr) */
+	char vendor_how[128];     /* how the PMU's vendor was decided ("kvm_exit isa=2 at ...") */
+	char host_how[128];       /* how the host kernel was decided */
+};
+
+/**
+ * vpmc_replay_set_assumptions() - What the report says was assumed.
+ * @r: engine
+ * @a: copied
+ */
+void vpmc_replay_set_assumptions(struct vpmc_replay *r, const struct vpmc_replay_assumptions *a);
+
+/**
+ * vpmc_replay_assumptions() - The assumptions vpmc_replay_set_assumptions() gave.
+ * @r: engine
+ *
+ * Return: them (all zero if none were given), owned by @r.
+ */
+const struct vpmc_replay_assumptions *vpmc_replay_assumptions(const struct vpmc_replay *r);
+
+/**
+ * vpmc_replay_trace_exits() - The trace's own exit handling: each VM-exit of the trace to its
+ * vCPU's next VM-entry of the trace (as vpmcsim stat measures it).
+ * @r: engine
+ * @ns_sum: if not NULL, set to the sum of those times, ns
+ *
+ * Return: the number of exits measured.
+ */
+uint64_t vpmc_replay_trace_exits(const struct vpmc_replay *r, uint64_t *ns_sum);
+
+/* What one exit did under a policy, for the v2 terms (vpmc_cost_extra_us()). */
+struct vpmc_exit_work {
+	uint64_t triggers;           /* kvm_pmu_trigger_event() calls with candidates */
+	unsigned int reprogrammed, resumed, created; /* by the drain at its entry */
+	bool drained;                /* kvm_pmu_handle_event() ran at its entry */
+	uint32_t vcpu;
+	uint64_t ordinal;            /* the exit's ordinal on its vCPU: keys the draws */
+};
+
+/**
+ * vpmc_cost_v2() - Whether any v2 term of @c prices something (else vpmc_cost_us() alone is
+ * the cost, as in vpmcsim 0.1).
+ * @c: parameters
+ *
+ * Return: true when pause_us, msr_access_cycles, create_sigma, drain_fixed_ns, slowpath_tax_ns,
+ * mediated_switch_cycles or the drain extra (q < 1 and a quantum) is non-zero.
+ */
+bool vpmc_cost_v2(const struct vpmc_cost *c);
+
+/**
+ * vpmc_cost_draw() - Cost draw i of an exit, uniform in [0, 1) (timer-storm.md §6.5).
+ * @c: parameters (draw_seed)
+ * @vcpu: the exit's vCPU
+ * @ordinal: the exit's ordinal on it
+ * @i: 1, 2, 3 for the drain extra; 4 + 2c, 5 + 2c for counter c's creation
+ *
+ * Return: the draw.
+ */
+double vpmc_cost_draw(const struct vpmc_cost *c, uint32_t vcpu, uint64_t ordinal, unsigned int i);
+
+/**
+ * vpmc_cost_drain_extra_us() - The calibrated extra X of one drain, in microseconds.
+ * @c: parameters (drain_extra_*)
+ * @u1: draw 1 (no extra if below drain_extra_p0)
+ * @u2: draw 2 (multiplicity, inverse CDF of drain_extra_mult)
+ * @u3: draw 3 (jitter)
+ *
+ * Return: 0, or k * drain_extra_quantum_us * (1 + drain_extra_jitter * (2 * u3 - 1)).
+ */
+double vpmc_cost_drain_extra_us(const struct vpmc_cost *c, double u1, double u2, double u3);
+
+/**
+ * vpmc_cost_extra_us() - What the v2 terms add to vpmc_cost_us() for one exit, in microseconds.
+ * @c: parameters
+ * @w: the exit's work
+ * @x_us: if not NULL, set to the drain extra X included (0 without a drain)
+ *
+ * Return: drain_fixed + per counter (resumed: a*(P+E), created: draw - create_us + a*P, left
+ * paused: pause_us + a*P) + X when @w drained, a = msr_access_cycles / cpu_ghz ns; else 0.
+ */
+double vpmc_cost_extra_us(const struct vpmc_cost *c, const struct vpmc_exit_work *w,
+			  double *x_us);
+
+/* Tags of a cost-profile parameter line (timer-storm.md §2, §7). */
+enum vpmc_cost_tag {
+	VPMC_COST_TAG_NONE,
+	VPMC_COST_TAG_MEASURED,
+	VPMC_COST_TAG_DERIVED,
+	VPMC_COST_TAG_ESTIMATE,
+	VPMC_COST_TAG_CALIBRATED,
+	VPMC_COST_TAG_OVERRIDE, /* set by --cost */
+};
+
+/* One cost parameter: its name, unit, allowed range, and for an estimate the documented
+ * plausible range with its source (for a sensitivity analysis). */
+struct vpmc_cost_param_info {
+	const char *name, *unit;
+	double min, max;         /* accepted values */
+	double low, high;        /* plausible range; low == high == 0: none documented */
+	const char *range_source;
+	size_t off;              /* of its double in struct vpmc_cost (drain_extra_mult: 0) */
+};
+
+/**
+ * vpmc_cost_params() - The table of cost parameters, in profile-file order.
+ * @n: set to the number of entries
+ *
+ * Return: the table.
+ */
+const struct vpmc_cost_param_info *vpmc_cost_params(size_t *n);
+
+#define VPMC_COST_MAX_PARAMS 32
+
+/* A cost profile: the parameters with their tags and sources, and the calibration metadata. */
+struct vpmc_cost_profile {
+	char name[64];
+	struct vpmc_cost cost;
+	enum vpmc_cost_tag tag[VPMC_COST_MAX_PARAMS];   /* by vpmc_cost_params() index */
+	char *source[VPMC_COST_MAX_PARAMS];             /* NULL: none */
+	char *fitted, *targets, *measured, *fitted_on;  /* metadata lines, NULL if absent */
+	bool fitted_touched; /* a --cost override set a fitted parameter */
+};
+
+/**
+ * vpmc_cost_profile_load() - Load a shipped profile ("default", "rfc-milan") or a file (a name
+ * with '/' or ending in ".cost"), with its base.
+ * @p: filled in; release with vpmc_cost_profile_release() (also after an error)
+ * @spec: the name or path
+ * @err: message on failure ("FILE:LINE: ..."; unknown shipped names are listed)
+ * @errlen: its size
+ *
+ * Return: 0, VPMC_ERR_INVAL (bad file or name), VPMC_ERR_IO, VPMC_ERR_NOMEM.
+ */
+int vpmc_cost_profile_load(struct vpmc_cost_profile *p, const char *spec, char *err,
+			   size_t errlen);
+
+/**
+ * vpmc_cost_profile_parse() - Parse profile text (timer-storm.md §7.1) over @p's values.
+ * @p: the base (set by vpmc_cost_profile_load() or zeroed and then defaulted)
+ * @text: the whole file, NUL-terminated
+ * @file: its name for messages
+ * @err: message on failure
+ * @errlen: its size
+ *
+ * Return: 0, VPMC_ERR_INVAL, VPMC_ERR_NOMEM.
+ */
+int vpmc_cost_profile_parse(struct vpmc_cost_profile *p, const char *text, const char *file,
+			    char *err, size_t errlen);
+
+/**
+ * vpmc_cost_profile_override() - Apply a --cost spec to a profile: values as vpmc_cost_parse(),
+ * tags "override"; notes when a fitted parameter is touched.
+ * @p: profile
+ * @spec: NAME=VALUE[,NAME=VALUE...]
+ * @why: as for vpmc_cost_parse()
+ *
+ * Return: 0, or VPMC_ERR_INVAL.
+ */
+int vpmc_cost_profile_override(struct vpmc_cost_profile *p, const char *spec, const char **why);
+
+/**
+ * vpmc_cost_profile_set() - Set one parameter of a profile with its tag and source.
+ * @p: profile
+ * @name: parameter name
+ * @value: the value (in its range)
+ * @tag: its tag
+ * @source: its source (copied)
+ *
+ * Return: 0, VPMC_ERR_INVAL (unknown name, out of range), VPMC_ERR_NOMEM.
+ */
+int vpmc_cost_profile_set(struct vpmc_cost_profile *p, const char *name, double value,
+			  enum vpmc_cost_tag tag, const char *source);
+
+/**
+ * vpmc_cost_profile_write() - Write @p as a profile file (every parameter with tag and source).
+ * @p: profile
+ * @out: stream
+ *
+ * Return: 0, or VPMC_ERR_IO.
+ */
+int vpmc_cost_profile_write(const struct vpmc_cost_profile *p, FILE *out);
+
+/* Free what @p owns (not @p itself). */
+void vpmc_cost_profile_release(struct vpmc_cost_profile *p);
+
+/* The text of a shipped profile by name, or NULL. */
+const char *vpmc_cost_profile_shipped(const char *name);
+
+/* The name of a tag ("measured", ...). */
+const char *vpmc_cost_tag_name(enum vpmc_cost_tag t);
+
 /* Report formats. */
 
 /*
@@ -68,7 +289,7 @@ double vpmc_cost_us(const struct vpmc_cost *c, uint64_t resumes, uint64_t create
  */
 struct vpmc_replay;
 
-#define VPMC_REPLAY_MAX_POLICIES 64
+#define VPMC_REPLAY_MAX_POLICIES 65 /* sweep: 64 tolerances and its exact baseline */
 
 /* A guest read whose trace event recorded what the real guest read there (rdmsr / rdpmc VALUE,
  * kvm_msr msr_read): ground truth from the recording host, checked against the model. */
@@ -89,15 +310,32 @@ struct vpmc_metrics {
 	/* guest reads of a counter (RDPMC, RDMSR): policy value - reference value, in events */
 	uint64_t reads, reads_with_error, error_events_max_abs;
 	double error_events_mean_abs, error_events_mean;
+	/* reads of a GP counter whose event select has CMASK, INV, EDGE or IN_TX/IN_TXCP, which
+	 * the reference does not model: not in reads, never scored (nor are its overflows) */
+	uint64_t reads_not_modeled;
 	uint64_t status_reads, status_reads_differ; /* GLOBAL_STATUS reads */
 	/* reads of PMU registers whose trace event carries the value the real guest read, and
 	 * those where the policy's guest read something else (or took #GP); for exact, how well
 	 * the trace fits the modeled PMU (the recording host ran upstream KVM) */
 	uint64_t host_reads, host_differ;
 	struct vpmc_host_read host_first_differ; /* the earliest such read; host_differ != 0 */
-	/* PMIs */
+	/* samples: PMIs delivered to the guest (its profiler's samples), against the ideal
+	 * guest's, the trace's guest on a PMU that counts exactly, whose own PMIs run its own
+	 * handler (vpmcsim(1), METRICS); lateness in trace instructions and ns, valid when
+	 * samples_matched is not 0 */
+	uint64_t samples, samples_ideal, samples_matched, samples_unmatched;
+	uint64_t ideal_lateness_insn_p50, ideal_lateness_insn_p99, ideal_lateness_insn_max;
+	uint64_t ideal_lateness_ns_p50, ideal_lateness_ns_p99, ideal_lateness_ns_max;
+	/* sum over reads of |policy - reference| / sum of the reference values read: a fraction,
+	 * 0 without reads */
+	double count_error_rel_mean;
+	/* PMIs against the lane's reference: the reference under the policy's own guest actions
+	 * (the same guest as the ideal one without an overlay) */
 	uint64_t ref_overflows;     /* reference overflows that raised a reference PMI */
 	uint64_t overflows_matched, overflows_missed;
+	/* reference overflows whose reference PMI the guest's own LVTPC dropped (masked, or
+	 * ExtINT mode): not in ref_overflows, neither matched nor missed */
+	uint64_t dropped_by_guest;
 	uint64_t pmis_delivered, pmis_dropped, pmis_spurious;
 	uint64_t lateness_events_p50, lateness_events_p99, lateness_events_max;
 	uint64_t lateness_ns_p50, lateness_ns_p99, lateness_ns_max;
@@ -142,6 +380,37 @@ int vpmc_replay_assume(struct vpmc_replay *r, const char *spec);
  * @c: parameters (copied)
  */
 void vpmc_replay_set_cost(struct vpmc_replay *r, const struct vpmc_cost *c);
+
+/**
+ * vpmc_replay_set_cost_label() - Name the cost profile in the reports' headers.
+ * @r: engine
+ * @label: e.g. "rfc-milan (calibrated: ...)"; NULL or "" for the default (no header line, as in
+ *         vpmcsim 0.1)
+ */
+void vpmc_replay_set_cost_label(struct vpmc_replay *r, const char *label);
+
+/**
+ * vpmc_replay_cost_label() - The label set by vpmc_replay_set_cost_label().
+ * @r: engine
+ *
+ * Return: the label, or NULL for the default.
+ */
+const char *vpmc_replay_cost_label(const struct vpmc_replay *r);
+
+/**
+ * vpmc_replay_set_exit_hook() - Be told of every priced exit of every policy (latency).
+ * @r: engine, before vpmc_replay_begin()
+ * @fn: gets the policy's index, the exit's work, its cost and the drain extra in it (us); called
+ *      while the event that closes the exit (its VM-entry) is applied
+ * @event_fn: or NULL; gets every event the engine takes, before (@after false) and after the
+ *            models applied it
+ * @data: passed to both
+ */
+void vpmc_replay_set_exit_hook(struct vpmc_replay *r,
+			       void (*fn)(void *data, unsigned int policy,
+					  const struct vpmc_exit_work *w, double us, double x_us),
+			       void (*event_fn)(void *data, const struct vpmc_event *ev, bool after),
+			       void *data);
 
 /**
  * vpmc_replay_set_log() - Write the replay log (trace-format.md, "The replay log").
@@ -282,18 +551,32 @@ int vpmc_replay_report(struct vpmc_replay *r, enum vpmc_replay_view view, enum v
 		       const char **out);
 
 /**
+ * vpmc_replay_verdict_warning() - Warning @i about the results, one that keeps a reader from a
+ * wrong conclusion: the trace's guest uses no counter and there is no overlay (every policy
+ * does the same nothing); every row is identical.
+ * @r: engine after vpmc_replay_finish()
+ * @i: index, from 0
+ * @buf: set to the warning (no newline)
+ * @len: its size
+ *
+ * Return: true if there is a warning @i, false when @i is past the last.
+ */
+bool vpmc_replay_verdict_warning(const struct vpmc_replay *r, size_t i, char *buf, size_t len);
+
+/**
  * vpmc_replay_plot() - A gnuplot script that draws the sweep (x: tolerance T > 0, log scale,
- * from T/10 to 10T when there is one T; y: modeled host us per exit, and p99 PMI lateness when
- * some T matched a PMI) into an SVG file, or a PNG file when @path ends in ".png"; the data is
- * inline. The title names the trace
- * and the overlay, and says what is missing (no lateness curve, T = 0 left out); a T whose PMIs
- * were all missed is labeled so.
+ * over the data's range, from T/10 to 10T when there is one T; y: modeled host us in all with
+ * exact's as a line when exact is a policy, and the p99 lateness against the ideal guest when
+ * some T matched a sample; each T labeled with the samples it lost; the legend below) into an
+ * SVG file, or a PNG file when @path ends in ".png"; the data is inline. The title says
+ * tolerance or tolerance-wrap, names the trace and the overlay, and says what is missing (no
+ * lateness curve, T = 0 left out).
  * @r: engine after vpmc_replay_finish()
  * @path: output file name written into the script
  * @out: set to the script, owned by @r until the next call or vpmc_replay_free()
  *
- * Return: 0, VPMC_ERR_INVAL (no policy with T > 0, or no exit and no matched PMI at all: nothing
- * to draw) or VPMC_ERR_NOMEM; vpmc_replay_error() says which.
+ * Return: 0, VPMC_ERR_INVAL (no policy with T > 0, or no exit and no matched sample at all:
+ * nothing to draw) or VPMC_ERR_NOMEM; vpmc_replay_error() says which.
  */
 int vpmc_replay_plot(struct vpmc_replay *r, const char *path, const char **out);
 

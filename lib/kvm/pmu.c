@@ -25,8 +25,10 @@
 static bool pmc_pause_counter_pre_6_8(struct vpmc_pmc *pmc);
 static int reprogram_counter_pre_6_8(struct vpmc_pmc *pmc);
 static void kvm_pmu_handle_event_pre_6_9(struct vpmc_pmu *vcpu);
+static int kvm_pmu_rdpmc_pre_6_9(struct vpmc_pmu *vcpu, unsigned int idx, uint64_t *data);
 static void kvm_pmu_refresh_pre_6_9(struct vpmc_pmu *vcpu, const struct vpmc_pmu_config *cfg);
 static void kvm_pmu_incr_counter_pre_6_8(struct vpmc_pmc *pmc);
+static void pmc_write_counter_pre_6_6(struct vpmc_pmc *pmc, uint64_t val);
 
 /*
  * Mirrors __kvm_perf_overflow(): set the counter's GLOBAL_STATUS bit and, if the *cached*
@@ -235,6 +237,9 @@ static void pmc_update_sample_period(struct vpmc_pmc *pmc)
  */
 void pmc_write_counter(struct vpmc_pmc *pmc, uint64_t val)
 {
+	if (pmu_host_before(pmc_to_pmu(pmc), 6, 6) &&
+	    !kvm_vcpu_has_mediated_pmu(pmu_to_vcpu(pmc_to_pmu(pmc))))
+		return pmc_write_counter_pre_6_6(pmc, val);
 	if (kvm_vcpu_has_mediated_pmu(pmu_to_vcpu(pmc_to_pmu(pmc)))) {
 		pmc->counter = val & pmc_bitmask(pmc);
 		return;
@@ -582,6 +587,9 @@ int kvm_pmu_rdpmc(struct vpmc_pmu *vcpu, unsigned int idx, uint64_t *data)
 	struct vpmc_pmu *pmu = vcpu_to_pmu(vcpu);
 	struct vpmc_pmc *pmc;
 	uint64_t mask = ~0ULL;
+
+	if (pmu_host_before(pmu, 6, 9))
+		return kvm_pmu_rdpmc_pre_6_9(vcpu, idx, data);
 
 	if (!pmu->version)
 		return 1;
@@ -1367,6 +1375,29 @@ static void kvm_pmu_handle_event_pre_6_9(struct vpmc_pmu *vcpu)
 	trace_vpmc_drain(pmu);
 }
 
+/*
+ * kvm_pmu_rdpmc() before d652981db08f ("KVM: x86/pmu: Apply "fast" RDPMC only to Intel PMUs",
+ * 6.9): ECX bit 31 ("fast") made the guest read the low 32 bits of the counter, on Intel and
+ * AMD alike; the vendor decoded the index with bits 31:30 dropped. Left out as in the twin.
+ */
+static int kvm_pmu_rdpmc_pre_6_9(struct vpmc_pmu *vcpu, unsigned int idx, uint64_t *data)
+{
+	bool fast_mode = idx & (1U << 31);
+	struct vpmc_pmu *pmu = vcpu_to_pmu(vcpu);
+	struct vpmc_pmc *pmc;
+	uint64_t mask = fast_mode ? ~0U : ~0ULL;
+
+	if (!pmu->version)
+		return 1;
+
+	pmc = vcpu->ops->rdpmc_ecx_to_pmc(vcpu, idx, &mask);
+	if (!pmc)
+		return 1;
+
+	*data = pmc_read_counter(pmc) & mask;
+	return 0;
+}
+
 /* kvm_pmu_refresh() before de120e1d692d (6.9): GLOBAL_CTRL stays 0 at RESET. */
 static void kvm_pmu_refresh_pre_6_9(struct vpmc_pmu *vcpu, const struct vpmc_pmu_config *cfg)
 {
@@ -1475,4 +1506,17 @@ static void kvm_pmu_incr_counter_pre_6_8(struct vpmc_pmc *pmc)
 	pmc->prev_counter = pmc->counter;
 	pmc->counter = (pmc->counter + 1) & pmc_bitmask(pmc);
 	kvm_pmu_request_counter_reprogram(pmc);
+}
+
+/*
+ * pmc_write_counter() before b29a2acd36dd ("KVM: x86/pmu: Truncate counter value to allowed
+ * width on write", 6.6): the vendors' set_msr did "pmc->counter += data - pmc_read_counter(pmc)"
+ * and kept the bits above the counter's width (a sign-extended 0xc1 write, any AMD write). The
+ * next emulated increment masks the counter, so its "counter < prev_counter" (6.2-6.7) reports
+ * an overflow: GLOBAL_STATUS and, with INT, a PMI.
+ */
+static void pmc_write_counter_pre_6_6(struct vpmc_pmc *pmc, uint64_t val)
+{
+	pmc->counter += val - pmc_read_counter(pmc);
+	pmc_update_sample_period(pmc);
 }

@@ -23,8 +23,11 @@ enum pmu_type {
 
 #define AMD64_EVENTSEL_RSVD 0xfffffff000280000ULL
 
-/* The legacy fork (vpmcsim block) */
+/* The legacy forks (vpmcsim block) */
 static bool amd_is_valid_msr_pre_6_18(struct vpmc_pmu *pmu, uint32_t msr);
+static int amd_check_rdpmc_early_pre_6_9(struct vpmc_pmu *pmu, unsigned int idx);
+static struct vpmc_pmc *amd_rdpmc_ecx_to_pmc_pre_6_9(struct vpmc_pmu *pmu, unsigned int idx,
+						     uint64_t *mask);
 
 /* Mirrors amd_pmu_get_pmc(). */
 static struct vpmc_pmc *amd_pmu_get_pmc(struct vpmc_pmu *pmu, unsigned int pmc_idx)
@@ -65,6 +68,9 @@ static struct vpmc_pmc *get_gp_pmc_amd(struct vpmc_pmu *pmu, uint32_t msr, enum 
 /* Mirrors amd_check_rdpmc_early(): an invalid index #GPs before the RDPMC intercept. */
 static int amd_check_rdpmc_early(struct vpmc_pmu *pmu, unsigned int idx)
 {
+	if (pmu_host_before(pmu, 6, 9))
+		return amd_check_rdpmc_early_pre_6_9(pmu, idx);
+
 	if (idx >= KVM_MAX_NR_AMD_GP_COUNTERS || !(pmu->all_valid_pmc_idx & BIT_ULL(idx)))
 		return -EINVAL;
 	return 0;
@@ -74,6 +80,9 @@ static int amd_check_rdpmc_early(struct vpmc_pmu *pmu, unsigned int idx)
 static struct vpmc_pmc *amd_rdpmc_ecx_to_pmc(struct vpmc_pmu *pmu, unsigned int idx,
 					     uint64_t *mask)
 {
+	if (pmu_host_before(pmu, 6, 9))
+		return amd_rdpmc_ecx_to_pmc_pre_6_9(pmu, idx, mask);
+
 	(void)mask;
 	return amd_pmu_get_pmc(pmu, idx);
 }
@@ -228,4 +237,24 @@ static bool amd_is_valid_msr_pre_6_18(struct vpmc_pmu *pmu, uint32_t msr)
 		break;
 	}
 	return amd_msr_idx_to_pmc(pmu, msr);
+}
+
+/*
+ * The RDPMC index check before ecb490770ad4 ("KVM: x86/pmu: Don't ignore bits 31:30 for RDPMC
+ * index on AMD", 6.9), then amd_is_valid_rdpmc_ecx(): bits 31:30 dropped, so ECX 0x40000000
+ * is counter 0, not #GP.
+ */
+static int amd_check_rdpmc_early_pre_6_9(struct vpmc_pmu *pmu, unsigned int idx)
+{
+	idx &= ~(3U << 30);
+
+	return idx < pmu->nr_arch_gp_counters ? 0 : -EINVAL;
+}
+
+/* amd_rdpmc_ecx_to_pmc() before ecb490770ad4 (6.9): the index with bits 31:30 dropped. */
+static struct vpmc_pmc *amd_rdpmc_ecx_to_pmc_pre_6_9(struct vpmc_pmu *pmu, unsigned int idx,
+						     uint64_t *mask)
+{
+	(void)mask;
+	return amd_pmu_get_pmc(pmu, idx & ~(3U << 30));
 }

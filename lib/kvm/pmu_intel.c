@@ -45,8 +45,9 @@ static void reprogram_fixed_counters(struct vpmc_pmu *pmu, uint64_t data)
 }
 
 /*
- * Mirrors intel_rdpmc_ecx_to_pmc() (d652981db08f, 6.9): type 0 = GP, type 0x4000 = fixed, any
- * other type (including bit 31, "fast") #GPs; result masked to the type's width.
+ * Mirrors intel_rdpmc_ecx_to_pmc() (5728a4a0ea79, 7a0fc734c20d, a634c76b2c1a; 6.9): type 0 = GP,
+ * type 0x4000 = fixed, any other type (including bit 31, "fast") #GPs; result masked to the
+ * type's width.
  */
 static struct vpmc_pmc *intel_rdpmc_ecx_to_pmc(struct vpmc_pmu *pmu, unsigned int idx,
 					       uint64_t *mask)
@@ -250,7 +251,9 @@ static unsigned int min_uint(unsigned int a, unsigned int b)
  * Mirrors intel_pmu_refresh() (vmx/pmu_intel.c): version, GP counters and width from
  * CPUID.0AH (capped at 8 counters and 48 bits, the host's kvm_pmu_cap); for v2+ the fixed
  * counters (at most 3), FIXED_CTR_CTRL's writable bits (OS, USR, PMI per counter), and the
- * GLOBAL_CTRL/STATUS reserved masks (COND_CHG always writable by the host, BUFFER_OVF with DS).
+ * GLOBAL_CTRL/STATUS reserved masks: GLOBAL_STATUS and OVF_CTRL share them, and BUFFER_OVF
+ * (62) and COND_CHG (63) are never reserved, with or without DS/PEBS. Left out: TRACE_TOPA_PMI
+ * (55), freed only with vmx_pt_mode_is_host_guest() (Intel PT in the guest is not modeled).
  */
 static void intel_pmu_refresh(struct vpmc_pmu *pmu, const struct vpmc_pmu_config *cfg)
 {
@@ -285,10 +288,12 @@ static void intel_pmu_refresh(struct vpmc_pmu *pmu, const struct vpmc_pmu_config
 	counter_rsvd = ~((BIT_ULL(pmu->nr_arch_gp_counters) - 1) |
 			 ((BIT_ULL(pmu->nr_arch_fixed_counters) - 1) << KVM_FIXED_PMC_BASE_IDX));
 	pmu->global_ctrl_rsvd = counter_rsvd;
-	pmu->global_status_rsvd = pmu->global_ctrl_rsvd;
-	if (pmu->pebs) /* guest CPUID has DS */
-		pmu->global_status_rsvd &= ~GLOBAL_STATUS_BUFFER_OVF;
-	pmu->global_status_rsvd &= ~GLOBAL_STATUS_COND_CHG;
+	/*
+	 * GLOBAL_STATUS and GLOBAL_OVF_CONTROL (a.k.a. GLOBAL_STATUS_RESET) share reserved bit
+	 * definitions.  The kernel just happens to use OVF_CTRL for the names.
+	 */
+	pmu->global_status_rsvd = pmu->global_ctrl_rsvd &
+				  ~(GLOBAL_STATUS_BUFFER_OVF | GLOBAL_STATUS_COND_CHG);
 
 	if (pmu->pebs)
 		pmu->pebs_enable_rsvd = ~(BIT_ULL(pmu->nr_arch_gp_counters) - 1);
@@ -330,8 +335,9 @@ const struct vpmc_pmu_ops intel_pmu_ops = {
 /* ---- vpmcsim ---- */
 
 /*
- * intel_rdpmc_ecx_to_pmc() before d652981db08f (6.9): bit 30 selects fixed, bits 31:30 are
- * dropped from the index, so no type #GPs.
+ * intel_rdpmc_ecx_to_pmc() before the 6.9 RDPMC series (5728a4a0ea79 "Disallow "fast" RDPMC for
+ * architectural Intel PMUs", 7a0fc734c20d "Treat "fixed" PMU type ... as a value"): bit 30
+ * selects fixed, bits 31:30 are dropped from the index, so no type #GPs.
  */
 static struct vpmc_pmc *intel_rdpmc_ecx_to_pmc_pre_6_9(struct vpmc_pmu *pmu, unsigned int idx,
 						       uint64_t *mask)

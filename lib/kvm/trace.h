@@ -43,6 +43,23 @@ static inline void __trace_vpmc(const struct vpmc_pmu *pmu, const struct vpmc_ob
 	pmu->obs.fn(pmu->obs.data, o);
 }
 
+/*
+ * Whether @pmc (or NULL) is a GP counter whose event select has qualifiers the reference does not
+ * model: CMASK, INV, EDGE, and Intel's IN_TX / IN_TXCP (on AMD bits 35:32 are event bits). The
+ * SDM counts cycles or edges of "events >= CMASK" then, or transactional regions only.
+ */
+static inline bool trace_vpmc_not_modeled(const struct vpmc_pmc *pmc)
+{
+	uint64_t q = ARCH_PERFMON_EVENTSEL_CMASK | ARCH_PERFMON_EVENTSEL_INV |
+		     ARCH_PERFMON_EVENTSEL_EDGE;
+
+	if (!pmc || pmc->type != KVM_PMC_GP)
+		return false;
+	if (pmc->pmu->vendor == VPMC_VENDOR_INTEL)
+		q |= HSW_IN_TX | HSW_IN_TX_CHECKPOINTED;
+	return pmc->eventsel & q;
+}
+
 /* OVERFLOW: @status is the GLOBAL_STATUS bit set; @emulated: found by KVM, not by perf's PMI. */
 static inline void trace_vpmc_overflow(struct vpmc_pmc *pmc, uint64_t status, bool emulated)
 {
@@ -55,6 +72,7 @@ static inline void trace_vpmc_overflow(struct vpmc_pmc *pmc, uint64_t status, bo
 	o = __trace_vpmc_obs(pmu, VPMC_OBS_OVERFLOW, pmc->idx);
 	o.value = status;
 	o.emulated = emulated;
+	o.not_modeled = trace_vpmc_not_modeled(pmc);
 	__trace_vpmc(pmu, &o);
 }
 
@@ -152,21 +170,22 @@ static inline void trace_vpmc_perf_release(struct vpmc_pmc *pmc)
 }
 
 /*
- * READ: a guest RDMSR (@rdpmc false, @index the MSR) or RDPMC (@index ECX) of @counter (-1: not
- * a counter's value) that read @value, or raised #GP (@gp: counter -1, value 0).
+ * READ: a guest RDMSR (@rdpmc false, @index the MSR) or RDPMC (@index ECX) of counter @pmc (NULL:
+ * not a counter's value) that read @value, or raised #GP (@gp: counter -1, value 0).
  */
-static inline void trace_vpmc_read(struct vpmc_pmu *pmu, int counter, bool rdpmc, uint32_t index,
-				   uint64_t value, bool gp)
+static inline void trace_vpmc_read(struct vpmc_pmu *pmu, const struct vpmc_pmc *pmc, bool rdpmc,
+				   uint32_t index, uint64_t value, bool gp)
 {
 	struct vpmc_obs o;
 
 	if (!trace_vpmc_enabled(pmu, VPMC_OBS_READ))
 		return;
-	o = __trace_vpmc_obs(pmu, VPMC_OBS_READ, gp ? -1 : counter);
+	o = __trace_vpmc_obs(pmu, VPMC_OBS_READ, gp || !pmc ? -1 : pmc->idx);
 	o.rdpmc = rdpmc;
 	o.index = index;
 	o.gp = gp;
 	o.value = gp ? 0 : value;
+	o.not_modeled = !gp && trace_vpmc_not_modeled(pmc);
 	__trace_vpmc(pmu, &o);
 }
 

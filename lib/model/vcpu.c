@@ -22,6 +22,8 @@ static bool config_valid(const struct vpmc_pmu_config *cfg)
 {
 	if (cfg->vendor != VPMC_VENDOR_INTEL && cfg->vendor != VPMC_VENDOR_AMD)
 		return false;
+	if (cfg->host_kernel < VPMC_KERNEL_OLDEST)
+		return false;
 	if (cfg->vendor == VPMC_VENDOR_AMD || !cfg->version)
 		return true;
 	if (cfg->nr_gp && (!cfg->gp_width || cfg->gp_width > 64))
@@ -100,25 +102,26 @@ void vpmc_vcpu_retire(struct vpmc_vcpu *v, uint64_t time_ns, bool branch, uint8_
 	vcpu_retire(v, time_ns, branch, cpl);
 }
 
-/* The counter whose value MSR @msr is (not its event select), or -1. */
-static int msr_counter(struct vpmc_pmu *pmu, uint32_t msr)
+/* The counter whose value MSR @msr is (not its event select), or NULL. */
+static struct vpmc_pmc *msr_counter(struct vpmc_pmu *pmu, uint32_t msr)
 {
 	struct vpmc_pmc *pmc;
 
 	if ((msr >= MSR_P6_EVNTSEL0 && msr < MSR_P6_EVNTSEL0 + KVM_MAX_NR_GP_COUNTERS) ||
 	    (msr >= MSR_K7_EVNTSEL0 && msr <= MSR_K7_EVNTSEL3) ||
 	    (msr >= MSR_F15H_PERF_CTL0 && msr <= MSR_F15H_PERF_CTR5 && !(msr & 1)))
-		return -1;
+		return NULL;
 	pmc = pmu->ops->msr_idx_to_pmc(pmu, msr);
 	if (!pmc && pmu->vendor == VPMC_VENDOR_INTEL && pmu->fw_writes)
 		pmc = get_gp_pmc(pmu, msr, MSR_IA32_PMC0);
-	return pmc ? pmc->idx : -1;
+	return pmc;
 }
 
 static int vcpu_wrmsr(struct vpmc_vcpu *v, uint64_t time_ns, uint32_t msr, uint64_t value,
 		      bool host)
 {
 	struct msr_data mi = { .host_initiated = host, .index = msr, .data = value };
+	struct vpmc_pmc *pmc;
 	int r;
 
 	vcpu_begin(v, time_ns);
@@ -128,8 +131,10 @@ static int vcpu_wrmsr(struct vpmc_vcpu *v, uint64_t time_ns, uint32_t msr, uint6
 		return 0;
 	}
 	r = vpmc__x86_set_msr(&v->pmu, &mi);
-	if (r != KVM_MSR_NOT_PMU && !host)
-		trace_vpmc_write(&v->pmu, msr_counter(&v->pmu, msr), msr, value, r == KVM_MSR_GP);
+	if (r != KVM_MSR_NOT_PMU && !host) {
+		pmc = msr_counter(&v->pmu, msr);
+		trace_vpmc_write(&v->pmu, pmc ? pmc->idx : -1, msr, value, r == KVM_MSR_GP);
+	}
 	vcpu_end(v, time_ns);
 	return r == KVM_MSR_GP ? VPMC_GP : 0;
 }
@@ -177,7 +182,7 @@ int vpmc_vcpu_rdpmc(struct vpmc_vcpu *v, uint64_t time_ns, uint32_t ecx, uint64_
 	if (gp)
 		*value = 0;
 	pmc = gp ? NULL : v->pmu.ops->rdpmc_ecx_to_pmc(&v->pmu, ecx, &mask);
-	trace_vpmc_read(&v->pmu, pmc ? pmc->idx : -1, true, ecx, *value, gp);
+	trace_vpmc_read(&v->pmu, pmc, true, ecx, *value, gp);
 	vcpu_end(v, time_ns);
 	return gp ? VPMC_GP : 0;
 }

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exit-reasons.h"
 #include "nested-local.h"
 #include "numparse.h"
 
@@ -392,23 +393,15 @@ static int write_vtr(struct gen *g, const struct gen_vcpu *v, const struct gev *
 	return vpmc_vtr_write_event(g->out, &ev);
 }
 
-/* libtraceevent's kvm plugin names of the SVM reasons the generator uses. */
+/* libtraceevent's kvm plugin name of an SVM reason (VMX names are the same in both). */
 static const char *plugin_reason(const struct gen *g, const char *reason)
 {
-	static const struct {
-		const char *native, *plugin;
-	} names[] = {
-		{ "vmrun", "EXIT_VMRUN" },   { "cpuid", "EXIT_CPUID" },	  { "msr", "EXIT_MSR" },
-		{ "io", "EXIT_IOIO" },	     { "hypercall", "EXIT_VMMCALL" },
-		{ "interrupt", "EXIT_INTR" },
-	};
-	size_t i;
+	const char *plugin = NULL;
+	uint32_t code;
 
-	for (i = 0; !g->vmx && i < ARRAY_SIZE(names); i++) {
-		if (!strcmp(reason, names[i].native))
-			return names[i].plugin;
-	}
-	return reason;
+	if (!g->vmx && x86_svm_exit_code(reason, &code))
+		plugin = x86_svm_exit_plugin_name(code);
+	return plugin ? plugin : reason;
 }
 
 /* Raw ftrace (tracefs "trace" file) with the current kernel layouts (K4). */
@@ -529,9 +522,7 @@ static int header(struct gen *g)
 			a.given |= 1u << k;
 	}
 	ret = vpmc_vtr_write_nested(g->out, &a);
-	if (!ret)
-		fputs("!source kind=gen file=nested-pingpong\n", g->out);
-	return ret ? ret : ferror(g->out) ? VPMC_ERR_IO : 0;
+	return ret ? ret : vpmc_vtr_write_source(g->out, "gen", "nested-pingpong");
 }
 
 /* The heap of vCPUs by their next event: (time, vCPU) ascending. */

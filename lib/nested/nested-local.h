@@ -31,7 +31,6 @@ struct nested_reason {
 	enum vpmc_nested_isa isa; /* the alphabet that names it, NONE if neither tells */
 	uint32_t code;            /* SVM exit code, when isa is SVM */
 	enum nested_rclass cls;
-	bool write;               /* VMX MSR_WRITE / MSR_WRITE_IMM */
 };
 
 /* Classify @reason as printed (native SVM, the plugin's EXIT_*, VMX). */
@@ -264,8 +263,7 @@ struct vpmc_nested {
 	char warnings[NESTED_WARNINGS_MAX][VPMC_ERRMSG_MAX];
 	size_t nr_warnings;
 	FILE *log_out;
-	struct nested_logent *log;
-	size_t nr_log, cap_log;
+	FILE *log_wait;                 /* log entries waiting for the anchor (log.c) */
 	char *report;
 	struct vpmc__errbuf err;
 };
@@ -273,7 +271,25 @@ struct vpmc_nested {
 const char *nested_kind_name(enum nested_kind k);
 const char *nested_entry_name(enum nested_entry e);
 
-/* Write the buffered log to n->log_out with the anchor in force. Return: 0 or VPMC_ERR_IO. */
-int nested_write_log(struct vpmc_nested *n);
+/* The cycles of both designs under the measured anchor (§6.7): @cyc measured on the recorded
+ * design, the other one @delta (ops_baseline - ops_gpc) away, never below 0. */
+void nested_measured_pair(const struct nested_cfg *c, uint64_t cyc, int64_t delta, uint64_t *b,
+			  uint64_t *g);
+
+/* @s as a JSON string. */
+void nested_json_str(FILE *f, const char *s);
+
+/* ---- the log (log.c) ---------------------------------------------------------------------- */
+
+/* Log @e: written now if the anchor is known, else kept in a temporary file until it is.
+ * Return: 0 or VPMC_ERR_IO. */
+int nested_log_entry(struct vpmc_nested *n, const struct nested_logent *e);
+
+/* At the end of the run (n->use_measured set): the entries still waiting, then a flush.
+ * Return: 0 or VPMC_ERR_IO. */
+int nested_log_end(struct vpmc_nested *n);
+
+/* Drop what a run that failed left waiting. */
+void nested_log_release(struct vpmc_nested *n);
 
 #endif /* VPMC_NESTED_LOCAL_H */

@@ -83,7 +83,7 @@ void vpmc_nested_free(struct vpmc_nested *n)
 		nested_dist_release(&n->rows[k].meas_g);
 		nested_dist_release(&n->rows[k].measured);
 	}
-	free(n->log);
+	nested_log_release(n);
 	free(n->report);
 	free(n->name);
 	free(n);
@@ -300,12 +300,23 @@ static void ops_add(struct nested_ops *a, const struct nested_ops *b)
 	a->tails_g += b->tails_g;
 }
 
+void nested_measured_pair(const struct nested_cfg *c, uint64_t cyc, int64_t delta, uint64_t *b,
+			  uint64_t *g)
+{
+	int64_t other = c->a.recorded == VPMC_NESTED_BASELINE ? (int64_t)cyc - delta :
+								 (int64_t)cyc + delta;
+	uint64_t o = other < 0 ? 0 : (uint64_t)other;
+
+	*b = c->a.recorded == VPMC_NESTED_BASELINE ? cyc : o;
+	*g = c->a.recorded == VPMC_NESTED_GPC ? cyc : o;
+}
+
 static int account(struct vpmc_nested *n, const struct nested_rt *rt)
 {
 	const struct nested_cfg *c = &n->cfg;
 	struct nested_row *row = &n->rows[rt->kind];
-	uint64_t fixed = fixed_cycles(c, rt->kind), ob, og, mb, mg, cyc = 0;
-	int64_t delta, other;
+	uint64_t fixed = fixed_cycles(c, rt->kind), ob, og, mb, mg, b, g, cyc = 0;
+	struct nested_logent e;
 	int ret = 0;
 
 	ob = nested_ops_cycles_b(c, &rt->ops);
@@ -321,16 +332,10 @@ static int account(struct vpmc_nested *n, const struct nested_rt *rt)
 	if (rt->has_measured) {
 		/* cycles = ns x GHz, to the nearest cycle */
 		cyc = (rt->measured_ns * c->a.ghz_milli + 500) / 1000;
-		delta = (int64_t)ob - (int64_t)og;
-		other = c->a.recorded == VPMC_NESTED_BASELINE ? (int64_t)cyc - delta :
-								 (int64_t)cyc + delta;
-		if (other < 0)
-			other = 0;
+		nested_measured_pair(c, cyc, (int64_t)ob - (int64_t)og, &b, &g);
 		ret |= nested_dist_add(&row->measured, cyc);
-		ret |= nested_dist_add(&row->meas_b, c->a.recorded == VPMC_NESTED_BASELINE ?
-					cyc : (uint64_t)other);
-		ret |= nested_dist_add(&row->meas_g, c->a.recorded == VPMC_NESTED_GPC ?
-					cyc : (uint64_t)other);
+		ret |= nested_dist_add(&row->meas_b, b);
+		ret |= nested_dist_add(&row->meas_g, g);
 	} else {
 		ret |= nested_dist_add(&row->meas_b, mb);
 		ret |= nested_dist_add(&row->meas_g, mg);
@@ -339,22 +344,12 @@ static int account(struct vpmc_nested *n, const struct nested_rt *rt)
 		return vpmc__set_error(&n->err, VPMC_ERR_NOMEM, "%s", vpmc_strerror(VPMC_ERR_NOMEM));
 	if (!n->log_out)
 		return 0;
-	if (n->nr_log == n->cap_log) {
-		size_t cap = n->cap_log ? 2 * n->cap_log : 1024;
-		struct nested_logent *l = realloc(n->log, cap * sizeof(*l));
-
-		if (!l)
-			return vpmc__set_error(&n->err, VPMC_ERR_NOMEM, "%s",
-					       vpmc_strerror(VPMC_ERR_NOMEM));
-		n->log = l;
-		n->cap_log = cap;
-	}
-	n->log[n->nr_log].rt = *rt;
-	n->log[n->nr_log].model_b = mb;
-	n->log[n->nr_log].model_g = mg;
-	n->log[n->nr_log].cycles = cyc;
-	n->nr_log++;
-	return 0;
+	memset(&e, 0, sizeof(e)); /* written whole to the log's temporary file: no stray bytes */
+	e.rt = *rt;
+	e.model_b = mb;
+	e.model_g = mg;
+	e.cycles = cyc;
+	return nested_log_entry(n, &e);
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -801,7 +796,7 @@ int vpmc_nested_run(struct vpmc_nested *n, struct vpmc_reader *r, const char *na
 		warn(n, "%s: no kvm_nested_* event: nothing to classify (%" PRIu64 " exits, all "
 		     "outside guest mode)", n->name, n->tot.l1_exits);
 	if (!ret && n->log_out)
-		ret = nested_write_log(n);
+		ret = nested_log_end(n);
 	n->reader = NULL;
 	return ret;
 }

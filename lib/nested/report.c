@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* report.c - The nested report (nested-gpc.md §8.2): one row per round-trip kind with counts
  * and baseline vs gpc cycles, in text, CSV or JSON, with every assumption and parameter and
- * where each came from; the per-round-trip log; the p50 distributions. */
+ * where each came from; the p50 distributions. */
 #include "config.h"
 
 #include <inttypes.h>
@@ -160,7 +160,7 @@ static const char *row_status(const struct vpmc_nested *n, enum nested_kind k)
 
 /* ---- JSON --------------------------------------------------------------------------------- */
 
-static void json_str(FILE *f, const char *s)
+void nested_json_str(FILE *f, const char *s)
 {
 	putc('"', f);
 	for (; *s; s++) {
@@ -201,7 +201,7 @@ static void json_model(const struct vpmc_nested *n, FILE *f)
 		else if (k >= VPMC_NESTED_KEY_PI && k <= VPMC_NESTED_KEY_EVMCS)
 			fputs(val[0] == '1' ? "true" : "false", f);
 		else
-			json_str(f, val);
+			nested_json_str(f, val);
 		fprintf(f, ",\n    \"%s_from\": \"%s\",\n",
 			vpmc_nested_key_name((enum vpmc_nested_key)k),
 			k == VPMC_NESTED_KEY_SVM_INTERCEPTS && n->intercepts_seen ? "trace" :
@@ -229,7 +229,7 @@ static void json_model(const struct vpmc_nested *n, FILE *f)
 	fputs("]\n    },\n    \"param_tags\": {\n", f);
 	for (p = 0; p < VPMC_NP_NR; p++) {
 		fprintf(f, "      \"%s\": ", vpmc_nested_param_name(p));
-		json_str(f, nested_param_tag(c, p));
+		nested_json_str(f, nested_param_tag(c, p));
 		fputs(p + 1 < VPMC_NP_NR ? ",\n" : "\n", f);
 	}
 	fputs("    }\n  },\n", f);
@@ -252,7 +252,7 @@ static void json_report(const struct vpmc_nested *n, FILE *f)
 	int k, nr = 0;
 
 	fputs("{\n  \"trace\": {\n    \"path\": ", f);
-	json_str(f, n->name);
+	nested_json_str(f, n->name);
 	fprintf(f, ",\n    \"events\": %" PRIu64 ",\n    \"vcpus\": %u,\n    \"first_ns\": %" PRIu64
 		",\n    \"last_ns\": %" PRIu64 ",\n    \"usable_times\": %s,\n    \"partial_lines\": %"
 		PRIu64 "\n  },\n", n->nr_events, n->nr_vcpus, n->first_ns, n->last_ns,
@@ -592,58 +592,5 @@ int vpmc_nested_report(struct vpmc_nested *n, enum vpmc_output fmt, const char *
 	if (fclose(f) || !n->report)
 		return vpmc__set_error(&n->err, VPMC_ERR_NOMEM, "%s", vpmc_strerror(VPMC_ERR_NOMEM));
 	*text = n->report;
-	return 0;
-}
-
-/* ---- the log (--log) ---------------------------------------------------------------------- */
-
-int nested_write_log(struct vpmc_nested *n)
-{
-	const struct nested_cfg *c = &n->cfg;
-	FILE *f = n->log_out;
-	size_t i;
-
-	for (i = 0; i < n->nr_log; i++) {
-		const struct nested_logent *e = &n->log[i];
-		const struct nested_ops *o = &e->rt.ops;
-		uint64_t b = e->model_b, g = e->model_g;
-		int64_t delta = (int64_t)(e->model_b - e->model_g), other;
-
-		if (n->use_measured && e->rt.has_measured) {
-			other = c->a.recorded == VPMC_NESTED_BASELINE ? (int64_t)e->cycles - delta :
-									 (int64_t)e->cycles + delta;
-			other = other < 0 ? 0 : other;
-			b = c->a.recorded == VPMC_NESTED_BASELINE ? e->cycles : (uint64_t)other;
-			g = c->a.recorded == VPMC_NESTED_GPC ? e->cycles : (uint64_t)other;
-		}
-		fprintf(f, "{\"t\": %" PRIu64 ", \"vcpu\": %" PRIu32 ", \"kind\": \"%s\", \"entry\": ",
-			e->rt.t, e->rt.vcpu, nested_kind_name(e->rt.kind));
-		if (e->rt.l0)
-			fputs("null", f);
-		else
-			fprintf(f, "\"%s\"", nested_entry_name(e->rt.entry));
-		fputs(", \"l2_reason\": ", f);
-		if (e->rt.l2_reason[0])
-			json_str(f, e->rt.l2_reason);
-		else
-			fputs("null", f);
-		fputs(", \"inject_reason\": ", f);
-		if (e->rt.inject_reason[0])
-			json_str(f, e->rt.inject_reason);
-		else
-			fputs("null", f);
-		fprintf(f, ", \"maps_baseline\": %" PRIu64 ", \"reads_baseline\": %" PRIu64
-			", \"maps_gpc\": %" PRIu64 ", \"refreshes_gpc\": %" PRIu64 ", \"hits_gpc\": %"
-			PRIu64 ", \"loads_gpc\": %" PRIu64 ", \"reads_gpc\": %" PRIu64
-			", \"cycles_baseline\": %" PRIu64 ", \"cycles_gpc\": %" PRIu64
-			", \"measured_ns\": ", o->maps_b, o->reads_b, o->maps_g + o->refreshes_g,
-			o->refreshes_g, o->hits_g, o->loads_g, o->reads_g, b, g);
-		if (e->rt.has_measured)
-			fprintf(f, "%" PRIu64 "}\n", e->rt.measured_ns);
-		else
-			fputs("null}\n", f);
-	}
-	if (fflush(f) || ferror(f))
-		return vpmc__set_error(&n->err, VPMC_ERR_IO, "write error on the log");
 	return 0;
 }

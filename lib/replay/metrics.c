@@ -39,6 +39,7 @@ void metrics_vcpu_init(struct metrics_vcpu *m, const struct vpmc_pmu_config *cfg
 	}
 	hist_init(&m->cost_ns);
 	m->cost = cost;
+	m->cost_v2 = cost && vpmc_cost_v2(cost);
 	if (cfg) {
 		m->mask[0] = width_mask(cfg->gp_width);
 		m->mask[1] = width_mask(cfg->fixed_width);
@@ -83,12 +84,22 @@ static uint64_t cost_ns(double us)
 	return ns >= 0x1p64 ? UINT64_MAX : (uint64_t)(ns + 0.5);
 }
 
-/* Price one exit and count it. */
+/* Price one exit and count it: vpmcsim 0.1's expression, then the v2 terms when the profile
+ * has any (so that the profile "default" prints the same digits). */
 static void metrics_exit(struct metrics_vcpu *m, uint64_t resumes, uint64_t creates,
-			 uint64_t triggers, bool drained)
+			 uint64_t triggers, bool drained, unsigned int reprogrammed)
 {
-	double us = m->cost ? vpmc_cost_us(m->cost, resumes, creates, triggers) : 0.0;
+	double us = m->cost ? vpmc_cost_us(m->cost, resumes, creates, triggers) : 0.0, x = 0.0;
+	struct vpmc_exit_work w = {
+		.triggers = triggers, .reprogrammed = reprogrammed, .resumed = (unsigned int)resumes,
+		.created = (unsigned int)creates, .drained = drained, .vcpu = m->vcpu,
+		.ordinal = m->exits,
+	};
 
+	if (m->cost_v2 && !m->no_perf_events)
+		us += vpmc_cost_extra_us(m->cost, &w, &x);
+	if (m->exit_fn)
+		m->exit_fn(m->exit_data, &w, us, x);
 	metrics_hist_add(m, &m->cost_ns, cost_ns(us));
 	m->cost_us_total += us;
 	if (us > m->cost_us_max)
@@ -147,7 +158,7 @@ void metrics_ref_obs(struct metrics_vcpu *m, const struct vpmc_obs *o)
 		c->cand = false;
 		break;
 	case VPMC_OBS_OVERFLOW:
-		if (!c)
+		if (!c || o->not_modeled)
 			break;
 		/* the counter's next reference overflow ends the previous one's window */
 		if (c->pending)
@@ -166,6 +177,11 @@ void metrics_ref_obs(struct metrics_vcpu *m, const struct vpmc_obs *o)
 			if (!c->cand || !(o->global_status & BIT_ULL(metrics_slot_idx(i))))
 				continue;
 			c->cand = false;
+			if (!o->delivered) {
+				/* the guest's LVTPC dropped it: no policy could deliver it */
+				c->dropped_by_guest++;
+				continue;
+			}
 			c->pending = true;
 			c->pend_this_event = true;
 			c->pend_t = c->cand_t;
@@ -204,6 +220,10 @@ static void metrics_read(struct metrics_vcpu *m, const struct vpmc_obs *o)
 	m->ref_read = false;
 	if (o->gp || m->ref_read_gp)
 		return;
+	if (o->not_modeled && slot >= 0) {
+		m->ctr[slot].reads_not_modeled++;
+		return;
+	}
 	if (slot >= 0) {
 		struct metrics_ctr *c = &m->ctr[slot];
 		uint64_t mask = m->mask[o->counter >= VPMC_FIXED_BASE];
@@ -216,6 +236,7 @@ static void metrics_read(struct metrics_vcpu *m, const struct vpmc_obs *o)
 		c->reads_err += err != 0;
 		c->err_abs_sum += (double)abs_err;
 		c->err_sum += (double)err;
+		c->ref_sum += (double)m->ref_read_value;
 		if (abs_err > c->err_abs_max)
 			c->err_abs_max = abs_err;
 	} else if (!o->rdpmc && o->index == m->status_msr) {
@@ -232,7 +253,7 @@ static void metrics_pmi(struct metrics_vcpu *m, const struct vpmc_obs *o,
 
 	if (m->in_guest && !(m->implicit_open && m->implicit_insn == o->seg_insn)) {
 		/* a host PMI forced an exit with no drain to absorb (mediated) */
-		metrics_exit(m, 0, 0, 0, false);
+		metrics_exit(m, 0, 0, 0, false, 0);
 		m->exits_implicit++;
 	}
 	if (!o->delivered) {
@@ -265,12 +286,13 @@ static void metrics_pmi(struct metrics_vcpu *m, const struct vpmc_obs *o,
 		matched = true;
 		metrics_note(m, &n);
 	}
-	if (!matched) {
+	if (!matched && !(o->global_status & m->ovf_not_modeled)) {
 		struct metrics_note n = { .kind = METRICS_NOTE_SPURIOUS, .obs = o, .counter = -1 };
 
 		m->spurious++;
 		metrics_note(m, &n);
 	}
+	m->ovf_not_modeled &= ~o->global_status;
 }
 
 void metrics_pol_obs(struct metrics_vcpu *m, const struct vpmc_obs *o,
@@ -283,7 +305,9 @@ void metrics_pol_obs(struct metrics_vcpu *m, const struct vpmc_obs *o,
 		metrics_read(m, o);
 		break;
 	case VPMC_OBS_OVERFLOW:
-		if (slot >= 0)
+		if (slot >= 0 && o->not_modeled)
+			m->ovf_not_modeled |= BIT_ULL(o->counter);
+		else if (slot >= 0)
 			m->ctr[slot].pol_ovf = true;
 		break;
 	case VPMC_OBS_PMI:
@@ -296,13 +320,14 @@ void metrics_pol_obs(struct metrics_vcpu *m, const struct vpmc_obs *o,
 		m->creates += o->nr_created;
 		if (m->in_guest) {
 			/* the implicit exit/entry of a host PMI inside the segment */
-			metrics_exit(m, o->nr_resumed, o->nr_created, 0, true);
+			metrics_exit(m, o->nr_resumed, o->nr_created, 0, true, o->nr_reprogrammed);
 			m->exits_implicit++;
 			m->implicit_open = true;
 			m->implicit_insn = o->seg_insn;
 		} else {
 			m->cur_resumes += o->nr_resumed;
 			m->cur_creates += o->nr_created;
+			m->cur_reprogrammed += o->nr_reprogrammed;
 			m->cur_drained = true;
 			m->cur_open = true;
 		}
@@ -314,8 +339,9 @@ void metrics_pol_obs(struct metrics_vcpu *m, const struct vpmc_obs *o,
 
 void metrics_close_exit(struct metrics_vcpu *m)
 {
-	metrics_exit(m, m->cur_resumes, m->cur_creates, m->cur_triggers, m->cur_drained);
-	m->cur_resumes = m->cur_creates = m->cur_triggers = 0;
+	metrics_exit(m, m->cur_resumes, m->cur_creates, m->cur_triggers, m->cur_drained,
+		     m->cur_reprogrammed);
+	m->cur_resumes = m->cur_creates = m->cur_triggers = m->cur_reprogrammed = 0;
 	m->cur_drained = m->cur_open = false;
 }
 
@@ -362,13 +388,16 @@ int metrics_vcpu_add(struct metrics_vcpu *dst, const struct metrics_vcpu *src)
 
 		d->reads += s->reads;
 		d->reads_err += s->reads_err;
+		d->reads_not_modeled += s->reads_not_modeled;
 		if (s->err_abs_max > d->err_abs_max)
 			d->err_abs_max = s->err_abs_max;
 		d->err_abs_sum += s->err_abs_sum;
 		d->err_sum += s->err_sum;
+		d->ref_sum += s->ref_sum;
 		d->ref_overflows += s->ref_overflows;
 		d->matched += s->matched;
 		d->missed += s->missed;
+		d->dropped_by_guest += s->dropped_by_guest;
 		err = hist_merge(&d->late_ev, &s->late_ev);
 		if (!err)
 			err = hist_merge(&d->late_ns, &s->late_ns);

@@ -13,12 +13,17 @@
  * - Count error: at each guest read of a counter (RDPMC, RDMSR), the policy's value minus the
  *   reference's, as a signed number of events modulo the counter width; reads are paired in
  *   order (each event has at most one read).
+ * - Not modeled: a GP counter whose event select has CMASK, INV, EDGE or IN_TX/IN_TXCP
+ *   (vpmc_obs.not_modeled) is never scored: its reads are counted apart (reads_not_modeled),
+ *   its overflows are not tracked, and a PMI that covers only such counters is not spurious.
  * - Host reads: a guest read of a PMU register whose trace event carries what the real guest
  *   read (metrics_event_host()) is counted, and counted as differing when the policy's guest
  *   read another value or took #GP; the earliest that differs is kept.
  * - A reference overflow is tracked when the reference raised a PMI for it in the same event
  *   (its PMI's GLOBAL_STATUS has the counter's bit); overflows of counters without PMI enabled
- *   are not expected to produce PMIs and are not tracked.
+ *   are not expected to produce PMIs and are not tracked. When the guest's own LVTPC dropped
+ *   that reference PMI (masked, or ExtINT mode), the overflow is not tracked either: it is
+ *   counted as dropped_by_guest, never as a policy's miss.
  * - A delivered PMI of the policy covers counter i when GLOBAL_STATUS bit i is set in it and the
  *   policy itself overflowed counter i since its previous delivered PMI (a stale status bit the
  *   guest never cleared covers nothing). A tracked reference overflow is matched by the first
@@ -52,8 +57,11 @@ int metrics_slot_idx(int slot);
 struct metrics_ctr {
 	/* results */
 	uint64_t reads, reads_err, err_abs_max;
+	uint64_t reads_not_modeled; /* reads of the counter while not modeled: never scored */
 	double err_abs_sum, err_sum;
+	double ref_sum;  /* the reference's values at those reads (count_error_rel_mean) */
 	uint64_t ref_overflows, matched, missed;
+	uint64_t dropped_by_guest; /* reference overflows whose reference PMI LVTPC dropped */
 	struct vpmc_hist late_ev, late_ns;
 	/* state */
 	bool cand;      /* reference overflow in this event, waiting for the reference's PMI */
@@ -112,6 +120,8 @@ struct metrics_vcpu {
 	uint64_t host_value;
 	uint64_t triggers, cur_triggers;
 	uint64_t pending_mask;    /* KVM indices with a tracked overflow pending */
+	uint64_t ovf_not_modeled; /* KVM indices the policy overflowed while not modeled, since
+				   * its last delivered PMI */
 	uint64_t cur_resumes, cur_creates;
 	uint64_t implicit_insn;
 	uint64_t ref_read_value;
@@ -129,6 +139,13 @@ struct metrics_vcpu {
 	uint64_t mask[2];         /* counter width masks: GP, fixed */
 	uint32_t status_msr;      /* GLOBAL_STATUS of the vendor */
 	const struct vpmc_cost *cost;
+	bool cost_v2;             /* vpmc_cost_v2(cost): price the v2 terms too */
+	bool no_perf_events;      /* mediated, reference: a drain reprograms no perf event */
+	uint32_t vcpu;            /* keys the cost draws */
+	unsigned int cur_reprogrammed;
+	/* each priced exit: its work, its cost and the drain extra in it (us) */
+	void (*exit_fn)(void *data, const struct vpmc_exit_work *w, double us, double x_us);
+	void *exit_data;
 	void (*note)(void *data, const struct metrics_note *n);
 	void *note_data;
 };

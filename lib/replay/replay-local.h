@@ -13,6 +13,7 @@
 #ifndef VPMC_REPLAY_LOCAL_H
 #define VPMC_REPLAY_LOCAL_H
 
+#include "ideal.h"
 #include "metrics.h"
 #include "model.h"
 #include "overlay.h"
@@ -31,6 +32,8 @@ struct group_vcpu {
 	uint64_t c_before[METRICS_NR_SLOTS];
 	struct replay_group *g;
 	struct vpmc_replay *r;
+	bool exit_open;              /* group 0: a trace VM-exit waits for its entry, since exit_t */
+	uint64_t exit_t;
 };
 
 struct replay_group {
@@ -61,6 +64,10 @@ struct lane_vcpu {
 	struct vpmc__guest_progress ref_seg;
 	uint64_t read_value;         /* what the guest's last READ returned */
 	struct overlay_guest og;
+	/* the trace position (ideal.h): guest instructions of the trace's segments applied so
+	 * far, and where the segment being applied began */
+	uint64_t pos, seg_base;
+	struct ideal_match ideal;    /* this lane's samples against the ideal guest's */
 };
 
 struct replay_lane {
@@ -73,10 +80,14 @@ struct replay_lane {
 	uint32_t capped_first_vcpu;
 };
 
+/* Lane 0 is the ideal guest (ideal.h): the reference policy, first at every event so that its
+ * samples are known when the policies' lanes take the event; policy i is lane i + 1. */
+#define REPLAY_IDEAL 0
+
 struct vpmc_replay {
-	struct replay_lane lanes[VPMC_REPLAY_MAX_POLICIES];
+	struct replay_lane lanes[VPMC_REPLAY_MAX_POLICIES + 1];
 	unsigned int nr_lanes;
-	struct replay_group *groups[VPMC_REPLAY_MAX_POLICIES];
+	struct replay_group *groups[VPMC_REPLAY_MAX_POLICIES + 1];
 	unsigned int nr_groups;
 	uint32_t nr_vcpus;           /* vCPU arrays' size: highest index seen + 1 */
 	uint32_t cap_vcpus;
@@ -84,7 +95,15 @@ struct vpmc_replay {
 	bool begun, finished;
 	struct overlay ov;
 	struct vpmc_cost cost;
+	char cost_label[160];        /* vpmc_replay_set_cost_label(); "" for the default */
+	void (*exit_fn)(void *data, unsigned int policy, const struct vpmc_exit_work *w,
+			double us, double x_us);
+	void (*event_fn)(void *data, const struct vpmc_event *ev, bool after);
+	void *exit_data;
 	uint64_t events, t_first, t_last;
+	/* the trace's own exit handling: VM-exit to the vCPU's next VM-entry (as stat measures) */
+	uint64_t exit_ns_sum, exits_measured;
+	struct vpmc_replay_assumptions assumed;
 	int err;                     /* sticky error from an observer callback or the log */
 	bool segment_parts_limit;    /* the VPMC_ERR_LIMIT was SEGMENT_PARTS_MAX, not the queue */
 	struct replay_log_sink log;  /* log.obs NULL: no log */

@@ -21,10 +21,15 @@
 int vpmc_replay_new(struct vpmc_replay **out)
 {
 	struct vpmc_replay *r = calloc(1, sizeof(*r));
+	struct replay_lane *ideal;
 
 	if (!r)
 		return VPMC_ERR_NOMEM;
 	vpmc_cost_default(&r->cost);
+	ideal = &r->lanes[REPLAY_IDEAL];
+	ideal->policy = (struct vpmc_policy){ VPMC_POLICY_REFERENCE, 0 };
+	snprintf(ideal->name, sizeof(ideal->name), "ideal");
+	r->nr_lanes = 1;
 	*out = r;
 	return 0;
 }
@@ -44,6 +49,7 @@ static void lane_vcpu_free(struct lane_vcpu *lv)
 		return;
 	vpmc_vcpu_free(lv->pol);
 	metrics_vcpu_release(&lv->m);
+	ideal_release(&lv->ideal);
 	free(lv);
 }
 
@@ -82,7 +88,7 @@ int vpmc_replay_add_policy(struct vpmc_replay *r, const struct vpmc_policy *p)
 
 	if (r->begun || !p || (unsigned int)p->kind >= VPMC_POLICY_NR)
 		return VPMC_ERR_INVAL;
-	if (r->nr_lanes == VPMC_REPLAY_MAX_POLICIES)
+	if (r->nr_lanes == VPMC_REPLAY_MAX_POLICIES + 1)
 		return vpmc__set_error(&r->errbuf, VPMC_ERR_LIMIT, "at most %d policies",
 				       VPMC_REPLAY_MAX_POLICIES);
 	l = &r->lanes[r->nr_lanes];
@@ -109,6 +115,36 @@ int vpmc_replay_assume(struct vpmc_replay *r, const char *spec)
 void vpmc_replay_set_cost(struct vpmc_replay *r, const struct vpmc_cost *c)
 {
 	r->cost = *c;
+}
+
+void vpmc_replay_set_cost_label(struct vpmc_replay *r, const char *label)
+{
+	snprintf(r->cost_label, sizeof(r->cost_label), "%s", label ? label : "");
+}
+
+const char *vpmc_replay_cost_label(const struct vpmc_replay *r)
+{
+	return r->cost_label[0] ? r->cost_label : NULL;
+}
+
+void vpmc_replay_set_exit_hook(struct vpmc_replay *r,
+			       void (*fn)(void *data, unsigned int policy,
+					  const struct vpmc_exit_work *w, double us, double x_us),
+			       void (*event_fn)(void *data, const struct vpmc_event *ev, bool after),
+			       void *data)
+{
+	r->exit_fn = fn;
+	r->event_fn = event_fn;
+	r->exit_data = data;
+}
+
+/* A policy lane's exit was priced: tell the hook which policy (lane REPLAY_IDEAL is none). */
+static void lane_exit(void *data, const struct vpmc_exit_work *w, double us, double x_us)
+{
+	struct lane_vcpu *lv = data;
+	unsigned int policy = (unsigned int)(lv->lane - lv->r->lanes) - (REPLAY_IDEAL + 1);
+
+	lv->r->exit_fn(lv->r->exit_data, policy, w, us, x_us);
 }
 
 void replay_set_log_sink(struct vpmc_replay *r, const struct replay_log_sink *sink)
@@ -138,7 +174,7 @@ void vpmc_replay_set_source(struct vpmc_replay *r, const char *path,
 
 size_t vpmc_replay_nr_policies(const struct vpmc_replay *r)
 {
-	return r->nr_lanes;
+	return r->nr_lanes - 1;
 }
 
 uint64_t vpmc_replay_handler_capped(const struct vpmc_replay *r, size_t i, uint64_t *first_ns,
@@ -146,9 +182,9 @@ uint64_t vpmc_replay_handler_capped(const struct vpmc_replay *r, size_t i, uint6
 {
 	const struct replay_lane *l;
 
-	if (!r || i >= r->nr_lanes)
+	if (!r || i >= vpmc_replay_nr_policies(r))
 		return 0;
-	l = &r->lanes[i];
+	l = &r->lanes[i + 1];
 	if (l->handler_capped && first_ns)
 		*first_ns = l->capped_first_ns;
 	if (l->handler_capped && first_vcpu)
@@ -158,7 +194,7 @@ uint64_t vpmc_replay_handler_capped(const struct vpmc_replay *r, size_t i, uint6
 
 const struct vpmc_policy *vpmc_replay_policy(const struct vpmc_replay *r, size_t i)
 {
-	return i < r->nr_lanes ? &r->lanes[i].policy : NULL;
+	return i < vpmc_replay_nr_policies(r) ? &r->lanes[i + 1].policy : NULL;
 }
 
 /* ---- observations ---- */
@@ -199,10 +235,20 @@ static void group_obs(void *data, const struct vpmc_obs *o)
 	gv->q[gv->nq++] = *o;
 }
 
+/* The lane that logs its group's reference: the group's first policy (not the ideal guest,
+ * whose lane is not logged). */
+static bool lane_logs_ref(const struct lane_vcpu *lv)
+{
+	const struct replay_group *g = lv->gv->g;
+	unsigned int k = g->lanes[0] == &lv->r->lanes[REPLAY_IDEAL];
+
+	return k < g->nr_lanes && lv->lane == g->lanes[k];
+}
+
 static void lane_feed_ref_queued(struct lane_vcpu *lv, const struct vpmc_obs *upto)
 {
 	struct group_vcpu *gv = lv->gv;
-	bool first = lv->lane == gv->g->lanes[0];
+	bool first = lv->r->log.obs && lane_logs_ref(lv);
 
 	while (lv->qi < gv->nq) {
 		const struct vpmc_obs *o = &gv->q[lv->qi];
@@ -280,6 +326,21 @@ static void lane_ref_upto(struct lane_vcpu *lv, uint64_t upto)
 					   &lv->ref_seg);
 }
 
+/* A PMI @obs reached the guest of @lv: a sample of the ideal guest, or of a policy's guest. */
+static void lane_sample(struct lane_vcpu *lv, const struct vpmc_obs *obs)
+{
+	struct vpmc_replay *r = lv->r;
+	uint64_t pos = obs->seg_insn ? lv->seg_base + obs->seg_insn : lv->pos;
+	unsigned int i;
+
+	if (lv->lane != &r->lanes[REPLAY_IDEAL]) {
+		ideal_sample(&lv->ideal, pos, obs->time_ns);
+		return;
+	}
+	for (i = REPLAY_IDEAL + 1; i < r->nr_lanes; i++)
+		ideal_push(&r->lanes[i].vcpus[lv->vcpu]->ideal, pos, obs->time_ns);
+}
+
 /* The policy's model observed @o. */
 static void lane_obs(void *data, const struct vpmc_obs *obs)
 {
@@ -290,11 +351,12 @@ static void lane_obs(void *data, const struct vpmc_obs *obs)
 		lane_ref_upto(lv, obs->seg_insn); /* the reference up to the same instruction */
 	lane_feed_ref(lv, obs);
 	metrics_pol_obs(&lv->m, obs, &probe);
-	if (obs->kind == VPMC_OBS_PMI && obs->delivered)
+	if (obs->kind == VPMC_OBS_PMI && obs->delivered) {
 		lv->pmi_delivered = true;
-	else if (obs->kind == VPMC_OBS_READ)
+		lane_sample(lv, obs);
+	} else if (obs->kind == VPMC_OBS_READ)
 		lv->read_value = obs->value;
-	if (lv->r->log.obs)
+	if (lv->r->log.obs && lv->lane != &lv->r->lanes[REPLAY_IDEAL])
 		replay_log_err(lv->r, lv->r->log.obs(&lv->r->log, lv->lane->name, obs));
 }
 
@@ -366,6 +428,7 @@ static int lane_guest(struct lane_vcpu *lv, const struct vpmc_event *ev)
 {
 	struct vpmc__guest_progress p = VPMC__GUEST_PROGRESS_INIT;
 	struct vpmc_replay *r = lv->r;
+	uint64_t base = lv->pos; /* the trace position at the segment's start */
 	unsigned int parts = 0;
 	bool more;
 	int err = 0;
@@ -378,7 +441,9 @@ static int lane_guest(struct lane_vcpu *lv, const struct vpmc_event *ev)
 			r->segment_parts_limit = true;
 			return VPMC_ERR_LIMIT;
 		}
+		lv->seg_base = base; /* the handler's events moved it */
 		more = lane_guest_part(lv, ev, &p);
+		lv->pos = base + (more ? p.insn : ev->insn); /* where the handler runs */
 		if (lv->m.err || r->err)
 			return lv->m.err ? lv->m.err : r->err;
 		if (lv->pmi_delivered && !lv->in_handler)
@@ -406,11 +471,16 @@ static inline int lane_event(struct lane_vcpu *lv, const struct vpmc_event *ev)
 
 	lv->ev = ev;
 	lv->qi = 0;
+	lv->seg_base = lv->pos;
+	if (ev->type == VPMC_EV_RETIRE && !lv->in_handler) /* not the overlay's own */
+		lv->pos++; /* a sample at it is at it */
 	metrics_event_begin(&lv->m, ev->type);
 	metrics_event_host(&lv->m, ev);
 	err = vpmc_vcpu_event(lv->pol, ev);
 	if (err)
 		return err;
+	if (ev->type == VPMC_EV_GUEST)
+		lv->pos += ev->insn;
 	lane_feed_ref(lv, NULL);
 	lane_triggers(lv);
 	metrics_event_end(&lv->m, ev->type);
@@ -563,7 +633,15 @@ static int replay_add_vcpu(struct vpmc_replay *r, uint32_t vcpu, uint64_t t)
 		lv->vcpu = vcpu;
 		lv->gv = l->g->vcpus[vcpu];
 		metrics_vcpu_init(&lv->m, &r->cfg, &r->cost);
-		if (r->log.obs) {
+		ideal_init(&lv->ideal);
+		lv->m.vcpu = vcpu;
+		lv->m.no_perf_events = l->policy.kind == VPMC_POLICY_MEDIATED ||
+				       l->policy.kind == VPMC_POLICY_REFERENCE;
+		if (r->exit_fn && i != REPLAY_IDEAL) {
+			lv->m.exit_fn = lane_exit;
+			lv->m.exit_data = lv;
+		}
+		if (r->log.obs && i != REPLAY_IDEAL) {
 			lv->m.note = lane_note;
 			lv->m.note_data = lv;
 		}
@@ -599,7 +677,7 @@ int vpmc_replay_begin(struct vpmc_replay *r, const struct vpmc_pmu_config *cfg)
 
 	if (r->begun)
 		return vpmc__set_error(&r->errbuf, VPMC_ERR_INVAL, "replay already begun");
-	if (!r->nr_lanes)
+	if (!vpmc_replay_nr_policies(r))
 		return vpmc__set_error(&r->errbuf, VPMC_ERR_INVAL, "no policy to replay");
 	/* the configuration as KVM caps it, which the overlay must fit */
 	err = vpmc_vcpu_new(&probe, cfg, &reference, 0, NULL);
@@ -681,6 +759,22 @@ static void replay_assume_conflict(struct vpmc_replay *r, const struct vpmc_even
 		 r->ov.ctr[i].spec);
 }
 
+/* The trace's own exit handling (vpmc_replay_trace_exits()): a VM-exit of the trace to the
+ * vCPU's next VM-entry of the trace, as stat measures it; an exit that follows an exit
+ * replaces it. */
+static void replay_trace_exit(struct group_vcpu *gv, const struct vpmc_event *ev,
+			      struct vpmc_replay *r)
+{
+	if (ev->type == VPMC_EV_EXIT) {
+		gv->exit_open = true;
+		gv->exit_t = ev->time_ns;
+	} else if (ev->type == VPMC_EV_ENTRY && gv->exit_open) {
+		gv->exit_open = false;
+		r->exit_ns_sum += ev->time_ns >= gv->exit_t ? ev->time_ns - gv->exit_t : 0;
+		r->exits_measured++;
+	}
+}
+
 int vpmc_replay_event(struct vpmc_replay *r, const struct vpmc_event *ev)
 {
 	unsigned int i;
@@ -704,6 +798,9 @@ int vpmc_replay_event(struct vpmc_replay *r, const struct vpmc_event *ev)
 		if (err)
 			goto fail;
 	}
+	replay_trace_exit(r->groups[0]->vcpus[ev->vcpu], ev, r);
+	if (r->event_fn)
+		r->event_fn(r->exit_data, ev, false);
 	/* with an overlay each lane runs its reference through a guest segment (lane_guest()) */
 	for (i = 0; i < r->nr_groups && !(r->ov.nr && ev->type == VPMC_EV_GUEST); i++) {
 		err = group_apply(r->groups[i]->vcpus[ev->vcpu], ev->vcpu, ev);
@@ -719,6 +816,8 @@ int vpmc_replay_event(struct vpmc_replay *r, const struct vpmc_event *ev)
 		if (err)
 			goto fail;
 	}
+	if (r->event_fn)
+		r->event_fn(r->exit_data, ev, true);
 	if (++r->events % PROGRESS_EVERY == 0 && r->progress)
 		r->progress(r->progress_data, r->events);
 	return 0;
@@ -740,6 +839,8 @@ int vpmc_replay_finish(struct vpmc_replay *r)
 			if (!lv)
 				continue;
 			metrics_finish(&lv->m, r->t_last);
+			if (!lv->m.err)
+				lv->m.err = lv->ideal.err;
 			if (lv->m.err)
 				return vpmc__set_error(&r->errbuf, lv->m.err, "%s",
 						       vpmc_strerror(lv->m.err));

@@ -9,26 +9,45 @@
 
 #include "replay-local.h"
 
-/* Sum of lane @l's metrics over vCPU @vcpu (-1 all) into @sum (initialized here). */
+/* Sum of lane @l's metrics and samples over vCPU @vcpu (-1 all) into @sum and @ideal
+ * (initialized here). */
 static int replay_lane_sum(const struct vpmc_replay *r, const struct replay_lane *l, int vcpu,
-			   struct metrics_vcpu *sum)
+			   struct metrics_vcpu *sum, struct ideal_match *ideal)
 {
 	uint32_t v;
 	int err = 0;
 
 	metrics_vcpu_init(sum, &r->cfg, NULL);
+	ideal_init(ideal);
 	for (v = 0; !err && v < r->nr_vcpus; v++) {
 		if (l->vcpus[v] && (vcpu < 0 || (uint32_t)vcpu == v))
 			err = metrics_vcpu_add(sum, &l->vcpus[v]->m);
+		if (!err && l->vcpus[v] && (vcpu < 0 || (uint32_t)vcpu == v))
+			err = ideal_add(ideal, &l->vcpus[v]->ideal);
 	}
 	return err;
+}
+
+/* The samples of @im into @m (vCPU rows: not per counter). */
+static void replay_fill_samples(const struct ideal_match *im, struct vpmc_metrics *m)
+{
+	m->samples = m->pmis_delivered;
+	m->samples_ideal = im->ideal;
+	m->samples_matched = im->matched;
+	m->samples_unmatched = im->unmatched;
+	m->ideal_lateness_insn_p50 = hist_percentile(&im->late_ev, 5000);
+	m->ideal_lateness_insn_p99 = hist_percentile(&im->late_ev, 9900);
+	m->ideal_lateness_insn_max = im->late_ev.max;
+	m->ideal_lateness_ns_p50 = hist_percentile(&im->late_ns, 5000);
+	m->ideal_lateness_ns_p99 = hist_percentile(&im->late_ns, 9900);
+	m->ideal_lateness_ns_max = im->late_ns.max;
 }
 
 /* @sum's figures for one counter slot (-1 all) as the public struct. */
 static void replay_fill_metrics(const struct metrics_vcpu *sum, int slot, struct vpmc_metrics *m)
 {
 	struct vpmc_hist ev, ns;
-	double abs_sum = 0, sum_err = 0;
+	double abs_sum = 0, sum_err = 0, ref_sum = 0;
 	int i;
 
 	memset(m, 0, sizeof(*m));
@@ -41,13 +60,16 @@ static void replay_fill_metrics(const struct metrics_vcpu *sum, int slot, struct
 			continue;
 		m->reads += c->reads;
 		m->reads_with_error += c->reads_err;
+		m->reads_not_modeled += c->reads_not_modeled;
 		if (c->err_abs_max > m->error_events_max_abs)
 			m->error_events_max_abs = c->err_abs_max;
 		abs_sum += c->err_abs_sum;
 		sum_err += c->err_sum;
+		ref_sum += c->ref_sum;
 		m->ref_overflows += c->ref_overflows;
 		m->overflows_matched += c->matched;
 		m->overflows_missed += c->missed;
+		m->dropped_by_guest += c->dropped_by_guest;
 		/* a merge that fails for memory leaves the percentiles short, never wrong-sized */
 		if (hist_merge(&ev, &c->late_ev) || hist_merge(&ns, &c->late_ns))
 			break;
@@ -56,6 +78,8 @@ static void replay_fill_metrics(const struct metrics_vcpu *sum, int slot, struct
 		m->error_events_mean_abs = abs_sum / (double)m->reads;
 		m->error_events_mean = sum_err / (double)m->reads;
 	}
+	if (ref_sum > 0)
+		m->count_error_rel_mean = abs_sum / ref_sum;
 	m->lateness_events_p50 = hist_percentile(&ev, 5000);
 	m->lateness_events_p99 = hist_percentile(&ev, 9900);
 	m->lateness_events_max = ev.max;
@@ -92,14 +116,19 @@ int vpmc_replay_metrics(const struct vpmc_replay *r, size_t i, int vcpu, int cou
 			struct vpmc_metrics *m)
 {
 	struct metrics_vcpu sum;
+	struct ideal_match ideal;
 	int slot = counter < 0 ? -1 : metrics_slot(counter), err;
 
-	if (i >= r->nr_lanes || (counter >= 0 && slot < 0))
+	if (i >= vpmc_replay_nr_policies(r) || (counter >= 0 && slot < 0))
 		return VPMC_ERR_INVAL;
-	err = replay_lane_sum(r, &r->lanes[i], vcpu, &sum);
-	if (!err)
+	err = replay_lane_sum(r, &r->lanes[i + 1], vcpu, &sum, &ideal);
+	if (!err) {
 		replay_fill_metrics(&sum, slot, m);
+		if (slot < 0)
+			replay_fill_samples(&ideal, m);
+	}
 	metrics_vcpu_release(&sum);
+	ideal_release(&ideal);
 	return err;
 }
 
@@ -113,6 +142,25 @@ bool vpmc_replay_source(const struct vpmc_replay *r, const char **path,
 	if (st && r->has_source_stats)
 		*st = r->source_stats;
 	return r->has_source_stats;
+}
+
+void vpmc_replay_set_assumptions(struct vpmc_replay *r, const struct vpmc_replay_assumptions *a)
+{
+	r->assumed = *a;
+	r->assumed.vendor_how[sizeof(r->assumed.vendor_how) - 1] = '\0';
+	r->assumed.host_how[sizeof(r->assumed.host_how) - 1] = '\0';
+}
+
+const struct vpmc_replay_assumptions *vpmc_replay_assumptions(const struct vpmc_replay *r)
+{
+	return &r->assumed;
+}
+
+uint64_t vpmc_replay_trace_exits(const struct vpmc_replay *r, uint64_t *ns_sum)
+{
+	if (ns_sum)
+		*ns_sum = r->exit_ns_sum;
+	return r->exits_measured;
 }
 
 const struct vpmc_pmu_config *vpmc_replay_config(const struct vpmc_replay *r)

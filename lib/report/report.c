@@ -16,10 +16,15 @@
 #include "outbuf.h"
 #include "replay.h"
 
-/* A row: the public figures and what is derived from them. */
+/* A row: the public figures and what is derived from them (against the ideal guest, against
+ * exact, against the trace's own exit handling). */
 struct row {
 	struct vpmc_metrics m;
 	double exits_with_drain_pct;
+	double samples_lost_pct;     /* of the ideal guest's samples; defined when it had some */
+	double host_us_saved_pct;    /* of exact's host_us_total; defined when has_exact */
+	double pmu_share_of_exit_pct; /* PMU us per exit over the trace's exit handling per exit */
+	bool has_exact, has_exit_time;
 };
 
 enum fkind {
@@ -29,9 +34,14 @@ enum fkind {
 	F_PCT,  /* percent, 2 decimals */
 	F_LAT,  /* integer, meaningful only when overflows were matched */
 	F_EXIT, /* microseconds, meaningful only when there were exits */
+	F_ILAT, /* integer, meaningful only when samples were matched with the ideal guest's */
+	F_LOST, /* percent, meaningful only when the ideal guest had samples */
+	F_SAVED, /* percent, meaningful only when exact is a row and cost something */
+	F_SHARE, /* percent, meaningful only with exits and the trace's exit times */
+	F_FRAC, /* fraction, 4 decimals, meaningful only when counters were read */
 };
 
-enum fsect { S_READS, S_PMIS, S_COST, S_NR };
+enum fsect { S_VERDICT, S_READS, S_PMIS, S_COST, S_NR };
 
 struct field {
 	const char *key;  /* JSON and CSV */
@@ -43,28 +53,50 @@ struct field {
 };
 
 #define M(f) offsetof(struct row, m.f)
+#define R(f) offsetof(struct row, f)
 static const struct field fields[] = {
+	{ "samples", "samples", F_U64, S_VERDICT, false, M(samples) },
+	{ "samples_ideal", "ideal", F_U64, S_VERDICT, false, M(samples_ideal) },
+	{ "samples_lost_pct", "lost %", F_LOST, S_VERDICT, false, R(samples_lost_pct) },
+	{ "samples_unmatched", "ahead", F_U64, S_VERDICT, false, M(samples_unmatched) },
+	{ "ideal_lateness_insn_p50", "late insn p50", F_ILAT, S_VERDICT, false,
+	  M(ideal_lateness_insn_p50) },
+	{ "ideal_lateness_insn_p99", "p99", F_ILAT, S_VERDICT, false, M(ideal_lateness_insn_p99) },
+	{ "ideal_lateness_insn_max", "max", F_ILAT, S_VERDICT, false, M(ideal_lateness_insn_max) },
+	{ "ideal_lateness_ns_p99", "late ns p99", F_ILAT, S_VERDICT, false,
+	  M(ideal_lateness_ns_p99) },
+	{ "host_us_total", "host us", F_US, S_VERDICT, false, M(host_us_total) },
+	{ "host_us_saved_pct", "saved %", F_SAVED, S_VERDICT, false, R(host_us_saved_pct) },
+	{ "count_error_rel_mean", "count err", F_FRAC, S_VERDICT, false, M(count_error_rel_mean) },
 	{ "reads", "reads", F_U64, S_READS, true, M(reads) },
 	{ "reads_with_error", "with error", F_U64, S_READS, true, M(reads_with_error) },
 	{ "error_events_mean_abs", "mean |err|", F_EV, S_READS, true, M(error_events_mean_abs) },
 	{ "error_events_max_abs", "max |err|", F_U64, S_READS, true, M(error_events_max_abs) },
 	{ "error_events_mean", "mean err", F_EV, S_READS, true, M(error_events_mean) },
+	{ "reads_not_modeled", "not modeled", F_U64, S_READS, true, M(reads_not_modeled) },
 	{ "status_reads", "status reads", F_U64, S_READS, false, M(status_reads) },
 	{ "status_reads_differ", "differ", F_U64, S_READS, false, M(status_reads_differ) },
 	{ "host_reads", "host reads", F_U64, S_READS, false, M(host_reads) },
 	{ "host_differ", "differ", F_U64, S_READS, false, M(host_differ) },
-	{ "ref_overflows", "ref ovf", F_U64, S_PMIS, true, M(ref_overflows) },
-	{ "overflows_matched", "matched", F_U64, S_PMIS, true, M(overflows_matched) },
-	{ "overflows_missed", "missed", F_U64, S_PMIS, true, M(overflows_missed) },
+	{ "samples_matched", "samples matched", F_U64, S_PMIS, false, M(samples_matched) },
+	{ "ideal_lateness_ns_p50", "late ns p50", F_ILAT, S_PMIS, false,
+	  M(ideal_lateness_ns_p50) },
+	{ "ideal_lateness_ns_max", "late ns max", F_ILAT, S_PMIS, false,
+	  M(ideal_lateness_ns_max) },
+	{ "lane_ref_overflows", "lane-ref ovf", F_U64, S_PMIS, true, M(ref_overflows) },
+	{ "lane_ref_matched", "matched", F_U64, S_PMIS, true, M(overflows_matched) },
+	{ "lane_ref_missed", "missed", F_U64, S_PMIS, true, M(overflows_missed) },
+	{ "dropped_by_guest", "by guest", F_U64, S_PMIS, true, M(dropped_by_guest) },
 	{ "pmis_delivered", "PMIs", F_U64, S_PMIS, false, M(pmis_delivered) },
 	{ "pmis_dropped", "dropped", F_U64, S_PMIS, false, M(pmis_dropped) },
 	{ "pmis_spurious", "spurious", F_U64, S_PMIS, false, M(pmis_spurious) },
-	{ "lateness_events_p50", "late ev p50", F_LAT, S_PMIS, true, M(lateness_events_p50) },
-	{ "lateness_events_p99", "p99", F_LAT, S_PMIS, true, M(lateness_events_p99) },
-	{ "lateness_events_max", "max", F_LAT, S_PMIS, true, M(lateness_events_max) },
-	{ "lateness_ns_p50", "late ns p50", F_LAT, S_PMIS, true, M(lateness_ns_p50) },
-	{ "lateness_ns_p99", "p99", F_LAT, S_PMIS, true, M(lateness_ns_p99) },
-	{ "lateness_ns_max", "max", F_LAT, S_PMIS, true, M(lateness_ns_max) },
+	{ "lane_ref_lateness_events_p50", "late ev p50", F_LAT, S_PMIS, true,
+	  M(lateness_events_p50) },
+	{ "lane_ref_lateness_events_p99", "p99", F_LAT, S_PMIS, true, M(lateness_events_p99) },
+	{ "lane_ref_lateness_events_max", "max", F_LAT, S_PMIS, true, M(lateness_events_max) },
+	{ "lane_ref_lateness_ns_p50", "late ns p50", F_LAT, S_PMIS, true, M(lateness_ns_p50) },
+	{ "lane_ref_lateness_ns_p99", "p99", F_LAT, S_PMIS, true, M(lateness_ns_p99) },
+	{ "lane_ref_lateness_ns_max", "max", F_LAT, S_PMIS, true, M(lateness_ns_max) },
 	{ "exits", "exits", F_U64, S_COST, false, M(exits) },
 	{ "exits_implicit", "implicit", F_U64, S_COST, false, M(exits_implicit) },
 	{ "exits_with_drain_pct", "drain %", F_PCT, S_COST, false,
@@ -74,27 +106,39 @@ static const struct field fields[] = {
 	{ "perf_resumes", "resumes", F_U64, S_COST, false, M(perf_resumes) },
 	{ "perf_creates", "creates", F_U64, S_COST, false, M(perf_creates) },
 	{ "triggers", "triggers", F_U64, S_COST, false, M(triggers) },
-	{ "host_us_per_exit_mean", "us/exit", F_EXIT, S_COST, false, M(host_us_per_exit_mean) },
-	{ "host_us_per_exit_p50", "p50", F_EXIT, S_COST, false, M(host_us_per_exit_p50) },
-	{ "host_us_per_exit_p99", "p99", F_EXIT, S_COST, false, M(host_us_per_exit_p99) },
-	{ "host_us_per_exit_max", "max", F_EXIT, S_COST, false, M(host_us_per_exit_max) },
-	{ "host_us_total", "total us", F_US, S_COST, false, M(host_us_total) },
+	{ "pmu_us_per_exit_mean", "PMU us/exit", F_EXIT, S_COST, false,
+	  M(host_us_per_exit_mean) },
+	{ "pmu_us_per_exit_p50", "p50", F_EXIT, S_COST, false, M(host_us_per_exit_p50) },
+	{ "pmu_us_per_exit_p99", "p99", F_EXIT, S_COST, false, M(host_us_per_exit_p99) },
+	{ "pmu_us_per_exit_max", "max", F_EXIT, S_COST, false, M(host_us_per_exit_max) },
+	{ "pmu_share_of_exit_pct", "of exit %", F_SHARE, S_COST, false,
+	  R(pmu_share_of_exit_pct) },
 };
+#undef R
 #undef M
 
 static const char *const sect_titles[S_NR] = {
-	[S_READS] = "Guest-visible counts: each guest read of a counter, policy minus reference "
-		    "(events); reads the trace recorded on the real host, and how many differ",
-	[S_PMIS] = "PMIs: reference overflows that raised a PMI, and the policy's PMIs",
-	[S_COST] = "Host cost: each VM-entry ends one exit; modeled microseconds per exit",
+	[S_VERDICT] = "Verdict: samples (PMIs the guest's profiler got) against the ideal guest's "
+		      "(exact counting, its own PMIs run its own handler), lost and late (trace "
+		      "instructions, ns); modeled host us in all and saved against exact; count "
+		      "error relative to what the lane's reference counted",
+	[S_READS] = "Guest-visible counts: each guest read of a counter, policy minus the lane's "
+		    "reference (events); reads the trace recorded on the real host, and how many "
+		    "differ",
+	[S_PMIS] = "PMIs: samples against the ideal guest; then against the lane's reference "
+		   "(exact counting under the policy's own guest actions): its overflows that "
+		   "raised a PMI, matched, missed and late",
+	[S_COST] = "Host cost: each VM-entry ends one exit; modeled PMU work per exit (not exit "
+		   "latency), and its share of the trace's measured exit handling",
 };
 
 /* Sweep columns, in this order after "policy,tolerance". */
 static const char *const sweep_keys[] = {
-	"exits", "drains", "perf_resumes", "perf_creates", "host_us_per_exit_mean",
-	"host_us_per_exit_p99", "host_us_total", "reads_with_error", "error_events_max_abs",
-	"overflows_matched", "overflows_missed", "pmis_spurious", "lateness_events_p99",
-	"lateness_ns_p99",
+	"samples", "samples_ideal", "samples_lost_pct", "ideal_lateness_insn_p99",
+	"host_us_total", "host_us_saved_pct", "count_error_rel_mean", "exits", "drains",
+	"perf_resumes", "perf_creates", "pmu_us_per_exit_mean", "pmu_us_per_exit_p99",
+	"reads_with_error", "error_events_max_abs", "lane_ref_matched", "lane_ref_missed",
+	"pmis_spurious", "lane_ref_lateness_events_p99", "lane_ref_lateness_ns_p99",
 };
 
 static uint64_t row_u64(const struct row *r, const struct field *f)
@@ -110,7 +154,24 @@ static double row_double(const struct row *r, const struct field *f)
 /* Undefined cell: a percentile without samples. */
 static bool cell_undefined(const struct row *r, const struct field *f)
 {
-	return (f->kind == F_LAT && !r->m.overflows_matched) || (f->kind == F_EXIT && !r->m.exits);
+	switch (f->kind) {
+	case F_LAT:
+		return !r->m.overflows_matched;
+	case F_EXIT:
+		return !r->m.exits;
+	case F_ILAT:
+		return !r->m.samples_matched;
+	case F_LOST:
+		return !r->m.samples_ideal;
+	case F_SAVED:
+		return !r->has_exact;
+	case F_SHARE:
+		return !r->m.exits || !r->has_exit_time;
+	case F_FRAC:
+		return !r->m.reads;
+	default:
+		return false;
+	}
 }
 
 /* Text of a cell; "" when undefined (CSV empty, text "-", JSON null). */
@@ -123,11 +184,15 @@ static void cell_text(const struct row *r, const struct field *f, char *buf, siz
 	switch (f->kind) {
 	case F_U64:
 	case F_LAT:
+	case F_ILAT:
 		snprintf(buf, len, "%" PRIu64, row_u64(r, f));
 		break;
 	case F_US:
 	case F_EXIT:
 		snprintf(buf, len, "%.3f", row_double(r, f));
+		break;
+	case F_FRAC:
+		snprintf(buf, len, "%.4f", row_double(r, f));
 		break;
 	default:
 		snprintf(buf, len, "%.2f", row_double(r, f));
@@ -143,7 +208,7 @@ static void cell_json(json_t *o, const struct row *r, const struct field *f, int
 
 	if (cell_undefined(r, f)) {
 		out_json_set(o, f->key, json_null(), err);
-	} else if (f->kind == F_U64 || f->kind == F_LAT) {
+	} else if (f->kind == F_U64 || f->kind == F_LAT || f->kind == F_ILAT) {
 		out_json_set(o, f->key, out_json_u64(row_u64(r, f)), err);
 	} else {
 		cell_text(r, f, buf, sizeof(buf));
@@ -163,18 +228,51 @@ static const struct field *field_by_key(const char *key)
 	return NULL;
 }
 
-static void row_finish(struct row *r)
+/* The index of policy exact in @rp, or -1. */
+static int exact_index(const struct vpmc_replay *rp)
 {
-	r->exits_with_drain_pct =
-		r->m.exits ? 100.0 * (double)r->m.exits_with_drain / (double)r->m.exits : 0.0;
+	size_t i, n = vpmc_replay_nr_policies(rp);
+
+	for (i = 0; i < n; i++) {
+		if (vpmc_replay_policy(rp, i)->kind == VPMC_POLICY_EXACT)
+			return (int)i;
+	}
+	return -1;
 }
 
-/* Row of policy @i for vCPU @vcpu (-1 all) and counter @idx (KVM global index, -1 all). */
+/* The derived figures of @r: @exact is exact's row of the same vCPUs (NULL if none). */
+static void row_finish(const struct vpmc_replay *rp, struct row *r, const struct row *exact)
+{
+	uint64_t exit_ns, nr_exits = vpmc_replay_trace_exits(rp, &exit_ns);
+
+	r->exits_with_drain_pct =
+		r->m.exits ? 100.0 * (double)r->m.exits_with_drain / (double)r->m.exits : 0.0;
+	r->samples_lost_pct = r->m.samples_ideal ? 100.0 * ((double)r->m.samples_ideal -
+							     (double)r->m.samples) /
+							   (double)r->m.samples_ideal
+						 : 0.0;
+	r->has_exact = exact && exact->m.host_us_total > 0;
+	r->host_us_saved_pct = r->has_exact ? 100.0 * (exact->m.host_us_total -
+						       r->m.host_us_total) / exact->m.host_us_total
+					    : 0.0;
+	r->has_exit_time = nr_exits && exit_ns;
+	r->pmu_share_of_exit_pct = r->has_exit_time ? 100.0 * r->m.host_us_per_exit_mean /
+							      ((double)exit_ns / 1000.0 /
+							       (double)nr_exits)
+						    : 0.0;
+}
+
+/* Row of policy @i for vCPU @vcpu (-1 all) and counter @idx (KVM global index, -1 all), with
+ * its deltas against exact's row of the same vCPUs. */
 static int lane_row(const struct vpmc_replay *rp, size_t i, int vcpu, int idx, struct row *r)
 {
-	int err = vpmc_replay_metrics(rp, i, vcpu, idx, &r->m);
+	int ex = exact_index(rp), err = vpmc_replay_metrics(rp, i, vcpu, idx, &r->m);
+	struct row exact;
 
-	row_finish(r);
+	memset(&exact, 0, sizeof(exact));
+	if (!err && ex >= 0 && idx < 0)
+		err = vpmc_replay_metrics(rp, (size_t)ex, vcpu, idx, &exact.m);
+	row_finish(rp, r, !err && ex >= 0 && idx < 0 ? &exact : NULL);
 	return err;
 }
 
@@ -199,7 +297,8 @@ static const char *counter_name(int idx, char *buf, size_t len)
 /* A counter gets a row of its own when it was read or overflowed in the reference. */
 static bool counter_active(const struct vpmc_metrics *m)
 {
-	return m->reads || m->ref_overflows || m->overflows_matched || m->overflows_missed;
+	return m->reads || m->ref_overflows || m->overflows_matched || m->overflows_missed ||
+	       m->dropped_by_guest || m->reads_not_modeled;
 }
 
 /* The name of policy @i, as vpmc_policy_format() spells it. */
@@ -298,10 +397,41 @@ static int text_section(FILE *f, enum fsect sect, bool per_counter, const char *
 	return err;
 }
 
+/*
+ * Each cost parameter's tag (HACKING: every cost parameter has one): derived (a measurement
+ * divided by an estimate), estimate, or given (--cost, when it differs from the default).
+ * vpmcsim(1), COST MODEL, has their sources.
+ */
+static const struct {
+	const char *name;
+	size_t off;
+	const char *tag;
+} cost_params[] = {
+	{ "resume_us", offsetof(struct vpmc_cost, resume_us), "derived" },
+	{ "create_us", offsetof(struct vpmc_cost, create_us), "derived" },
+	{ "trigger_cycles", offsetof(struct vpmc_cost, trigger_cycles), "estimate" },
+	{ "cpu_ghz", offsetof(struct vpmc_cost, cpu_ghz), "estimate" },
+};
+
+static double cost_value(const struct vpmc_cost *c, size_t i)
+{
+	return *(const double *)((const char *)c + cost_params[i].off);
+}
+
+static const char *cost_tag(const struct vpmc_cost *c, size_t i)
+{
+	struct vpmc_cost d;
+
+	vpmc_cost_default(&d);
+	return cost_value(c, i) == cost_value(&d, i) ? cost_params[i].tag : "given";
+}
+
 static void text_header(const struct vpmc_replay *rp, FILE *f)
 {
 	const struct vpmc_pmu_config *cfg = vpmc_replay_config(rp);
+	const struct vpmc_replay_assumptions *a = vpmc_replay_assumptions(rp);
 	const struct vpmc_cost *cost = vpmc_replay_cost(rp);
+	uint64_t exit_ns, nr_exits = vpmc_replay_trace_exits(rp, &exit_ns);
 	struct vpmc_reader_stats st;
 	const char *source;
 	uint64_t events, t_first, t_last;
@@ -318,15 +448,39 @@ static void text_header(const struct vpmc_replay *rp, FILE *f)
 			   " lost, %" PRIu64 " skipped lines, %" PRIu64 " entries synthesized\n",
 			st.records, st.unknown_records, st.lost_events, st.skipped_lines,
 			st.synthesized_entries);
-	fprintf(f, "pmu: %s v%u, %u GP x %u bits, %u fixed x %u bits\n",
+	fprintf(f, "pmu: %s v%u, %u GP x %u bits, %u fixed x %u bits (vendor: %s)\n",
 		cfg->vendor == VPMC_VENDOR_AMD ? "amd" : "intel", cfg->version, cfg->nr_gp,
-		cfg->gp_width, cfg->nr_fixed, cfg->fixed_width);
+		cfg->gp_width, cfg->nr_fixed, cfg->fixed_width,
+		a->vendor_how[0] ? a->vendor_how : "not said");
+	fprintf(f, "host kernel: %u.%u (%s)\n", cfg->host_kernel >> 16, cfg->host_kernel & 0xffff,
+		a->host_how[0] ? a->host_how : "not said");
+	if (a->guest_synthesized)
+		fprintf(f, "guest: %" PRIu64 " instructions/s, %u branches per 1000: assumed, the "
+			"guest segments are synthesized from guest-mode time (--guest-ips, "
+			"--guest-branch-permille)\n", a->guest_ips, a->guest_branch_permille);
+	else
+		fputs("guest: the trace's own guest segments (not synthesized)\n", f);
 	fputs("overlay:", f);
 	for (i = 0; i < nr_assumed; i++)
 		fprintf(f, " %s", vpmc_replay_assumed(rp, i));
 	fputs(nr_assumed ? "\n" : " none\n", f);
-	fprintf(f, "cost model: resume_us=%g create_us=%g trigger_cycles=%g cpu_ghz=%g\n",
-		cost->resume_us, cost->create_us, cost->trigger_cycles, cost->cpu_ghz);
+	fputs("ideal guest: exact counting; ", f);
+	fputs(nr_assumed ? "its own PMIs run its own --assume handler\n" :
+			   "the trace's guest (no overlay: the same guest as every lane's "
+			   "reference)\n", f);
+	fputs("cost model (vpmcsim(1), COST MODEL):", f);
+	for (i = 0; i < ARRAY_SIZE(cost_params); i++)
+		fprintf(f, " %s=%g [%s]", cost_params[i].name, cost_value(cost, i),
+			cost_tag(cost, i));
+	fputc('\n', f);
+	if (vpmc_replay_cost_label(rp))
+		fprintf(f, "cost profile: %s\n", vpmc_replay_cost_label(rp));
+	if (nr_exits)
+		fprintf(f, "trace exit handling: %" PRIu64 " exits, %.3f us mean from VM-exit to the "
+			"next VM-entry (measured)\n", nr_exits, (double)exit_ns / 1000.0 /
+			(double)nr_exits);
+	else
+		fputs("trace exit handling: no VM-exit followed by a VM-entry\n", f);
 }
 
 static int text_compare(struct vpmc_replay *rp, const struct row *rows, FILE *f)
@@ -518,6 +672,54 @@ static json_t *json_row(const char *key, json_t *val, const struct row *r, bool 
 	return o;
 }
 
+/* What was assumed (vpmcsim(1), ASSUMPTIONS); a "sensitivity" object may join it. */
+static void json_assumptions(const struct vpmc_replay *rp, json_t *root, int *err)
+{
+	const struct vpmc_replay_assumptions *a = vpmc_replay_assumptions(rp);
+	const struct vpmc_pmu_config *cfg = vpmc_replay_config(rp);
+	json_t *o = json_object(), *g = json_object(), *x = json_object();
+	uint64_t exit_ns, nr_exits = vpmc_replay_trace_exits(rp, &exit_ns);
+	char kernel[32];
+
+	if (!o || !g || !x) {
+		*err = VPMC_ERR_NOMEM;
+		json_decref(o);
+		json_decref(g);
+		json_decref(x);
+		return;
+	}
+	out_json_set(g, "instructions_per_s", out_json_u64(a->guest_ips), err);
+	out_json_set(g, "branches_per_1000", json_integer(a->guest_branch_permille), err);
+	out_json_set(g, "synthesized", json_boolean(a->guest_synthesized), err);
+	out_json_set(o, "guest", g, err);
+	out_json_set(o, "vendor", json_string(cfg->vendor == VPMC_VENDOR_AMD ? "amd" : "intel"),
+		     err);
+	out_json_set(o, "vendor_from", json_string(a->vendor_how), err);
+	snprintf(kernel, sizeof(kernel), "%u.%u", cfg->host_kernel >> 16, cfg->host_kernel & 0xffff);
+	out_json_set(o, "host_kernel", json_string(kernel), err);
+	out_json_set(o, "host_kernel_from", json_string(a->host_how), err);
+	out_json_set(o, "ideal_guest", json_string(vpmc_replay_nr_assumed(rp) ?
+						   "own_overlay" : "trace_guest"), err);
+	out_json_set(x, "exits", out_json_u64(nr_exits), err);
+	out_json_set(x, "ns_total", out_json_u64(exit_ns), err);
+	out_json_set(o, "trace_exit_handling", x, err);
+	out_json_set(root, "assumptions", o, err);
+}
+
+/* The top-level "warnings": what keeps a reader from a wrong conclusion (empty if none). */
+static void json_warnings(const struct vpmc_replay *rp, json_t *root, int *err)
+{
+	char msg[VPMC_ERRMSG_MAX];
+	json_t *w = json_array();
+	size_t i;
+
+	for (i = 0; w && vpmc_replay_verdict_warning(rp, i, msg, sizeof(msg)); i++) {
+		if (json_array_append_new(w, json_string(msg)))
+			*err = VPMC_ERR_NOMEM;
+	}
+	out_json_set(root, "warnings", w, err);
+}
+
 static json_t *json_header(struct vpmc_replay *rp, int *err)
 {
 	json_t *root = json_object(), *t = json_object(), *pmu = json_object(), *ov = json_array();
@@ -567,11 +769,18 @@ static json_t *json_header(struct vpmc_replay *rp, int *err)
 			*err = VPMC_ERR_NOMEM;
 	}
 	out_json_set(root, "overlay", ov, err);
-	out_json_set_real(cost, "resume_us", c->resume_us, err, eb);
-	out_json_set_real(cost, "create_us", c->create_us, err, eb);
-	out_json_set_real(cost, "trigger_cycles", c->trigger_cycles, err, eb);
-	out_json_set_real(cost, "cpu_ghz", c->cpu_ghz, err, eb);
+	for (i = 0; i < ARRAY_SIZE(cost_params); i++) {
+		json_t *p = json_object();
+
+		out_json_set_real(p, "value", cost_value(c, i), err, eb);
+		out_json_set(p, "tag", json_string(cost_tag(c, i)), err);
+		out_json_set(cost, cost_params[i].name, p, err);
+	}
 	out_json_set(root, "cost_model", cost, err);
+	json_assumptions(rp, root, err);
+	json_warnings(rp, root, err);
+	if (vpmc_replay_cost_label(rp))
+		out_json_set(root, "cost_profile", json_string(vpmc_replay_cost_label(rp)), err);
 	return root;
 }
 
@@ -721,24 +930,27 @@ static void plot_terminal(FILE *f, const char *path)
 	fputc('\n', f);
 }
 
-/* The sweep's title: what was replayed, with which overlay, and what the plot cannot show. */
-static void plot_title(const struct vpmc_replay *rp, FILE *f, bool lateness, bool zero)
+/* The sweep's title: what was replayed (tolerance or tolerance-wrap), with which overlay, and
+ * what the plot cannot show. */
+static void plot_title(const struct vpmc_replay *rp, FILE *f, bool lateness, bool zero,
+		       bool wrap)
 {
 	char t[4096];
 	const char *source;
 	size_t n, i, nr_assumed = vpmc_replay_nr_assumed(rp);
 
 	vpmc_replay_source(rp, &source, NULL);
-	n = (size_t)snprintf(t, sizeof(t), "vpmcsim sweep of %s\n--assume",
+	n = (size_t)snprintf(t, sizeof(t), "vpmcsim sweep of %s=T (%s) on %s\n--assume",
+			     wrap ? "tolerance-wrap" : "tolerance", wrap ? "--wrap" : "no --wrap",
 			     source ? source : "(events)");
 	for (i = 0; i < nr_assumed && n < sizeof(t); i++)
 		n += (size_t)snprintf(t + n, sizeof(t) - n, " %s", vpmc_replay_assumed(rp, i));
 	if (!nr_assumed && n < sizeof(t))
 		n += (size_t)snprintf(t + n, sizeof(t) - n, ": none");
 	if (!lateness && n < sizeof(t))
-		n += (size_t)snprintf(t + n, sizeof(t) - n, "; no PMI matched at any T: no "
-				      "lateness curve%s", nr_assumed ? "" : " (program a counter "
-				      "with --assume)");
+		n += (size_t)snprintf(t + n, sizeof(t) - n, "; no sample matched an ideal sample "
+				      "at any T: no lateness curve%s", nr_assumed ? "" :
+				      " (program a counter with --assume)");
 	if (zero && n < sizeof(t))
 		snprintf(t + n, sizeof(t) - n, "; T = 0 left out (no place on a log axis)");
 	fputs("set title ", f);
@@ -746,36 +958,55 @@ static void plot_title(const struct vpmc_replay *rp, FILE *f, bool lateness, boo
 	fputs(" noenhanced\n", f);
 }
 
+/* Samples lost against the ideal guest at each T, where the point is (all T with samples). */
+static void plot_lost_labels(const struct vpmc_replay *rp, FILE *f, const struct row *rows,
+			     const bool *on_axis)
+{
+	size_t i, n = vpmc_replay_nr_policies(rp);
+
+	for (i = 0; i < n; i++) {
+		if (!on_axis[i] || !rows[i].m.samples_ideal)
+			continue;
+		fprintf(f, "set label 'lost %" PRIu64 "/%" PRIu64 "' at first %" PRIu64 ", graph "
+			"0.03 rotate by 90 left font ',8'\n", rows[i].m.samples > rows[i].m.samples_ideal ?
+			0 : rows[i].m.samples_ideal - rows[i].m.samples, rows[i].m.samples_ideal,
+			vpmc_replay_policy(rp, i)->arg);
+	}
+}
+
 int vpmc_replay_plot(struct vpmc_replay *rp, const char *path, const char **out)
 {
-	struct row rows[VPMC_REPLAY_MAX_POLICIES];
+	struct row rows[VPMC_REPLAY_MAX_POLICIES], exact;
 	bool on_axis[VPMC_REPLAY_MAX_POLICIES], lateness = false, cost = false, zero = false;
-	bool cost_pos = false, late_pos = false; /* some value above 0: else the axis is [0:1] */
+	bool cost_pos = false, late_pos = false, wrap = false; /* no value above 0: axis [0:1] */
 	uint64_t t, t_min = UINT64_MAX, t_max = 0;
 	struct vpmc__errbuf *eb = replay_errbuf(rp);
 	char **text = replay_text(rp);
 	struct outbuf b;
 	size_t i, nr_lanes = vpmc_replay_nr_policies(rp);
+	int ex = exact_index(rp), err = 0;
 	unsigned int n = 0;
-	int err = 0;
 
 	for (i = 0; !err && i < nr_lanes; i++) {
-		/* a log scale has no place for T = 0 (exact): left out, and said in the title */
+		/* a log scale has no place for T = 0: left out, and said in the title */
 		on_axis[i] = lane_tolerance(rp, i, &t) && t;
 		zero |= lane_tolerance(rp, i, &t) && !t;
+		wrap |= vpmc_replay_policy(rp, i)->kind == VPMC_POLICY_TOLERANCE_WRAP;
 		if (!on_axis[i])
 			continue;
 		t_min = t < t_min ? t : t_min;
 		t_max = t > t_max ? t : t_max;
 		err = lane_row(rp, i, -1, -1, &rows[i]);
 		n++;
-		lateness |= rows[i].m.overflows_matched != 0;
+		lateness |= rows[i].m.samples_matched != 0;
 		cost |= rows[i].m.exits != 0;
-		if (rows[i].m.exits && rows[i].m.host_us_per_exit_mean > 0)
+		if (rows[i].m.host_us_total > 0)
 			cost_pos = true;
-		if (rows[i].m.overflows_matched && rows[i].m.lateness_events_p99)
+		if (rows[i].m.samples_matched && rows[i].m.ideal_lateness_insn_p99)
 			late_pos = true;
 	}
+	if (!err && ex >= 0)
+		err = lane_row(rp, (size_t)ex, -1, -1, &exact);
 	if (err)
 		return vpmc__set_error(eb, err, "%s", vpmc_strerror(err));
 	if (!n)
@@ -783,50 +1014,46 @@ int vpmc_replay_plot(struct vpmc_replay *rp, const char *path, const char **out)
 				       "(T = 0 has no place on the plot's log axis)");
 	if (!lateness && !cost)
 		return vpmc__set_error(eb, VPMC_ERR_INVAL, "nothing to plot: no exit "
-				       "and no matched PMI at any T");
+				       "and no matched sample at any T");
+	cost_pos |= ex >= 0 && exact.m.host_us_total > 0;
 	err = outbuf_open(&b);
 	if (err)
 		return vpmc__set_error(eb, err, "%s", vpmc_strerror(err));
 	plot_terminal(b.f, path);
-	plot_title(rp, b.f, lateness, zero);
+	plot_title(rp, b.f, lateness, zero, wrap);
 	fputs("set logscale x\nset xlabel 'tolerance T (events, log scale)'\n"
-	      "set ylabel 'modeled host us per exit (mean)'\n", b.f);
-	/* one T: gnuplot would warn of an empty x range; a decade either side of it instead */
+	      "set ylabel 'modeled host us in all (PMU work)'\n", b.f);
+	/* the data's x range; one T: a decade either side of it (gnuplot warns of an empty one) */
 	if (t_min == t_max)
 		fprintf(b.f, "set xrange [%.15g:%.15g]\n", (double)t_min / 10, (double)t_min * 10);
+	else
+		fprintf(b.f, "set xrange [%" PRIu64 ":%" PRIu64 "]\n", t_min, t_max);
 	fprintf(b.f, "set yrange [0:%s]\n", cost_pos ? "*" : "1");
 	if (lateness)
-		fprintf(b.f, "set y2label 'p99 PMI lateness (events)'\nset y2range [0:%s]\n"
-			"set ytics nomirror\nset y2tics\n", late_pos ? "*" : "1");
-	fputs("set key top left\nset grid\n", b.f);
-	/* a T whose PMIs were all missed has no lateness: say so where its point would be */
-	for (i = 0; i < nr_lanes; i++) {
-		if (on_axis[i] && !rows[i].m.overflows_matched && rows[i].m.overflows_missed)
-			fprintf(b.f, "set label 'no PMI matched (%" PRIu64 " missed)' at first %" PRIu64
-				", graph 0.04 center font ',9'\n", rows[i].m.overflows_missed,
-				vpmc_replay_policy(rp, i)->arg);
-	}
-	fputs("$sweep << EOD\n# tolerance host_us_per_exit_mean lateness_events_p99\n", b.f);
+		fprintf(b.f, "set y2label 'p99 sample lateness against the ideal guest (trace "
+			"instructions)'\nset y2range [0:%s]\nset ytics nomirror\nset y2tics\n",
+			late_pos ? "*" : "1");
+	fputs("set key below\nset grid\n", b.f);
+	plot_lost_labels(rp, b.f, rows, on_axis);
+	fputs("$sweep << EOD\n# tolerance host_us_total ideal_lateness_insn_p99\n", b.f);
 	for (i = 0; i < nr_lanes; i++) {
 		if (!on_axis[i])
 			continue;
-		fprintf(b.f, "%" PRIu64 " ", vpmc_replay_policy(rp, i)->arg);
-		if (rows[i].m.exits)
-			fprintf(b.f, "%.3f ", rows[i].m.host_us_per_exit_mean);
-		else
-			fputs("NaN ", b.f);
-		if (rows[i].m.overflows_matched)
-			fprintf(b.f, "%" PRIu64 "\n", rows[i].m.lateness_events_p99);
+		fprintf(b.f, "%" PRIu64 " %.3f ", vpmc_replay_policy(rp, i)->arg,
+			rows[i].m.host_us_total);
+		if (rows[i].m.samples_matched)
+			fprintf(b.f, "%" PRIu64 "\n", rows[i].m.ideal_lateness_insn_p99);
 		else
 			fputs("NaN\n", b.f);
 	}
-	fputs("EOD\nplot ", b.f);
-	if (cost)
-		fprintf(b.f, "$sweep using 1:2 axes x1y1 with linespoints title "
-			"'host us per exit (mean)'%s", lateness ? ", \\\n     " : "\n");
+	fputs("EOD\nplot $sweep using 1:2 axes x1y1 with linespoints title 'host us in all'", b.f);
+	if (ex >= 0)
+		fprintf(b.f, ", \\\n     %.3f axes x1y1 with lines dashtype 2 title 'exact "
+			"(baseline)'", exact.m.host_us_total);
 	if (lateness)
-		fputs("$sweep using 1:3 axes x1y2 with linespoints title "
-		      "'p99 PMI lateness (events)'\n", b.f);
+		fputs(", \\\n     $sweep using 1:3 axes x1y2 with linespoints title "
+		      "'p99 lateness (trace instructions)'", b.f);
+	fputc('\n', b.f);
 	err = outbuf_close(&b, text);
 	if (err)
 		return vpmc__set_error(eb, err, "%s", vpmc_strerror(err));

@@ -69,6 +69,11 @@ enum dat_field {
 	F_COUNT,
 	F_UEXIT,  /* kvm_userspace_exit reason */
 	F_ERRNO,
+	F_INFO1,  /* kvm_nested_vmexit info1 / exit_info1 (read for nested events only) */
+	F_GPA,    /* kvm_nested_vmenter / vmrun: the VMCB12 or vmcs12 address */
+	F_WORD3,  /* kvm_nested_intercepts: intercept1..3 (VMCB words 3, 4, 5), or the older */
+	F_WORD4,  /* u64 intercept (word 3 its low half) */
+	F_WORD5,
 	F_NR
 };
 
@@ -117,6 +122,13 @@ static const struct {
 	{ KVM_REC_USERSPACE_EXIT, F_UEXIT, false, { "reason" } },
 	{ KVM_REC_USERSPACE_EXIT, F_ERRNO, true, { "errno" } },
 	{ KVM_REC_FPU, F_WRITE, false, { "load" } },
+	/* nested-gpc.md §6.9: what the text layouts print of them */
+	{ KVM_REC_NESTED_VMEXIT, F_INFO1, true, { "info1", "exit_info1" } },
+	{ KVM_REC_NESTED_VMENTER, F_GPA, true, { "vmcb" } },
+	{ KVM_REC_NESTED_VMENTER, F_ISA, true, { "isa" } },
+	{ KVM_REC_NESTED_OTHER, F_WORD3, true, { "intercept1", "intercept" } },
+	{ KVM_REC_NESTED_OTHER, F_WORD4, true, { "intercept2" } },
+	{ KVM_REC_NESTED_OTHER, F_WORD5, true, { "intercept3" } },
 };
 
 /* A field the event's format has: where it lies in a record. */
@@ -580,8 +592,13 @@ static int fill_fields(struct trace_dat *d, const struct dat_event *de,
 {
 	uint64_t isa = 1, reason = 0, uexit = 0, err_no = 0, v;
 	struct insn_fields in = { 0, 0, 0 };
+	struct kvm_nested_fields *nf = &rec->nested;
 	const struct dat_slot *s;
+	bool has_isa = false;
 	int i;
+
+	if (de->kind >= KVM_REC_NESTED_VMEXIT && de->kind <= KVM_REC_NESTED_OTHER)
+		memset(nf, 0, sizeof(*nf));
 
 	for (i = 0; i < de->nr_present; i++) {
 		s = &de->present[i];
@@ -593,7 +610,7 @@ static int fill_fields(struct trace_dat *d, const struct dat_event *de,
 		switch (s->slot) {
 		case F_VCPU: rec->vcpu = v > INT32_MAX ? -1 : (int32_t)v; break;
 		case F_REASON: reason = v; break;
-		case F_ISA: isa = v; break;
+		case F_ISA: isa = v; has_isa = true; rec->isa = (uint8_t)v; break;
 		case F_RIP: rec->rip = v; break;
 		case F_WRITE: rec->write = v != 0; break;
 		case F_MSR: rec->msr = (uint32_t)v; break;
@@ -611,6 +628,11 @@ static int fill_fields(struct trace_dat *d, const struct dat_event *de,
 		case F_COUNT: rec->count = (uint32_t)v; break;
 		case F_UEXIT: uexit = v; break;
 		case F_ERRNO: err_no = v; break;
+		case F_INFO1: nf->info1 = v; nf->has_info1 = true; break;
+		case F_GPA: nf->gpa = v; nf->has_gpa = true; break;
+		case F_WORD3: nf->words[0] = (uint32_t)v; break; /* a u64 intercept: its low half */
+		case F_WORD4: nf->words[1] = (uint32_t)v; break;
+		case F_WORD5: nf->words[2] = (uint32_t)v; break;
 		case F_INSN: case F_NR: break; /* insn[] is copied by fill_insn() */
 		}
 	}
@@ -618,6 +640,9 @@ static int fill_fields(struct trace_dat *d, const struct dat_event *de,
 	rec->exit_reason = (int64_t)err_no < 0 ? 0 : (uint32_t)uexit;
 	if (de->has_reason)
 		memcpy(rec->reason, reason_name(d, (unsigned int)isa, reason), sizeof(rec->reason));
+	/* kvm_nested_vmenter's isa names its label (vmcs: 1, vmcb: 2); kvm_nested_vmrun is SVM's */
+	if (de->kind == KVM_REC_NESTED_VMENTER)
+		nf->isa = has_isa ? (uint8_t)isa : VPMC_NESTED_ISA_SVM;
 	return de->kind == KVM_REC_EMULATE_INSN ? fill_insn(de, r, &in, rec) : 0;
 }
 

@@ -561,7 +561,7 @@ static int import_simple(struct trace_import *im, uint32_t id, enum vpmc_event_t
 	return 0;
 }
 
-/* opts.nested: the nested event of a kvm_nested_* record (nested_import.c), if it makes one. */
+/* opts.nested_events: the nested event of a kvm_nested_* record (nested_import.c), if it makes one. */
 static int import_nested(struct trace_import *im, uint32_t id, const struct kvm_record *rec,
 			 uint64_t t)
 {
@@ -617,7 +617,8 @@ static int dispatch(struct trace_import *im, uint32_t id, struct import_vcpu *v,
 	default:
 		break;
 	}
-	if (im->opts.nested && rec->kind >= KVM_REC_NESTED_VMEXIT && rec->kind <= KVM_REC_NESTED_OTHER)
+	if (im->opts.nested_events && rec->kind >= KVM_REC_NESTED_VMEXIT &&
+	    rec->kind <= KVM_REC_NESTED_OTHER)
 		return import_nested(im, id, rec, t);
 	im->stats.ignored_records++;
 	return 0;

@@ -28,6 +28,8 @@ struct trace_import_opts {
 	bool nested;                        /* vpmc_reader_opts.nested: kvm_nested_* records become
 					     * nested events, and a thread's records wait for its
 					     * vCPU (see trace_import_push()) */
+	bool nested_events;                 /* kvm_nested_* records become nested events (also
+					     * without nested) */
 };
 
 struct trace_import_stats {

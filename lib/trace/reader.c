@@ -79,6 +79,8 @@ struct vpmc_reader {
 
 	struct text_parser *tp;
 	struct vtr_parser *vtr;
+	char vendor_from[160];        /* vpmc_reader_vendor_from(), "" until decided */
+	enum vpmc_vendor vendor_seen;
 	struct vpmc_event held;       /* .vtr: the first event, read at open with the header */
 	bool has_held, held_end;      /* it is held; the input ended before any event */
 	struct trace_dat *dat;
@@ -317,6 +319,7 @@ static int open_importer(struct vpmc_reader *r)
 		.guest_branch_permille = r->opts.guest_branch_permille,
 		.host_kernel = r->opts.has_pmu ? r->opts.pmu.host_kernel : VPMC_KERNEL_LATEST,
 		.nested = r->opts.nested,
+		.nested_events = r->opts.nested || r->opts.nested_events,
 	};
 
 	if (trace_import_new(&r->im, &io))
@@ -359,12 +362,39 @@ static int time_went_back(struct vpmc_reader *r, const struct trace_import_back 
 	return 0;
 }
 
+/* The first kvm_exit or kvm_nested_vmexit (L0's record of an L2 exit: the same isa) whose isa
+ * field or reason name says VMX or SVM decides the vendor (vpmc_reader_vendor_from()). */
+static void note_vendor(struct vpmc_reader *r, const struct kvm_record *rec)
+{
+	unsigned int isa = rec->isa ? rec->isa : trace_exit_reason_isa(rec->reason);
+	char where[64];
+
+	if (isa != 1 && isa != 2)
+		return;
+	r->vendor_seen = isa == 2 ? VPMC_VENDOR_AMD : VPMC_VENDOR_INTEL;
+	if (r->src->by_name)
+		snprintf(where, sizeof(where), "record %llu", (unsigned long long)r->st.records);
+	else
+		snprintf(where, sizeof(where), "line %llu", (unsigned long long)r->lb.line);
+	if (rec->isa)
+		snprintf(r->vendor_from, sizeof(r->vendor_from), "%s isa=%u (%s) at %s",
+			 rec->kind == KVM_REC_EXIT ? "kvm_exit" : "kvm_nested_vmexit", isa,
+			 isa == 2 ? "SVM" : "VMX", where);
+	else
+		snprintf(r->vendor_from, sizeof(r->vendor_from), "%s exit reason '%.40s'%s at %s",
+			 isa == 2 ? "SVM" : "VMX", rec->reason,
+			 rec->kind == KVM_REC_EXIT ? "" : " of kvm_nested_vmexit", where);
+}
+
 /* Account for one record and feed it to the importer. Return: 0 or an error. */
 static inline int push_record(struct vpmc_reader *r, const struct kvm_record *rec)
 {
 	struct trace_import_back back;
 
 	r->st.records++;
+	if (__builtin_expect((rec->kind == KVM_REC_EXIT || rec->kind == KVM_REC_NESTED_VMEXIT) &&
+			     !r->vendor_from[0], 0))
+		note_vendor(r, rec);
 	if (rec->kind == KVM_REC_OTHER) {
 		r->st.unknown_records++;
 		if (count_unknown(r, rec->name))
@@ -453,8 +483,9 @@ static int next_vtr(struct vpmc_reader *r, struct vpmc_event *ev)
 		}
 		if (ret == 1) {
 			r->st.records++;
-			if (vpmc__is_nested_event(ev->type) && !r->opts.nested)
-				continue; /* only "vpmcsim nested" uses them */
+			if (vpmc__is_nested_event(ev->type) && !r->opts.nested &&
+			    !r->opts.nested_events)
+				continue; /* only "vpmcsim nested" and convert use them */
 			return 1;
 		}
 		if (!ret)
@@ -550,7 +581,7 @@ static int next_text_record(struct vpmc_reader *r, struct kvm_record *rec)
 		ret = trace_text_parse_line(r->tp, l.p, l.len, rec, NULL, &le);
 		if (r->opts.nested && ret < 0)
 			ret = next_text_nested_recover(r, &l, rec);
-		else if (r->opts.nested && ret == 1) {
+		else if ((r->opts.nested || r->opts.nested_events) && ret == 1) {
 			nested_text_fields(rec, l.p, l.len);
 			rec->nested.line = r->lb.line;
 		}
@@ -634,8 +665,6 @@ static int next_dat_record(struct vpmc_reader *r, struct kvm_record *rec)
 	}
 	if (ret < 0)
 		r->failed = ret;
-	else if (ret == 1 && r->opts.nested)
-		memset(&rec->nested, 0, sizeof(rec->nested)); /* not read from trace.dat yet */
 	return ret;
 }
 
@@ -828,6 +857,37 @@ size_t vpmc_reader_nr_warnings(const struct vpmc_reader *r)
 const char *vpmc_reader_warning(const struct vpmc_reader *r, size_t i)
 {
 	return i < r->nr_warnings ? r->warnings[i] : NULL;
+}
+
+const char *vpmc_reader_vendor_from(const struct vpmc_reader *r, enum vpmc_vendor *vendor)
+{
+	if (r->vtr && r->vtr->pmu_seen) {
+		if (vendor)
+			*vendor = r->vtr->pmu.vendor;
+		return "!pmu in the .vtr";
+	}
+	if (r->vendor_from[0] && vendor)
+		*vendor = r->vendor_seen;
+	return r->vendor_from;
+}
+
+const char *vpmc_reader_host_from(const struct vpmc_reader *r)
+{
+	return r->vtr && r->vtr->host_seen ? "!host in the .vtr" : "";
+}
+
+const char *vpmc_reader_gen(const struct vpmc_reader *r)
+{
+	return r && r->vtr && r->vtr->gen_len ? r->vtr->gen : NULL;
+}
+
+enum vpmc_gaps vpmc_reader_gaps(const struct vpmc_reader *r, bool *given)
+{
+	bool g = r && r->vtr && r->vtr->gaps_seen;
+
+	if (given)
+		*given = g;
+	return g ? r->vtr->gaps : VPMC_GAPS_RECORDED;
 }
 
 int vpmc_reader_source(const struct vpmc_reader *r, const char **kind, const char **file)

@@ -4,7 +4,9 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <ctype.h>
 
+#include "exit-reasons.h"
 #include "record.h"
 #include "internal.h"
 
@@ -72,83 +74,35 @@ enum kvm_insn_mode trace_insn_mode_from_flags(unsigned int flags)
 	return KVM_MODE_UNKNOWN;
 }
 
-/* VMX_EXIT_REASONS, arch/x86/include/uapi/asm/vmx.h (up to MSR_WRITE_IMM, 6.16). */
-static const struct {
-	uint16_t code;
-	const char *name;
-} vmx_exit_reasons[] = {
-	{ 0, "EXCEPTION_NMI" },	       { 1, "EXTERNAL_INTERRUPT" },   { 2, "TRIPLE_FAULT" },
-	{ 3, "INIT_SIGNAL" },	       { 7, "PENDING_INTERRUPT" },    { 8, "NMI_WINDOW" },
-	{ 9, "TASK_SWITCH" },	       { 10, "CPUID" },		      { 12, "HLT" },
-	{ 13, "INVD" },		       { 14, "INVLPG" },	      { 15, "RDPMC" },
-	{ 16, "RDTSC" },	       { 18, "VMCALL" },	      { 19, "VMCLEAR" },
-	{ 20, "VMLAUNCH" },	       { 21, "VMPTRLD" },	      { 22, "VMPTRST" },
-	{ 23, "VMREAD" },	       { 24, "VMRESUME" },	      { 25, "VMWRITE" },
-	{ 26, "VMOFF" },	       { 27, "VMON" },		      { 28, "CR_ACCESS" },
-	{ 29, "DR_ACCESS" },	       { 30, "IO_INSTRUCTION" },      { 31, "MSR_READ" },
-	{ 32, "MSR_WRITE" },	       { 33, "INVALID_STATE" },	      { 34, "MSR_LOAD_FAIL" },
-	{ 36, "MWAIT_INSTRUCTION" },   { 37, "MONITOR_TRAP_FLAG" },   { 39, "MONITOR_INSTRUCTION" },
-	{ 40, "PAUSE_INSTRUCTION" },   { 41, "MCE_DURING_VMENTRY" },  { 43, "TPR_BELOW_THRESHOLD" },
-	{ 44, "APIC_ACCESS" },	       { 45, "EOI_INDUCED" },	      { 46, "GDTR_IDTR" },
-	{ 47, "LDTR_TR" },	       { 48, "EPT_VIOLATION" },	      { 49, "EPT_MISCONFIG" },
-	{ 50, "INVEPT" },	       { 51, "RDTSCP" },	      { 52, "PREEMPTION_TIMER" },
-	{ 53, "INVVPID" },	       { 54, "WBINVD" },	      { 55, "XSETBV" },
-	{ 56, "APIC_WRITE" },	       { 57, "RDRAND" },	      { 58, "INVPCID" },
-	{ 59, "VMFUNC" },	       { 60, "ENCLS" },		      { 61, "RDSEED" },
-	{ 62, "PML_FULL" },	       { 63, "XSAVES" },	      { 64, "XRSTORS" },
-	{ 67, "UMWAIT" },	       { 68, "TPAUSE" },	      { 70, "ENCLV" },
-	{ 71, "SGX_CONFLICT" },	       { 74, "BUS_LOCK" },	      { 75, "NOTIFY" },
-	{ 77, "TDCALL" },	       { 84, "MSR_READ_IMM" },	      { 85, "MSR_WRITE_IMM" },
-};
-
-/* SVM_EXIT_REASONS, arch/x86/include/uapi/asm/svm.h. */
-static const struct {
-	uint32_t code;
-	const char *name;
-} svm_exit_reasons[] = {
-	{ 0x000, "read_cr0" },	     { 0x002, "read_cr2" },	  { 0x003, "read_cr3" },
-	{ 0x004, "read_cr4" },	     { 0x008, "read_cr8" },	  { 0x010, "write_cr0" },
-	{ 0x012, "write_cr2" },	     { 0x013, "write_cr3" },	  { 0x014, "write_cr4" },
-	{ 0x018, "write_cr8" },	     { 0x020, "read_dr0" },	  { 0x021, "read_dr1" },
-	{ 0x022, "read_dr2" },	     { 0x023, "read_dr3" },	  { 0x024, "read_dr4" },
-	{ 0x025, "read_dr5" },	     { 0x026, "read_dr6" },	  { 0x027, "read_dr7" },
-	{ 0x030, "write_dr0" },	     { 0x031, "write_dr1" },	  { 0x032, "write_dr2" },
-	{ 0x033, "write_dr3" },	     { 0x034, "write_dr4" },	  { 0x035, "write_dr5" },
-	{ 0x036, "write_dr6" },	     { 0x037, "write_dr7" },	  { 0x040, "DE excp" },
-	{ 0x041, "DB excp" },	     { 0x043, "BP excp" },	  { 0x044, "OF excp" },
-	{ 0x045, "BR excp" },	     { 0x046, "UD excp" },	  { 0x047, "NM excp" },
-	{ 0x048, "DF excp" },	     { 0x04a, "TS excp" },	  { 0x04b, "NP excp" },
-	{ 0x04c, "SS excp" },	     { 0x04d, "GP excp" },	  { 0x04e, "PF excp" },
-	{ 0x050, "MF excp" },	     { 0x051, "AC excp" },	  { 0x052, "MC excp" },
-	{ 0x053, "XF excp" },	     { 0x060, "interrupt" },	  { 0x061, "nmi" },
-	{ 0x062, "smi" },	     { 0x063, "init" },		  { 0x064, "vintr" },
-	{ 0x065, "cr0_sel_write" },  { 0x066, "read_idtr" },	  { 0x067, "read_gdtr" },
-	{ 0x068, "read_ldtr" },	     { 0x069, "read_rt" },	  { 0x06a, "write_idtr" },
-	{ 0x06b, "write_gdtr" },     { 0x06c, "write_ldtr" },	  { 0x06d, "write_rt" },
-	{ 0x06e, "rdtsc" },	     { 0x06f, "rdpmc" },	  { 0x070, "pushf" },
-	{ 0x071, "popf" },	     { 0x072, "cpuid" },	  { 0x073, "rsm" },
-	{ 0x074, "iret" },	     { 0x075, "swint" },	  { 0x076, "invd" },
-	{ 0x077, "pause" },	     { 0x078, "hlt" },		  { 0x079, "invlpg" },
-	{ 0x07a, "invlpga" },	     { 0x07b, "io" },		  { 0x07c, "msr" },
-	{ 0x07d, "task_switch" },    { 0x07e, "ferr_freeze" },	  { 0x07f, "shutdown" },
-	{ 0x080, "vmrun" },	     { 0x081, "hypercall" },	  { 0x082, "vmload" },
-	{ 0x083, "vmsave" },	     { 0x084, "stgi" },		  { 0x085, "clgi" },
-	{ 0x086, "skinit" },	     { 0x087, "rdtscp" },	  { 0x088, "icebp" },
-	{ 0x089, "wbinvd" },	     { 0x08a, "monitor" },	  { 0x08b, "mwait" },
-	{ 0x08d, "xsetbv" },	     { 0x08f, "write_efer_trap" }, { 0x090, "write_cr0_trap" },
-	{ 0x0a2, "invpcid" },	     { 0x400, "npf" },		  { 0x401, "avic_incomplete_ipi" },
-	{ 0x402, "avic_unaccelerated_access" }, { 0x403, "vmgexit" },
-	{ 0xffffffff, "invalid_guest_state" }, /* SVM_EXIT_ERR (-1) */
-};
-
 #define KVM_ISA_VMX 1
-#define VMX_EXIT_REASONS_FAILED_VMENTRY 0x80000000u
+#define KVM_ISA_SVM 2
+
+unsigned int trace_exit_reason_isa(const char *reason)
+{
+	char word[40];
+	size_t n = strcspn(reason, " "), i;
+	uint32_t code;
+
+	if (!strncmp(reason, "EXIT_", 5)) /* libtraceevent plugin_kvm.c's svm_exit_reasons */
+		return KVM_ISA_SVM;
+	if (x86_vmx_exit_code(reason, n, &code))
+		return KVM_ISA_VMX;
+	if (n >= sizeof(word))
+		return 0;
+	for (i = 0; i < n; i++)
+		word[i] = (char)toupper((unsigned char)reason[i]);
+	if (x86_vmx_exit_code(word, n, &code))
+		return 0; /* lower case: an ancient VMX name, or an SVM one */
+	/* "GP excp" has a space: compared whole, the others by their first word */
+	memcpy(word, reason, n);
+	word[n] = '\0';
+	return x86_svm_exit_code(reason, &code) || x86_svm_exit_code(word, &code) ? KVM_ISA_SVM : 0;
+}
 
 void trace_exit_reason_name(unsigned int isa, uint64_t exit_reason, char *buf, size_t len)
 {
 	const char *name = NULL;
 	uint32_t basic;
-	size_t i;
 
 	if (isa == KVM_ISA_VMX) {
 		/* kvm_print_exit_reason(): __print_symbolic(reason & 0xffff, VMX_EXIT_REASONS),
@@ -157,10 +111,7 @@ void trace_exit_reason_name(unsigned int isa, uint64_t exit_reason, char *buf, s
 		int n;
 
 		basic = exit_reason & 0xffff;
-		for (i = 0; i < ARRAY_SIZE(vmx_exit_reasons); i++) {
-			if (vmx_exit_reasons[i].code == basic)
-				name = vmx_exit_reasons[i].name;
-		}
+		name = x86_vmx_exit_name(basic);
 		n = name ? snprintf(buf, len, "%s", name) :
 			   snprintf(buf, len, "0x%x", (unsigned int)basic);
 		if (!flags || n < 0 || (size_t)n >= len)
@@ -177,10 +128,8 @@ void trace_exit_reason_name(unsigned int isa, uint64_t exit_reason, char *buf, s
 			snprintf(buf + n, len - n, "0x%llx", (unsigned long long)flags);
 		return;
 	}
-	for (i = 0; i < ARRAY_SIZE(svm_exit_reasons); i++) {
-		if (svm_exit_reasons[i].code == exit_reason)
-			name = svm_exit_reasons[i].name;
-	}
+	if (exit_reason <= UINT32_MAX)
+		name = x86_svm_exit_name((uint32_t)exit_reason);
 	if (name)
 		snprintf(buf, len, "%s", name);
 	else

@@ -57,6 +57,8 @@ struct kvm_record {
 	char reason[VPMC_REASON_MAX]; /* as printed: "MSR_WRITE", "msr", "EXIT_NPF",
 				       * "INVALID_STATE FAILED_VMENTRY" */
 	uint64_t rip;                 /* also EMULATE_INSN: the instruction's rip (csbase:RIP) */
+	uint8_t isa;                  /* EXIT: the isa field when the layout has one (1 VMX,
+				       * 2 SVM), else 0 */
 
 	/* MSR (write, msr, data, gp), APIC (write, reg, data), PIO (write, port, size, count),
 	 * FPU (write = load) */
@@ -85,7 +87,9 @@ struct kvm_record {
 	/* LOST */
 	uint64_t lost;
 
-	/* kvm_nested_*, read only for vpmc_reader_opts.nested (nested_import.c) */
+	/* kvm_nested_*, read for vpmc_reader_opts.nested and .nested_events (text:
+	 * nested_import.c; trace.dat: dat.c, from the fields info1 / exit_info1, vmcb, isa,
+	 * intercept1..3 or intercept) */
 	struct kvm_nested_fields {
 		uint64_t info1;        /* NESTED_VMEXIT: info1 / ext_inf1, if has_info1 */
 		uint64_t gpa;          /* NESTED_VMENTER: the vmcb: / vmcs: field, if has_gpa */
@@ -113,5 +117,10 @@ enum kvm_insn_mode trace_insn_mode_from_flags(unsigned int flags);
  * " 0x.." for other flag bits; isa 2 (SVM): SVM_EXIT_REASONS (lower case); an unknown code is
  * printed "0x%x" as __print_symbolic() does. Always NUL-terminated in @buf (VPMC_REASON_MAX). */
 void trace_exit_reason_name(unsigned int isa, uint64_t exit_reason, char *buf, size_t len);
+
+/* Which isa an exit reason as printed belongs to: 1 (VMX) for a VMX_EXIT_REASONS name, 2 (SVM)
+ * for an SVM_EXIT_REASONS name no VMX name equals without case (ancient VMX traces print lower
+ * case: "hlt" says nothing) or trace-cmd's plugin's "EXIT_..." SVM names; else 0. */
+unsigned int trace_exit_reason_isa(const char *reason);
 
 #endif /* VPMC_KVM_RECORD_H */

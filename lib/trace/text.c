@@ -181,8 +181,10 @@ static int parse_exit_raw(struct cur *c, struct kvm_record *rec, const char *wha
 	ret = raw_num(c, &r, raw_get(&r, "exit_reason") ? "exit_reason" : "exit_code", DEC,
 		      U32_MAX_, &reason, what);
 	/* libtraceevent's kvm plugin also takes VMX when there is no isa field. */
-	if (!ret && raw_get(&r, "isa"))
+	if (!ret && raw_get(&r, "isa")) {
 		ret = raw_num(c, &r, "isa", DEC, U32_MAX_, &isa, what);
+		rec->isa = (uint8_t)isa;
+	}
 	if (!ret && raw_get(&r, "guest_rip"))
 		ret = raw_num(c, &r, "guest_rip", HEX, UINT64_MAX, &rec->rip, what);
 	else if (!ret && raw_get(&r, "rip"))

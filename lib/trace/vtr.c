@@ -248,6 +248,11 @@ static int parse_host(struct vtr_parser *p, struct vcur *c)
 		    tok_num(c, min, true, 0xffff, &vmin, "!host: kernel minor version"))
 			return VPMC_ERR_PARSE;
 		p->pmu.host_kernel = VPMC_KERNEL(vmaj, vmin);
+		if (p->pmu.host_kernel < VPMC_KERNEL_OLDEST)
+			return vfail(c, val.p, "!host: kernel %u.%u is older than %u.%u, the oldest "
+				     "host the model represents", (unsigned int)vmaj,
+				     (unsigned int)vmin, VPMC_KERNEL_OLDEST >> 16,
+				     VPMC_KERNEL_OLDEST & 0xffff);
 	}
 	if (!seen)
 		return vfail(c, c->p, "!host: expected kernel=MAJOR.MINOR");
@@ -277,6 +282,54 @@ static int parse_source(struct vtr_parser *p, struct vcur *c)
 		dst[k][val.n] = '\0';
 	}
 	return 0;
+}
+
+/* !gen workload=NAME [KEY=VALUE ...]: kept as written, for reports and convert */
+static int parse_gen(struct vtr_parser *p, struct vcur *c)
+{
+	const char *start;
+	struct tok t = next_tok(c);
+	size_t n;
+
+	if (t.n < 10 || memcmp(t.p, "workload=", 9))
+		return vfail(c, t.p, "!gen: expected workload=NAME first");
+	start = t.p;
+	for (; t.n; t = next_tok(c)) {
+		const char *eq = memchr(t.p, '=', t.n), *k;
+
+		if (!eq || eq == t.p || eq + 1 == t.p + t.n)
+			return vfail(c, t.p, "!gen: expected KEY=VALUE");
+		for (k = t.p; k < eq; k++) {
+			if (!((*k >= 'a' && *k <= 'z') || (*k >= '0' && *k <= '9') || *k == '_'))
+				return vfail(c, k, "!gen: a key is [a-z0-9_]+");
+		}
+		if (memchr(t.p, '#', t.n))
+			return vfail(c, t.p, "!gen: a value has no '#'");
+	}
+	while (c->p > start && is_blank(c->p[-1]))
+		c->p--;
+	n = (size_t)(c->p - start);
+	if (p->gen_len + n + 2 > VTR_GEN_MAX)
+		return vfail(c, start, "!gen: more than %d bytes of !gen lines", VTR_GEN_MAX - 1);
+	memcpy(p->gen + p->gen_len, start, n);
+	p->gen_len += n;
+	p->gen[p->gen_len++] = '\n';
+	p->gen[p->gen_len] = '\0';
+	return 0;
+}
+
+/* !gaps base|recorded */
+static int parse_gaps(struct vtr_parser *p, struct vcur *c)
+{
+	struct tok t = next_tok(c);
+
+	if (tok_is(t, "base"))
+		p->gaps = VPMC_GAPS_BASE;
+	else if (tok_is(t, "recorded"))
+		p->gaps = VPMC_GAPS_RECORDED;
+	else
+		return vfail(c, t.p, "!gaps: expected base or recorded");
+	return no_more(c, "!gaps");
 }
 
 /* !nested KEY=VALUE...: nested_vtr.c */
@@ -325,6 +378,14 @@ static int parse_directive(struct vtr_parser *p, struct vcur *c, struct tok t)
 	} else if (tok_is(t, "!nested")) {
 		seen = &p->nested_seen;
 		fn = parse_nested;
+	} else if (tok_is(t, "!gaps")) {
+		seen = &p->gaps_seen;
+		fn = parse_gaps;
+	} else if (tok_is(t, "!gen")) {
+		if (p->event_seen)
+			return vfail(c, t.p, "directive after the first event (directives come "
+				     "first)");
+		return parse_gen(p, c); /* repeatable */
 	} else {
 		return vfail(c, t.p, "unknown directive (expected !pmu, !host or !source)");
 	}
@@ -624,15 +685,22 @@ int vpmc_vtr_write_header(FILE *out, const struct vpmc_pmu_config *pmu, const ch
 			pmu->gp_width, pmu->fixed_width, pmu->fw_writes, pmu->pebs ? " pebs=1" : "",
 			pmu->tsx ? " tsx=1" : "");
 	fprintf(out, "!host kernel=%u.%u\n", pmu->host_kernel >> 16, pmu->host_kernel & 0xffff);
-	if (source_kind) {
-		fputs("!source kind=", out);
-		put_token(out, source_kind);
-		if (source_file) {
-			fputs(" file=", out);
-			put_token(out, source_file);
-		}
-		putc('\n', out);
+	if (source_kind)
+		return vpmc_vtr_write_source(out, source_kind, source_file);
+	return ferror(out) ? VPMC_ERR_IO : 0;
+}
+
+int vpmc_vtr_write_source(FILE *out, const char *kind, const char *file)
+{
+	if (!out || !kind)
+		return VPMC_ERR_INVAL;
+	fputs("!source kind=", out);
+	put_token(out, kind);
+	if (file) {
+		fputs(" file=", out);
+		put_token(out, file);
 	}
+	putc('\n', out);
 	return ferror(out) ? VPMC_ERR_IO : 0;
 }
 
@@ -714,6 +782,19 @@ static char *put_str(char *p, const char *s)
 
 	memcpy(p, s, n);
 	return p + n;
+}
+
+int vpmc_vtr_write_gen(FILE *out, const char *gen, bool gaps_given, enum vpmc_gaps gaps)
+{
+	while (gen && *gen) {
+		size_t n = strcspn(gen, "\n");
+
+		fprintf(out, "!gen %.*s\n", (int)n, gen);
+		gen += n + (gen[n] == '\n');
+	}
+	if (gaps_given)
+		fprintf(out, "!gaps %s\n", gaps == VPMC_GAPS_BASE ? "base" : "recorded");
+	return ferror(out) ? VPMC_ERR_IO : 0;
 }
 
 int vpmc_vtr_write_event(FILE *out, const struct vpmc_event *ev)

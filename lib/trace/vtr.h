@@ -13,6 +13,7 @@
 
 #define VTR_VERSION 1
 #define VTR_SOURCE_MAX 256 /* !source values, with the NUL */
+#define VTR_GEN_MAX 16384 /* all !gen lines, with the NUL */
 
 struct vtr_parser {
 	bool header_seen, event_seen;
@@ -21,6 +22,10 @@ struct vtr_parser {
 	char source_kind[VTR_SOURCE_MAX]; /* "" if !source has no kind= */
 	char source_file[VTR_SOURCE_MAX];
 	uint64_t last_time[VPMC_MAX_VCPUS]; /* per vCPU: time must not decrease */
+	bool gaps_seen;                 /* "!gaps base|recorded" */
+	enum vpmc_gaps gaps;
+	size_t gen_len;                 /* "!gen" lines, each "KEY=VALUE ..." + '\n' */
+	char gen[VTR_GEN_MAX];
 	bool nested_seen;               /* "!nested" (nested_vtr.c) */
 	struct vpmc_nested_assume nested;
 };

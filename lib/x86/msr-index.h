@@ -11,6 +11,8 @@
 
 /* ---- arch/x86/include/asm/msr-index.h ---- */
 
+#define MSR_IA32_TSC_DEADLINE 0x000006e0
+
 #define MSR_IA32_PERFCTR0 0x000000c1
 #define MSR_P6_PERFCTR1 0x000000c2
 #define MSR_P6_EVNTSEL0 0x00000186
@@ -91,12 +93,24 @@
 
 /* ---- arch/x86/include/asm/apicdef.h ---- */
 
+#define APIC_EOI 0xB0
 #define APIC_LVTPC 0x340
 #define APIC_LVT_MASKED (1ULL << 16)
+#define APIC_LVT_LEVEL_TRIGGER (1 << 15)
+#define APIC_MODE_MASK 0x700
+#define APIC_VECTOR_MASK 0x000FF
+#define APIC_DM_FIXED 0x00000
+#define APIC_DM_LOWEST 0x00100
+#define APIC_DM_SMI 0x00200
+#define APIC_DM_REMRD 0x00300
 #define APIC_DM_NMI 0x00400
+#define APIC_DM_INIT 0x00500
+#define APIC_DM_STARTUP 0x00600
+#define APIC_DM_EXTINT 0x00700
 #define APIC_BASE_MSR 0x800
 /* ours: the x2APIC MSR of LVTPC, and the LVT bits a write keeps (lapic.c's apic_lvt_mask[]) */
 #define X2APIC_MSR_LVTPC (APIC_BASE_MSR + (APIC_LVTPC >> 4))
+#define X2APIC_MSR_EOI (APIC_BASE_MSR + (APIC_EOI >> 4))     /* 0x80b */
 #define APIC_LVT_WRITABLE 0x107ffU /* mask | delivery mode | vector */
 
 #endif /* VPMC_MSR_INDEX_H */

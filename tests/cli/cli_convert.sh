@@ -29,7 +29,7 @@ same() {
 	fi
 }
 
-tap_plan 63
+tap_plan 64
 
 # ---- command line -----------------------------------------------------------------------------
 check help 0 "Usage: vpmcsim convert [OPTIONS] IN -o OUT.vtr" $vpmcsim convert --help
@@ -61,6 +61,9 @@ check bad-ips 2 "vpmcsim: convert: --guest-ips: '1e9' is not a decimal number" \
 	$vpmcsim convert --guest-ips=1e9 x.txt -o "$out/x.vtr"
 check bad-kernel 2 "vpmcsim: convert: --host-kernel: '6' is not MAJOR.MINOR" \
 	$vpmcsim convert --host-kernel=6 x.txt -o "$out/x.vtr"
+# 5.15 counted no emulated instructions (before 9cd803d496e7): not modeled, refused
+check old-kernel 2 "vpmcsim: convert: --host-kernel: 5.15 is older than 6.2, the oldest host the model represents" \
+	$vpmcsim convert --host-kernel=5.15 x.txt -o "$out/x.vtr"
 check bad-vendor 2 "vpmcsim: convert: --vendor: 'via' is not intel or amd" \
 	$vpmcsim convert --vendor=via x.txt -o "$out/x.vtr"
 check missing-file 2 "vpmcsim: $out/none.txt: No such file or directory" \
@@ -76,7 +79,7 @@ check output-twice-long 2 "vpmcsim: convert: --output given twice ('-', '$out/b.
 # --format is --input-format's old name: one option, given twice
 check input-format-twice 2 "vpmcsim: convert: --input-format given twice ('text', 'vtr')" \
 	$vpmcsim convert --format text --input-format vtr "$hlt" -o -
-for o in "guest-ips 1 2" "guest-branch-permille 1 2" "host-kernel 6.1 6.2" "vendor amd intel"; do
+for o in "guest-ips 1 2" "guest-branch-permille 1 2" "host-kernel 6.3 6.2" "vendor amd intel"; do
 	set -- $o
 	check "$1-twice" 2 "vpmcsim: convert: --$1 given twice ('$2', '$3')" \
 		$vpmcsim convert "--$1" "$2" "--$1=$3" "$hlt" -o -

@@ -46,9 +46,10 @@ IFS='|' read -r prefix exec_prefix libdir includedir pkgconfigdir <<EOF
 $dirs
 EOF
 
-# Expected: what vpmcsim says (CSV columns 2 and 3: reads, reads_with_error)
+# Expected: what vpmcsim says (CSV columns reads, reads_with_error, found by name)
 want=$($vpmcsim compare --policy tolerance=100 --format csv "$trace" 2>/dev/null |
-	awk -F, 'NR == 2 { print $3 " of " $2 " reads wrong" }')
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i }
+		 NR == 2 { print $col["reads_with_error"] " of " $col["reads"] " reads wrong" }')
 
 # run_example NAME [ENV=VALUE...]: build example.c with pkg-config's flags (PKG_CONFIG_* in the
 # environment), run it on the trace with ENV, and compare with vpmcsim

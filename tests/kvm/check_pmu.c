@@ -498,6 +498,66 @@ START_TEST(test_trap12_lvtpc_auto_mask)
 }
 END_TEST
 
+/*
+ * LVTPC delivery modes. kvm_apic_local_deliver() (lapic.c) hands LVTPC's vector, mode and
+ * trigger bit to __apic_accept_irq(apic, mode, vector, 1, trig_mode), and masks LVTPC only if
+ * that returned 1. LVTPC keeps no trigger bit (apic_lvt_mask[] = LVT_MASK | APIC_MODE_MASK), so
+ * trig_mode = 0: Fixed (000) and LowPrio (001) pass "trig_mode && !level" and accept, SMI (010)
+ * accepts (kvm_inject_smi() returns 0 with CONFIG_KVM_SMM), RemRd (011, reserved for an LVT)
+ * accepts (pv_unhalted), NMI (100) accepts, INIT (101) accepts (!trig_mode), StartUp (110,
+ * reserved) accepts, ExtINT (111) leaves result 0: no PMI, LVTPC stays unmasked. The mask after
+ * an accepted PMI: Intel-compatible guests since 49ff3b4aec51 (6.9), every guest from
+ * a16eb25b09c0 (6.6) to 6.9, none before 6.6.
+ */
+static const struct {
+	const char *name;
+	enum vpmc_vendor vendor;
+	unsigned int host;
+	uint32_t lvtpc;
+	bool accepted, masked;
+} lvtpc_modes[] = {
+	{ "intel fixed", VPMC_VENDOR_INTEL, LATEST, APIC_DM_FIXED | 0xfe, true, true },
+	{ "intel lowprio", VPMC_VENDOR_INTEL, LATEST, APIC_DM_LOWEST | 0xfe, true, true },
+	{ "intel smi", VPMC_VENDOR_INTEL, LATEST, APIC_DM_SMI, true, true },
+	{ "intel remrd (reserved)", VPMC_VENDOR_INTEL, LATEST, APIC_DM_REMRD, true, true },
+	{ "intel nmi", VPMC_VENDOR_INTEL, LATEST, APIC_DM_NMI, true, true },
+	{ "intel init", VPMC_VENDOR_INTEL, LATEST, APIC_DM_INIT, true, true },
+	{ "intel startup (reserved)", VPMC_VENDOR_INTEL, LATEST, APIC_DM_STARTUP | 0x10, true, true },
+	{ "intel extint", VPMC_VENDOR_INTEL, LATEST, APIC_DM_EXTINT, false, false },
+	{ "amd fixed", VPMC_VENDOR_AMD, LATEST, APIC_DM_FIXED | 0xfe, true, false },
+	{ "amd extint", VPMC_VENDOR_AMD, LATEST, APIC_DM_EXTINT, false, false },
+	{ "amd 6.8 nmi", VPMC_VENDOR_AMD, VPMC_KERNEL(6, 8), APIC_DM_NMI, true, true },
+	{ "amd 6.8 extint", VPMC_VENDOR_AMD, VPMC_KERNEL(6, 8), APIC_DM_EXTINT, false, false },
+	{ "intel 6.5 fixed", VPMC_VENDOR_INTEL, VPMC_KERNEL(6, 5), APIC_DM_FIXED | 0xfe, true, false },
+	{ "intel 6.5 extint", VPMC_VENDOR_INTEL, VPMC_KERNEL(6, 5), APIC_DM_EXTINT, false, false },
+};
+
+START_TEST(test_lvtpc_delivery_modes)
+{
+	bool amd = lvtpc_modes[_i].vendor == VPMC_VENDOR_AMD;
+	struct rec r;
+	struct vpmc_vcpu *v = vcpu_make(lvtpc_modes[_i].vendor, VPMC_POLICY_EXACT, 0,
+					lvtpc_modes[_i].host, &r);
+	uint32_t want = lvtpc_modes[_i].lvtpc | (lvtpc_modes[_i].masked ? APIC_LVT_MASKED : 0);
+	const struct vpmc_obs *pmi;
+
+	vpmc_vcpu_write_lvtpc(v, 0, lvtpc_modes[_i].lvtpc);
+	wr(v, 0, amd ? 0xc0010000 : 0x186, SEL_INSN_PMI);
+	wr(v, 0, amd ? 0xc0000301 : 0x38f, 1);
+	wr(v, 0, amd ? 0xc0010004 : 0x4c1, M48);
+	vpmc_vcpu_entry(v, 0);
+	retire(v, 1); /* wraps GP0 */
+	vpmc_vcpu_entry(v, 2);
+	pmi = rec_nth(&r, VPMC_OBS_PMI, 0);
+	ck_assert_msg(pmi, "%s: no PMI", lvtpc_modes[_i].name);
+	ck_assert_msg(pmi->delivered == lvtpc_modes[_i].accepted, "%s: delivered %d",
+		      lvtpc_modes[_i].name, pmi->delivered);
+	ck_assert_msg(rdmsr_ok(v, 3, 0x834) == want, "%s: LVTPC %#llx", lvtpc_modes[_i].name,
+		      (unsigned long long)rdmsr_ok(v, 3, 0x834));
+	vpmc_vcpu_free(v);
+}
+END_TEST
+
 /* A masked LVTPC drops the PMI; after the guest unmasks, the next one is delivered. */
 START_TEST(test_trap12_masked_lvtpc_drops)
 {
@@ -1373,6 +1433,7 @@ static Suite *pmu_suite(void)
 	tcase_add_test(tc, test_trap11_status_sticky_one_pmi);
 	tcase_add_test(tc, test_trap12_lvtpc_auto_mask);
 	tcase_add_test(tc, test_trap12_masked_lvtpc_drops);
+	tcase_add_loop_test(tc, test_lvtpc_delivery_modes, 0, ARRAY_SIZE(lvtpc_modes));
 	tcase_add_test(tc, test_trap13_hardware_overflow_dropped_while_bit_set);
 	tcase_add_test(tc, test_trap13_tolerance_keeps_hardware_overflow);
 	tcase_add_test(tc, test_trap14_failed_create_requeued_silently);

@@ -77,9 +77,14 @@ static const struct {
 	{ "global status host", {0}, true, 0x38e, 5, 0, 0x38e, 5 },
 	{ "global status host reserved", {0}, true, 0x38e, 1ULL << 4, GP, 0, 0 },
 	{ "global status host COND_CHG", {0}, true, 0x38e, 1ULL << 63, 0, 0x38e, 1ULL << 63 },
-	{ "global status host BUFFER_OVF no DS", {0}, true, 0x38e, 1ULL << 62, GP, 0, 0 },
+	/* intel_pmu_refresh() (linux-next 960ed5831ad4): global_status_rsvd = global_ctrl_rsvd &
+	 * ~(OVF_BUF | COND_CHGD), whatever the guest's DS/PEBS: bit 62 is writable without DS. */
+	{ "global status host BUFFER_OVF no DS", {0}, true, 0x38e, 1ULL << 62, 0, 0x38e, 1ULL << 62 },
 	{ "global status host BUFFER_OVF DS", { .pebs = true }, true, 0x38e, 1ULL << 62, 0, 0x38e,
 	  1ULL << 62 },
+	{ "ovf ctrl BUFFER_OVF no DS", {0}, false, 0x390, 1ULL << 62, 0, 0x390, 0 },
+	{ "ovf ctrl COND_CHG", {0}, false, 0x390, 1ULL << 63, 0, 0x390, 0 },
+	{ "ovf ctrl bit 61", {0}, false, 0x390, 1ULL << 61, GP, 0, 0 },
 	{ "ovf ctrl reserved", {0}, false, 0x390, 1ULL << 4, GP, 0, 0 },
 	{ "ovf ctrl reads 0", {0}, false, 0x390, 1, 0, 0x390, 0 },
 	{ "pebs enable without PEBS", {0}, false, 0x3f1, 0, GP, 0, 0 },
@@ -114,7 +119,9 @@ END_TEST
 
 /*
  * RDPMC: GP0 = 0x123456789abc, fixed 1 = 0xfedcba987654. B-7.0: ECX[31:16] type (0 GP, 0x4000
- * fixed), anything else #GP; before 6.9: bit 30 fixed, bits 31:30 dropped.
+ * fixed), anything else #GP. Before 6.9: intel_rdpmc_ecx_to_pmc() takes bit 30 as fixed and drops
+ * bits 31:30, and kvm_pmu_rdpmc() (6.8) starts with "mask = fast_mode ? ~0u : ~0ull": with bit
+ * 31 the guest reads the low 32 bits, 0x56789abc and 0xba987654 (removed by d652981db08f).
  */
 static const struct {
 	unsigned int host;
@@ -130,8 +137,10 @@ static const struct {
 	{ 0, 0x40000003, GP, 0 },
 	{ 0, 0x10000, GP, 0 },
 	{ 0, 0x40010001, GP, 0 },
-	{ VPMC_KERNEL(6, 8), 0x80000000, 0, 0x123456789abcULL },
-	{ VPMC_KERNEL(6, 8), 0xc0000001, 0, 0xfedcba987654ULL },
+	{ VPMC_KERNEL(6, 8), 0, 0, 0x123456789abcULL },
+	{ VPMC_KERNEL(6, 8), 0x40000001, 0, 0xfedcba987654ULL },
+	{ VPMC_KERNEL(6, 8), 0x80000000, 0, 0x56789abcULL },
+	{ VPMC_KERNEL(6, 8), 0xc0000001, 0, 0xba987654ULL },
 	{ VPMC_KERNEL(6, 8), 0x10000, GP, 0 },
 	{ VPMC_KERNEL(6, 8), 0x40000003, GP, 0 },
 };
@@ -221,6 +230,13 @@ START_TEST(test_host_writes)
 	ck_assert_int_eq(vpmc__vcpu_host_wrmsr(v, 0, 0x390, 1), 0);
 	ck_assert_uint_eq(vpmc_vcpu_global_status(v), 3);
 	ck_assert_int_eq(vpmc_vcpu_wrmsr(v, 0, 0x390, 1), 0);
+	ck_assert_uint_eq(vpmc_vcpu_global_status(v), 2);
+	/* No DS: bits 62 and 63 are still not reserved (intel_pmu_refresh()), and a guest
+	 * OVF_CTRL write clears them (kvm_pmu_set_msr(): global_status &= ~data). */
+	ck_assert_int_eq(vpmc__vcpu_host_wrmsr(v, 0, 0x38e, 3ULL << 62 | 2), 0);
+	ck_assert_int_eq(vpmc_vcpu_wrmsr(v, 0, 0x390, 1ULL << 62), 0);
+	ck_assert_uint_eq(vpmc_vcpu_global_status(v), 1ULL << 63 | 2);
+	ck_assert_int_eq(vpmc_vcpu_wrmsr(v, 0, 0x390, 1ULL << 63), 0);
 	ck_assert_uint_eq(vpmc_vcpu_global_status(v), 2);
 
 	ck_assert_int_eq(vpmc_vcpu_wrmsr(v, 1, 0x4c1, M48), 0);

@@ -119,16 +119,25 @@ START_TEST(test_legacy_fixed2_disable_missed)
 }
 END_TEST
 
-/* d652981db08f (6.9): ECX bits 31:16 are the type, unknown types #GP. Before, bits 31:30 were
- * masked off the index (bit 30 = fixed) and the "fast" bit 31 was ignored. */
+/*
+ * RDPMC with the "fast" bit 31, GP counter 0 at 0xff0123456789 (kvm-unit-tests' check_rdpmc
+ * "fast-%d"). 6.9 (d652981db08f, 5728a4a0ea79, ecb490770ad4): Intel ECX bits 31:16 are the
+ * type, unknown types #GP; AMD ECX is the index, 0x80000000 #GPs. 6.8's kvm_pmu_rdpmc() starts
+ * with "mask = fast_mode ? ~0u : ~0ull" and both vendors drop bits 31:30 from the index: the
+ * guest reads counter 0's low 32 bits, 0x23456789, on Intel and AMD.
+ */
 static const struct {
 	const char *name;
+	const struct mh_vendor *vd;
 	unsigned int host;
 	int want;
+	uint64_t val;
 } rdpmc_fast[] = {
-	{ "latest", VPMC_KERNEL_LATEST, VPMC_GP },
-	{ "6.9", VPMC_KERNEL(6, 9), VPMC_GP },
-	{ "6.8", VPMC_KERNEL(6, 8), 0 },
+	{ "intel-latest", &mh_intel, VPMC_KERNEL_LATEST, VPMC_GP, 0 },
+	{ "intel-6.9", &mh_intel, VPMC_KERNEL(6, 9), VPMC_GP, 0 },
+	{ "intel-6.8", &mh_intel, VPMC_KERNEL(6, 8), 0, 0x23456789 },
+	{ "amd-latest", &mh_amd, VPMC_KERNEL_LATEST, VPMC_GP, 0 },
+	{ "amd-6.8", &mh_amd, VPMC_KERNEL(6, 8), 0, 0x23456789 },
 };
 
 START_TEST(test_legacy_rdpmc_fast_bit)
@@ -137,13 +146,61 @@ START_TEST(test_legacy_rdpmc_fast_bit)
 	struct mh h;
 	int rc;
 
-	mh_new_host(&h, &mh_intel, rdpmc_fast[_i].host);
-	mh_wrmsr_ok(&h, MSR_IA32_PMC0, 0x123456789ULL, rdpmc_fast[_i].name);
+	mh_new_host(&h, rdpmc_fast[_i].vd, rdpmc_fast[_i].host);
+	mh_wrmsr_ok(&h, rdpmc_fast[_i].vd->ctr0, 0xff0123456789ULL, rdpmc_fast[_i].name);
 	rc = mh_rdpmc(&h, 1U << 31, &v);
 	ck_assert_msg(rc == rdpmc_fast[_i].want, "%s: RDPMC(1 << 31) returned %d",
 		      rdpmc_fast[_i].name, rc);
-	/* Before 6.9 it reads GP counter 0, whole (the mask is the counter width). */
-	ck_assert_uint_eq(v, rc ? 0 : 0x123456789ULL);
+	ck_assert_msg(v == rdpmc_fast[_i].val, "%s: RDPMC(1 << 31) read %#llx",
+		      rdpmc_fast[_i].name, (unsigned long long)v);
+	mh_free(&h);
+}
+END_TEST
+
+/*
+ * b29a2acd36dd (6.6) truncates counter writes to the counter's width. Before, the vendors' set_msr
+ * did "pmc->counter += data - pmc_read_counter(pmc)" and kept the high bits: Intel's guest write
+ * of 0x80000000 to 0xc1 is sign-extended to 0xffffffff80000000, an AMD write of 2^48 + 5 stays
+ * whole. GP0 counts instructions at CPL 0 (mh_arm: it reads 1), so the WRMSR's own retirement
+ * is 6.2-6.7's kvm_pmu_incr_counter(): prev_counter = the unmasked value, counter = (value + 1)
+ * & mask = 0xffff80000001 (AMD: 6); the drain at the entry (pmc_pause_counter()) finds counter <
+ * prev_counter: an overflow, GLOBAL_STATUS bit 0, and a PMI (INT). From 6.6 the write stores
+ * 0xffff80000000 (AMD: 5) and +1 is no overflow. The guest reads the masked value either way.
+ */
+static const struct {
+	const char *name;
+	const struct mh_vendor *vd;
+	unsigned int host;
+	uint32_t msr;
+	uint64_t val, read;
+	uint64_t status;
+} untruncated[] = {
+	{ "intel-6.5", &mh_intel, VPMC_KERNEL(6, 5), MSR_IA32_PERFCTR0, 0x80000000, 0xffff80000001ULL,
+	  1 },
+	{ "intel-6.6", &mh_intel, VPMC_KERNEL(6, 6), MSR_IA32_PERFCTR0, 0x80000000, 0xffff80000001ULL,
+	  0 },
+	{ "amd-6.5", &mh_amd, VPMC_KERNEL(6, 5), 0, (1ULL << 48) + 5, 6, 1 },
+	{ "amd-6.6", &mh_amd, VPMC_KERNEL(6, 6), 0, (1ULL << 48) + 5, 6, 0 },
+};
+
+START_TEST(test_legacy_counter_write_not_truncated)
+{
+	const char *name = untruncated[_i].name;
+	const struct mh_vendor *vd = untruncated[_i].vd;
+	uint32_t msr = untruncated[_i].msr ? untruncated[_i].msr : vd->ctr0;
+	const struct vpmc_obs *pmi;
+	size_t mark;
+	struct mh h;
+
+	mh_new_host(&h, vd, untruncated[_i].host);
+	mh_arm(&h, vd, 0, EN_INT_OS_INSN, 0);
+	mark = h.nr_obs;
+	mh_wrmsr_ok(&h, msr, untruncated[_i].val, name);
+	ck_assert_msg(vpmc_vcpu_global_status(h.v) == untruncated[_i].status, "%s: status %#llx",
+		      name, (unsigned long long)vpmc_vcpu_global_status(h.v));
+	pmi = mh_find(&h, VPMC_OBS_PMI, -2, mark);
+	ck_assert_msg(!pmi == !untruncated[_i].status, "%s: PMI %p", name, (const void *)pmi);
+	ck_assert_uint_eq(mh_rdpmc_ok(&h, 0, name), untruncated[_i].read);
 	mh_free(&h);
 }
 END_TEST
@@ -206,6 +263,8 @@ static Suite *legacy_suite(void)
 	tcase_add_loop_test(tc, test_legacy_lvtpc_automask, 0, ARRAY_SIZE(automask));
 	tcase_add_test(tc, test_legacy_fixed2_disable_missed);
 	tcase_add_loop_test(tc, test_legacy_rdpmc_fast_bit, 0, ARRAY_SIZE(rdpmc_fast));
+	tcase_add_loop_test(tc, test_legacy_counter_write_not_truncated, 0,
+			    ARRAY_SIZE(untruncated));
 	tcase_add_test(tc, test_legacy_amd_status_set_gp);
 	tcase_add_loop_test(tc, test_legacy_tolerance_is_exact_before_6_8, 0,
 			    ARRAY_SIZE(tol_legacy));

@@ -365,8 +365,8 @@ static const struct {
 	{ "amd-v2-wr-global-ctl", VPMC_VENDOR_AMD, 2, true, MSR_AMD64_PERF_CNTR_GLOBAL_CTL, 1, 0, 0 },
 	/* Reserved bits (intel_pmu_refresh(), B-7.0): GLOBAL_CTRL has one bit per existing counter
 	 * (8 GP, 3 fixed); OVF_CTRL shares global_status_rsvd, which also frees bit 63
-	 * (COND_CHG) always and bit 62 (BUFFER_OVF) only if the guest has DS (not in
-	 * struct vpmc_pmu_config). AMD drops reserved GLOBAL_CTL bits instead. */
+	 * (COND_CHG) and bit 62 (BUFFER_OVF), with or without DS (linux-next 960ed5831ad4).
+	 * AMD drops reserved GLOBAL_CTL bits instead. */
 	{ "v2-wr-global-ctrl-bit8", VPMC_VENDOR_INTEL, 2, true, MSR_CORE_PERF_GLOBAL_CTRL,
 	  1ULL << 8, VPMC_GP, 0 },
 	{ "v2-wr-global-ctrl-bit35", VPMC_VENDOR_INTEL, 2, true, MSR_CORE_PERF_GLOBAL_CTRL,
@@ -374,7 +374,7 @@ static const struct {
 	{ "v2-wr-ovf-ctrl-bit63", VPMC_VENDOR_INTEL, 2, true, MSR_CORE_PERF_GLOBAL_OVF_CTRL,
 	  1ULL << 63, 0, 0 },
 	{ "v2-wr-ovf-ctrl-bit62-no-ds", VPMC_VENDOR_INTEL, 2, true, MSR_CORE_PERF_GLOBAL_OVF_CTRL,
-	  1ULL << 62, VPMC_GP, 0 },
+	  1ULL << 62, 0, 0 },
 	{ "v2-wr-ovf-ctrl-bit61", VPMC_VENDOR_INTEL, 2, true, MSR_CORE_PERF_GLOBAL_OVF_CTRL,
 	  1ULL << 61, VPMC_GP, 0 },
 	{ "amd-v2-wr-global-ctl-bit6", VPMC_VENDOR_AMD, 2, true, MSR_AMD64_PERF_CNTR_GLOBAL_CTL,

@@ -2,6 +2,8 @@
 /* check_cost.c - Host cost model parameters and the modeled cost (lib/cost.c). */
 #include "config.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "check_common.h"
@@ -124,6 +126,100 @@ START_TEST(test_parse_trigger_bound_across_specs)
 }
 END_TEST
 
+
+/* P2: the shipped files are the compiled-in text, parse, and tag every parameter line. */
+static char *read_text(const char *rel)
+{
+	const char *top = getenv("top_srcdir");
+	char path[1024], *buf = calloc(1, 1 << 16);
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "%s/%s", top ? top : ".", rel);
+	f = fopen(path, "r");
+	ck_assert_msg(f && buf, "%s", path);
+	n = fread(buf, 1, (1 << 16) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+START_TEST(test_profiles_shipped)
+{
+	static const char *const names[] = { "default", "rfc-milan" };
+	struct vpmc_cost_profile p;
+	struct vpmc_cost d;
+	char err[256], rel[64], *text;
+	size_t n, i;
+
+	snprintf(rel, sizeof(rel), "profiles/%s.cost", names[_i]);
+	text = read_text(rel);
+	ck_assert_str_eq(text, vpmc_cost_profile_shipped(names[_i]));
+	free(text);
+	ck_assert_int_eq(vpmc_cost_profile_load(&p, names[_i], err, sizeof(err)), 0);
+	vpmc_cost_params(&n);
+	for (i = 0; i < n; i++)
+		ck_assert_msg(p.tag[i] != VPMC_COST_TAG_NONE && p.source[i], "%s: param %zu",
+			      names[_i], i);
+	if (_i == 0) {
+		/* "default" is vpmcsim 0.1's model: the four values, nothing more priced */
+		vpmc_cost_default(&d);
+		ck_assert(!memcmp(&d, &p.cost, sizeof(d)));
+		ck_assert(!vpmc_cost_v2(&p.cost));
+	} else {
+		ck_assert(vpmc_cost_v2(&p.cost));
+		ck_assert_double_eq(p.cost.msr_access_cycles, 180);
+		ck_assert_str_eq(p.fitted, "handler_overhead_ns drain_extra_p0 drain_extra_quantum_us");
+	}
+	vpmc_cost_profile_release(&p);
+}
+END_TEST
+
+static const struct {
+	const char *text, *err;
+} bad_profiles[] = {
+	{ "resume_us = 1\n", "x.cost:1: resume_us: expected '# TAG; SOURCE'" },
+	{ "resume_us = 1  # guess; me\n", "x.cost:1: resume_us: expected a tag" },
+	{ "# c\nbogus = 1  # estimate; x\n", "x.cost:2: unknown parameter 'bogus'" },
+	{ "cpu_ghz = 3  # estimate; a\ncpu_ghz = 3  # estimate; b\n", "x.cost:2: cpu_ghz given twice" },
+	{ "cpu_ghz = 0  # estimate; a\n", "x.cost:1: cpu_ghz: expected the host clock" },
+	{ "drain_extra_mult = 1:0.5  # estimate; a\n", "x.cost:1: drain_extra_mult: expected" },
+	{ "resume_us = 1  # estimate; a\r\n", "x.cost:1: carriage return" },
+};
+
+START_TEST(test_profile_bad)
+{
+	struct vpmc_cost_profile p;
+	char err[256] = "";
+
+	memset(&p, 0, sizeof(p));
+	vpmc_cost_default(&p.cost);
+	ck_assert_int_eq(vpmc_cost_profile_parse(&p, bad_profiles[_i].text, "x.cost", err,
+						 sizeof(err)), VPMC_ERR_INVAL);
+	ck_assert_msg(!strncmp(err, bad_profiles[_i].err, strlen(bad_profiles[_i].err)), "'%s'",
+		      err);
+	vpmc_cost_profile_release(&p);
+}
+END_TEST
+
+/* The drain extra by hand: u1 < q: none; else k by the CDF of the pairs, times the quantum,
+ * times (1 + jitter (2 u3 - 1)). */
+START_TEST(test_drain_extra)
+{
+	struct vpmc_cost c;
+
+	vpmc_cost_default(&c);
+	ck_assert_int_eq(vpmc_cost_parse(&c, "drain_extra_p0=0.25,drain_extra_quantum_us=50,"
+					 "drain_extra_mult=5:0.98 9:0.018 17:0.002,"
+					 "drain_extra_jitter=0.1", NULL), 0);
+	ck_assert_double_eq(vpmc_cost_drain_extra_us(&c, 0.2, 0.5, 0.5), 0.0);
+	ck_assert_double_eq_tol(vpmc_cost_drain_extra_us(&c, 0.3, 0.5, 0.5), 250.0, 1e-9);
+	ck_assert_double_eq_tol(vpmc_cost_drain_extra_us(&c, 0.3, 0.99, 1.0), 9 * 50 * 1.1, 1e-9);
+	ck_assert_double_eq_tol(vpmc_cost_drain_extra_us(&c, 0.3, 0.999, 0.0), 17 * 50 * 0.9, 1e-9);
+	ck_assert(vpmc_cost_v2(&c));
+}
+END_TEST
+
 static Suite *cost_suite(void)
 {
 	Suite *s = suite_create("cost");
@@ -134,6 +230,9 @@ static Suite *cost_suite(void)
 	tcase_add_loop_test(tc, test_parse_bad_leaves_params, 0, ARRAY_SIZE(bad));
 	tcase_add_test(tc, test_parse_bounds_inclusive);
 	tcase_add_test(tc, test_parse_trigger_bound_across_specs);
+	tcase_add_loop_test(tc, test_profiles_shipped, 0, 2);
+	tcase_add_loop_test(tc, test_profile_bad, 0, ARRAY_SIZE(bad_profiles));
+	tcase_add_test(tc, test_drain_extra);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -188,6 +188,39 @@ START_TEST(test_tolerance_missed_pmi)
 }
 END_TEST
 
+/*
+ * exact on a scenario whose header works the numbers out: the guest's masked LVTPC dropped the
+ * reference's PMI (dropped_by_guest, not missed); a counter programmed with CMASK is not modeled
+ * (its read counted apart, its overflow not tracked, its PMI not spurious; GP1 is scored).
+ */
+static const struct {
+	const char *file;
+	uint64_t reads, not_modeled, by_guest, pmis, pmis_dropped;
+} exact_cases[] = {
+	{ "replay-guest-masked-lvtpc.vtr", 0, 0, 1, 0, 1 },
+	{ "replay-not-modeled.vtr", 1, 1, 0, 1, 0 },
+};
+
+START_TEST(test_exact_scenario)
+{
+	static const char *const pol[] = { "exact" };
+	struct vpmc_replay *r = run_scenario(exact_cases[_i].file, pol, 1);
+	struct vpmc_metrics ex = metrics(r, 0);
+
+	ck_assert_uint_eq(ex.reads, exact_cases[_i].reads);
+	ck_assert_uint_eq(ex.reads_with_error, 0);
+	ck_assert_uint_eq(ex.reads_not_modeled, exact_cases[_i].not_modeled);
+	ck_assert_uint_eq(ex.ref_overflows, 0);
+	ck_assert_uint_eq(ex.overflows_matched, 0);
+	ck_assert_uint_eq(ex.overflows_missed, 0);
+	ck_assert_uint_eq(ex.dropped_by_guest, exact_cases[_i].by_guest);
+	ck_assert_uint_eq(ex.pmis_delivered, exact_cases[_i].pmis);
+	ck_assert_uint_eq(ex.pmis_dropped, exact_cases[_i].pmis_dropped);
+	ck_assert_uint_eq(ex.pmis_spurious, 0);
+	vpmc_replay_free(r);
+}
+END_TEST
+
 /* Recorded values are checked, never used (the scenario's header works every row out). */
 START_TEST(test_host_values_checked)
 {
@@ -254,7 +287,8 @@ START_TEST(test_cost_not_finite_json)
 
 	ck_assert_int_eq(vpmc_replay_report(r, VPMC_VIEW_COMPARE, VPMC_OUTPUT_JSON, &text),
 			 VPMC_ERR_LIMIT);
-	ck_assert_str_eq(vpmc_replay_error(r), "host_us_per_exit_mean is inf, which JSON cannot "
+	/* host_us_total is the first of the row's figures that is inf (report.c's fields[]) */
+	ck_assert_str_eq(vpmc_replay_error(r), "host_us_total is inf, which JSON cannot "
 			 "hold (only finite numbers)");
 	ck_assert_int_eq(vpmc_replay_report(r, VPMC_VIEW_COMPARE, VPMC_OUTPUT_TEXT, &text), 0);
 	ck_assert_ptr_nonnull(strstr(text, " inf "));
@@ -262,8 +296,9 @@ START_TEST(test_cost_not_finite_json)
 }
 END_TEST
 
-/* The plot's x axis is log(T): one T (however often given, with T = 0 left out) would be an
- * empty range, which gnuplot warns about; it gets a decade either side. Two Ts need none. */
+/* The plot's x axis is log(T), over the data's range (issue 12): one T (however often given,
+ * with T = 0 left out) would be an empty range, which gnuplot warns about; it gets a decade
+ * either side. Two Ts: from the smaller to the larger. */
 static const struct {
 	const char *name;
 	const char *policies[2];
@@ -273,7 +308,7 @@ static const struct {
 	{ "one-t", { "tolerance=10" }, 1, "set xrange [1:100]\n" },
 	{ "t0-and-one-t", { "tolerance=0", "tolerance-wrap=1000" }, 2, "set xrange [100:10000]\n" },
 	{ "same-t-twice", { "tolerance=7", "tolerance=7" }, 2, "set xrange [0.7:70]\n" },
-	{ "two-t", { "tolerance=1", "tolerance=10" }, 2, NULL },
+	{ "two-t", { "tolerance=1", "tolerance=10" }, 2, "set xrange [1:10]\n" },
 };
 
 START_TEST(test_plot_x_range)
@@ -287,6 +322,112 @@ START_TEST(test_plot_x_range)
 		ck_assert_msg(strstr(script, plot_ranges[_i].xrange), "%s", script);
 	else
 		ck_assert_msg(!strstr(script, "set xrange"), "%s", script);
+	vpmc_replay_free(r);
+}
+END_TEST
+
+/* ---- issue 12: samples against the ideal guest ---- */
+
+/* replay-overlay-tolerance-k-of-n.vtr's header: the ideal guest takes 3 samples (positions 9,
+ * 17, 25); tolerance=25 delivers 1 at position 26 (1 instruction, 15 ns after 25) and loses 2;
+ * exact and tolerance-wrap=25 deliver all 3 at the entry after the wrapping retire (5 ns). */
+START_TEST(test_ideal_tolerance_k_of_n)
+{
+	static const char *const pol[] = { "exact", "tolerance=25", "tolerance-wrap=25" };
+	struct vpmc_replay *r = run_scenario_assume("replay-overlay-tolerance-k-of-n.vtr", pol, 3,
+						    "gp0=instructions,period=10", NULL);
+	struct vpmc_metrics ex = metrics(r, 0), tol = metrics(r, 1), wrap = metrics(r, 2);
+	const char *text;
+
+	ck_assert_uint_eq(ex.samples_ideal, 3);
+	ck_assert_uint_eq(ex.samples, 3);
+	ck_assert_uint_eq(ex.samples_matched, 3);
+	ck_assert_uint_eq(ex.ideal_lateness_insn_max, 0);
+	ck_assert_uint_eq(ex.ideal_lateness_ns_max, 5);
+	ck_assert_uint_eq(wrap.samples, 3);
+	ck_assert_uint_eq(wrap.samples_matched, 3);
+	ck_assert_uint_eq(wrap.ideal_lateness_insn_max, 0);
+	ck_assert_uint_eq(tol.samples_ideal, 3);
+	ck_assert_uint_eq(tol.samples, 1);
+	ck_assert_uint_eq(tol.samples_matched, 1);
+	ck_assert_uint_eq(tol.samples_unmatched, 0);
+	ck_assert_uint_eq(tol.ideal_lateness_insn_p50, 1);
+	ck_assert_uint_eq(tol.ideal_lateness_ns_max, 15);
+	/* 2 of 3 lost: 66.67 % in the report */
+	ck_assert_int_eq(vpmc_replay_report(r, VPMC_VIEW_COMPARE, VPMC_OUTPUT_CSV, &text), 0);
+	ck_assert_msg(strstr(text, "\ntolerance=25,1,3,66.67,0,1,1,1,15,"), "%s", text);
+	vpmc_replay_free(r);
+}
+END_TEST
+
+/* replay-disabled-read-error.vtr's header: disabled=0x2 reads 100 where its reference reads
+ * 103: count_error_rel_mean = 3 / 103. */
+START_TEST(test_disabled_relative_count_error)
+{
+	static const char *const pol[] = { "exact", "disabled=0x2" };
+	struct vpmc_replay *r = run_scenario("replay-disabled-read-error.vtr", pol, 2);
+	struct vpmc_metrics ex = metrics(r, 0), dis = metrics(r, 1);
+
+	ck_assert_double_eq(ex.count_error_rel_mean, 0.0);
+	ck_assert_uint_eq(dis.reads, 1);
+	ck_assert_double_eq_tol(dis.count_error_rel_mean, 3.0 / 103.0, 1e-12);
+	vpmc_replay_free(r);
+}
+END_TEST
+
+/* Without an overlay the ideal guest and every lane's reference are the same guest (the
+ * trace's, counted exactly): each policy's samples against the ideal guest give the numbers
+ * of its PMIs against its lane's reference. The scenarios' counters count instructions and
+ * every instruction is the trace's, so lateness in trace instructions is lateness in events. */
+static const char *const equality_files[] = {
+	"replay-tolerance-late-pmi.vtr", "replay-tolerance-missed-pmi.vtr",
+	"replay-disabled-read-error.vtr", "replay-overlay-segment.vtr",
+};
+
+START_TEST(test_ideal_equals_lane_reference_without_overlay)
+{
+	static const char *const pol[] = { "exact", "disabled=0x12", "tolerance=10",
+					   "tolerance=100", "tolerance-wrap=100", "mediated",
+					   "reference" };
+	struct vpmc_replay *r = run_scenario(equality_files[_i], pol, ARRAY_SIZE(pol));
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(pol); i++) {
+		struct vpmc_metrics m = metrics(r, i);
+
+		ck_assert_msg(m.samples_ideal == m.ref_overflows, "%s: %llu ideal, %llu lane-ref",
+			      pol[i], (unsigned long long)m.samples_ideal,
+			      (unsigned long long)m.ref_overflows);
+		ck_assert_uint_eq(m.samples_matched, m.overflows_matched);
+		ck_assert_uint_eq(m.samples_unmatched, m.pmis_spurious);
+		ck_assert_uint_eq(m.ideal_lateness_insn_p50, m.lateness_events_p50);
+		ck_assert_uint_eq(m.ideal_lateness_insn_p99, m.lateness_events_p99);
+		ck_assert_uint_eq(m.ideal_lateness_insn_max, m.lateness_events_max);
+		ck_assert_uint_eq(m.ideal_lateness_ns_p50, m.lateness_ns_p50);
+		ck_assert_uint_eq(m.ideal_lateness_ns_max, m.lateness_ns_max);
+	}
+	vpmc_replay_free(r);
+}
+END_TEST
+
+/* A trace whose guest uses no counter (replay-overlay-segment.vtr without --assume: 2 exits,
+ * no PMU access) gives two warnings: no counter and no --assume, and identical rows. */
+START_TEST(test_verdict_warnings)
+{
+	static const char *const pol[] = { "exact", "tolerance=100" };
+	struct vpmc_replay *r = run_scenario("replay-overlay-segment.vtr", pol, 2);
+	char msg[512];
+
+	ck_assert(vpmc_replay_verdict_warning(r, 0, msg, sizeof(msg)));
+	ck_assert_ptr_nonnull(strstr(msg, "programs no PMU counter"));
+	ck_assert(vpmc_replay_verdict_warning(r, 1, msg, sizeof(msg)));
+	ck_assert_str_eq(msg, "all 2 rows are identical: on this trace the policies do not differ");
+	ck_assert(!vpmc_replay_verdict_warning(r, 2, msg, sizeof(msg)));
+	vpmc_replay_free(r);
+	/* with the overlay the guest uses its counter, and the rows differ */
+	r = run_scenario_assume("replay-overlay-segment.vtr", pol, 2, "gp0=instructions,period=100",
+				NULL);
+	ck_assert(!vpmc_replay_verdict_warning(r, 0, msg, sizeof(msg)));
 	vpmc_replay_free(r);
 }
 END_TEST
@@ -596,10 +737,19 @@ static Suite *replay_suite(void)
 	tcase_add_test(tc, test_disabled_read_error_is_minus_k);
 	tcase_add_test(tc, test_tolerance_late_pmi);
 	tcase_add_test(tc, test_tolerance_missed_pmi);
+	tcase_add_loop_test(tc, test_exact_scenario, 0, ARRAY_SIZE(exact_cases));
 	tcase_add_test(tc, test_host_values_checked);
 	tcase_add_test(tc, test_cost_beyond_histogram);
 	tcase_add_test(tc, test_cost_not_finite_json);
 	tcase_add_loop_test(tc, test_plot_x_range, 0, ARRAY_SIZE(plot_ranges));
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("ideal");
+	tcase_add_test(tc, test_ideal_tolerance_k_of_n);
+	tcase_add_test(tc, test_disabled_relative_count_error);
+	tcase_add_loop_test(tc, test_ideal_equals_lane_reference_without_overlay, 0,
+			    ARRAY_SIZE(equality_files));
+	tcase_add_test(tc, test_verdict_warnings);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("overlay");

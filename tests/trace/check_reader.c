@@ -183,6 +183,11 @@ static const struct bad_case bad[] = {
 	  "v.vtr:2:17: !pmu: key 'fw_writes' is Intel-only (vendor=amd), found 'fw_writes=1'" },
 	{ "!host without MINOR", VPMC_FORMAT_AUTO, TXT("!vpmcsim-trace 1\n!host kernel=6\n"), NULL,
 	  false, PARSE, "v.vtr:2:14: !host: expected kernel=MAJOR.MINOR (e.g. 6.18), found '6'" },
+	/* VPMC_KERNEL_OLDEST: before 6.2 (68fb4757e867, de0f619564f4) KVM counted emulated
+	 * instructions otherwise, before 9cd803d496e7 not at all: not modeled, refused */
+	{ "!host older than 6.2", VPMC_FORMAT_AUTO, TXT("!vpmcsim-trace 1\n!host kernel=6.1\n"),
+	  NULL, false, PARSE, "v.vtr:2:14: !host: kernel 6.1 is older than 6.2, the oldest host the "
+	  "model represents, found '6.1'" },
 	{ "directive after the first event", VPMC_FORMAT_AUTO,
 	  TXT("!vpmcsim-trace 1\n0 0 entry\n!host kernel=6.1\n"), NULL, false, PARSE,
 	  "v.vtr:3:1: directive after the first event (directives come first), found '!host'" },
@@ -1084,14 +1089,14 @@ END_TEST
 START_TEST(test_vtr_header_at_open)
 {
 	static const char data[] = "# an AMD guest\n!vpmcsim-trace 1\n!pmu vendor=amd version=1\n"
-				   "!host kernel=6.1\n!source kind=perf file=x.txt\n5 0 entry\n"
+				   "!host kernel=6.2\n!source kind=perf file=x.txt\n5 0 entry\n"
 				   "6 0 exit HLT\n";
 	static const char bad_pmu[] = "!vpmcsim-trace 1\n!pmu vendor=via\n0 0 entry\n";
 	struct vpmc_reader *r = new_reader(VPMC_FORMAT_AUTO, false);
 	struct vpmc_event ev;
 
 	ck_assert_int_eq(vpmc_reader_open_mem(r, "v.vtr", data, sizeof(data) - 1), 0);
-	assert_header(r, VPMC_VENDOR_AMD, VPMC_KERNEL(6, 1), "perf", "x.txt");
+	assert_header(r, VPMC_VENDOR_AMD, VPMC_KERNEL(6, 2), "perf", "x.txt");
 	ck_assert_uint_eq(vpmc_reader_pmu(r)->version, 1);
 	ck_assert_int_eq(vpmc_reader_next(r, &ev), 1);
 	ck_assert_int_eq(ev.type, VPMC_EV_ENTRY);

@@ -101,6 +101,28 @@ START_TEST(test_exit_reason_name)
 }
 END_TEST
 
+/* Which isa an exit reason as printed says (issue 12): VMX_EXIT_REASONS names (with flags),
+ * SVM_EXIT_REASONS names no VMX name equals without case, trace-cmd's plugin's EXIT_* SVM
+ * names; lower-case names that are also VMX names ("hlt": an ancient VMX trace prints lower
+ * case), unknown codes and unknown names say nothing. */
+static const struct {
+	const char *reason;
+	unsigned int isa;
+} isas[] = {
+	{ "MSR_WRITE", 1 }, { "INVALID_STATE FAILED_VMENTRY", 1 }, { "EPT_VIOLATION", 1 },
+	{ "EXIT_MSR", 2 }, { "EXIT_NPF", 2 }, { "msr", 2 }, { "npf", 2 }, { "vintr", 2 },
+	{ "GP excp", 2 }, { "hypercall", 2 },
+	{ "hlt", 0 }, { "cpuid", 0 }, { "io_instruction", 0 }, { "0x7b", 0 }, { "", 0 },
+	{ "GP", 0 }, { "msrx", 0 },
+};
+
+START_TEST(test_exit_reason_isa)
+{
+	ck_assert_msg(trace_exit_reason_isa(isas[_i].reason) == isas[_i].isa, "'%s': %u",
+		      isas[_i].reason, trace_exit_reason_isa(isas[_i].reason));
+}
+END_TEST
+
 static Suite *kvm_record_suite(void)
 {
 	Suite *s = suite_create("kvm_record");
@@ -109,6 +131,7 @@ static Suite *kvm_record_suite(void)
 	tcase_add_loop_test(tc, test_kind_of_name, 0, ARRAY_SIZE(kinds));
 	tcase_add_test(tc, test_insn_mode_from_flags);
 	tcase_add_loop_test(tc, test_exit_reason_name, 0, ARRAY_SIZE(reasons));
+	tcase_add_loop_test(tc, test_exit_reason_isa, 0, ARRAY_SIZE(isas));
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -188,8 +188,8 @@ static const struct {
 	  CFG(VPMC_VENDOR_INTEL, 1, 4, 0, 40, 48, false, VPMC_KERNEL_LATEST) },
 	{ "no vPMU", "!pmu version=0\n",
 	  CFG(VPMC_VENDOR_INTEL, 0, 8, 3, 48, 48, true, VPMC_KERNEL_LATEST) },
-	{ "!host before !pmu", "!host kernel=5.19\n!pmu vendor=amd gp=4\n",
-	  CFG(VPMC_VENDOR_AMD, 2, 4, 0, 48, 0, false, VPMC_KERNEL(5, 19)) },
+	{ "!host before !pmu", "!host kernel=6.2\n!pmu vendor=amd gp=4\n",
+	  CFG(VPMC_VENDOR_AMD, 2, 4, 0, 48, 0, false, VPMC_KERNEL(6, 2)) },
 	{ "!host after !pmu", "!pmu vendor=intel\n!host kernel=6.17\n",
 	  CFG(VPMC_VENDOR_INTEL, 2, 8, 3, 48, 48, true, VPMC_KERNEL(6, 17)) },
 	{ "Intel PEBS and TSX capabilities", "!pmu vendor=intel pebs=1 tsx=1\n",
@@ -492,13 +492,13 @@ START_TEST(test_writer_sanitizes_source)
 	FILE *f = open_memstream(&out, &len);
 
 	vpmc_pmu_config_default(&cfg, VPMC_VENDOR_INTEL);
-	cfg.host_kernel = VPMC_KERNEL(6, 1);
+	cfg.host_kernel = VPMC_KERNEL(6, 2);
 	ck_assert_int_eq(vpmc_vtr_write_header(f, &cfg, "trace-cmd", "my trace#1.txt"), 0);
 	fclose(f);
 	ck_assert_str_eq(out, "!vpmcsim-trace 1\n"
 			      "!pmu vendor=intel version=2 gp=8 fixed=3 gp_width=48 fixed_width=48 "
 			      "fw_writes=1\n"
-			      "!host kernel=6.1\n"
+			      "!host kernel=6.2\n"
 			      "!source kind=trace-cmd file=my_trace_1.txt\n");
 	free(out);
 }

@@ -1,0 +1,510 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * latency.c - The guest's interrupt-handler duration under each policy (timer-storm.md §5): a
+ * window from the entry that injects the vector to the entry after the deadline write, priced
+ * as its trace time (or the exits' modeled round trips) plus what each policy's replay added to
+ * the exits in it, plus handler_overhead_ns. The replay decides, the cost model prices: the
+ * engine reports each priced exit (vpmc_replay_set_exit_hook()), this file adds the terms only
+ * the exit's class decides (slowpath tax, mediated switch).
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <vpmc/latency.h>
+
+#include "hist.h"
+#include "internal.h"
+#include "msr-index.h"
+
+enum exit_class { C_MSR_FAST, C_MSR_SLOW, C_INTR, C_VINTR, C_NMI, C_HLT, C_OTHER };
+
+#define MSR_X2APIC_TMICT 0x838 /* x2APIC initial count: the end marker of a one-shot timer */
+#define MSR_X2APIC_ICR 0x830   /* a fastpath write (handle_fastpath_set_msr_irqoff) */
+
+/* One policy on one vCPU: the window being measured and the results. */
+struct lat_pv {
+	double extra_us, x_us;      /* added by the policy to the window's exits so far */
+	uint32_t drains, nr_keys;
+	uint64_t key[VPMC_LATENCY_SAMPLE_KEYS];
+	double fb_extra_us, fb_x_us; /* at the fallback end */
+	uint32_t fb_drains, fb_nr_keys;
+	uint64_t last_end;          /* where the previous sample ended under this policy */
+	struct vpmc_hist h;         /* ns */
+	double sum_ns;
+	uint64_t n, fast, drains_total, flagged, fallback, overruns;
+};
+
+/* One vCPU of the trace: where its window stands. */
+struct lat_vcpu {
+	bool seen, armed, in_win, in_exit, end_pending, fb_pending, fb_have, has_access, fast;
+	uint64_t t_start, exit_t, fb_t;
+	enum exit_class cls;
+	double adj_ns, fb_adj_ns;   /* --gaps model: sum of (round trip - span) in the window */
+	uint32_t insn_mask;         /* GP counters programmed to count instructions, enabled */
+	struct lat_pv *pv;          /* by policy */
+};
+
+struct vpmc_latency {
+	struct vpmc_latency_opts o;
+	struct vpmc_replay *r;
+	const struct vpmc_cost *cost;
+	size_t nr_pol;
+	bool gaps_trace, fast_6e0;
+	uint32_t nr_vcpus;
+	struct lat_vcpu *vc[VPMC_MAX_VCPUS];
+	uint64_t starts;
+	struct vpmc_latency_sample *samples[VPMC_REPLAY_MAX_POLICIES];
+	size_t nr_samples[VPMC_REPLAY_MAX_POLICIES], cap_samples[VPMC_REPLAY_MAX_POLICIES];
+	int err;
+};
+
+void vpmc_latency_opts_default(struct vpmc_latency_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->vector = 0xec;
+	o->max_window_ns = 2000000;
+	o->fast_us = 20.0;
+}
+
+static enum exit_class class_of_reason(const char *r)
+{
+	if (!strcmp(r, "intr") || !strcmp(r, "EXTERNAL_INTERRUPT"))
+		return C_INTR;
+	if (!strcmp(r, "vintr") || !strcmp(r, "INTERRUPT_WINDOW") ||
+	    !strcmp(r, "PENDING_INTERRUPT"))
+		return C_VINTR;
+	if (!strcmp(r, "nmi") || !strcmp(r, "EXCEPTION_NMI"))
+		return C_NMI;
+	if (!strcmp(r, "hlt") || !strcmp(r, "HLT"))
+		return C_HLT;
+	return C_OTHER;
+}
+
+static double rt_ns(const struct vpmc_cost *c, enum exit_class k)
+{
+	switch (k) {
+	case C_MSR_FAST:
+		return c->exit_rt_msr_fast_ns;
+	case C_MSR_SLOW:
+		return c->exit_rt_msr_slow_ns;
+	case C_INTR:
+		return c->exit_rt_intr_ns;
+	case C_VINTR:
+		return c->exit_rt_vintr_ns;
+	case C_NMI:
+		return c->exit_rt_nmi_ns;
+	default:
+		return c->exit_rt_other_ns;
+	}
+}
+
+static struct lat_vcpu *lat_vcpu(struct vpmc_latency *l, uint32_t v)
+{
+	struct lat_vcpu *lv = l->vc[v];
+	size_t p;
+
+	if (lv)
+		return lv;
+	lv = calloc(1, sizeof(*lv));
+	if (lv)
+		lv->pv = calloc(l->nr_pol, sizeof(*lv->pv));
+	if (!lv || !lv->pv) {
+		free(lv);
+		l->err = VPMC_ERR_NOMEM;
+		return NULL;
+	}
+	for (p = 0; p < l->nr_pol; p++)
+		hist_init(&lv->pv[p].h);
+	l->vc[v] = lv;
+	if (v >= l->nr_vcpus)
+		l->nr_vcpus = v + 1;
+	return lv;
+}
+
+/* What only the exit's class decides (timer-storm.md §6.3, §6.4), in us. */
+static double class_extra_us(const struct vpmc_latency *l, const struct vpmc_policy *pol,
+			     const struct lat_vcpu *lv, bool drained)
+{
+	const struct vpmc_cost *c = l->cost;
+	double sw = c->mediated_switch_cycles / c->cpu_ghz / 1000.0;
+
+	if (!lv->in_exit || pol->kind == VPMC_POLICY_REFERENCE)
+		return 0.0;
+	if (pol->kind == VPMC_POLICY_MEDIATED) {
+		/* f7a65e58d643: no fastpath while a counter counts instructions */
+		if (lv->cls == C_MSR_FAST)
+			return lv->insn_mask ? c->slowpath_tax_ns / 1000.0 + sw : 0.0;
+		return sw;
+	}
+	return lv->cls == C_MSR_FAST && drained ? c->slowpath_tax_ns / 1000.0 : 0.0;
+}
+
+static void exit_hook(void *data, unsigned int policy, const struct vpmc_exit_work *w, double us,
+		      double x_us)
+{
+	struct vpmc_latency *l = data;
+	struct lat_vcpu *lv = w->vcpu < VPMC_MAX_VCPUS ? l->vc[w->vcpu] : NULL;
+	struct lat_pv *pv;
+
+	if (!lv || !lv->in_win || policy >= l->nr_pol)
+		return;
+	pv = &lv->pv[policy];
+	pv->extra_us += us + class_extra_us(l, vpmc_replay_policy(l->r, policy), lv, w->drained);
+	pv->x_us += x_us;
+	if (w->drained) {
+		pv->drains++;
+		if (pv->nr_keys < VPMC_LATENCY_SAMPLE_KEYS)
+			pv->key[pv->nr_keys] = w->ordinal;
+		pv->nr_keys++;
+	}
+}
+
+static void keep_sample(struct vpmc_latency *l, size_t p, const struct vpmc_latency_sample *s)
+{
+	if (l->nr_samples[p] == l->cap_samples[p]) {
+		size_t cap = l->cap_samples[p] ? 2 * l->cap_samples[p] : 1024;
+		struct vpmc_latency_sample *n = realloc(l->samples[p], cap * sizeof(*n));
+
+		if (!n) {
+			l->err = VPMC_ERR_NOMEM;
+			return;
+		}
+		l->samples[p] = n;
+		l->cap_samples[p] = cap;
+	}
+	l->samples[p][l->nr_samples[p]++] = *s;
+}
+
+/* The window of @lv ends: at @t_end (a sample), at the fallback (@fb), or flagged (@t_end 0). */
+static void close_window(struct vpmc_latency *l, struct lat_vcpu *lv, uint32_t v, uint64_t t_end,
+			 bool fb)
+{
+	size_t p;
+
+	lv->in_win = false;
+	for (p = 0; p < l->nr_pol; p++) {
+		struct lat_pv *pv = &lv->pv[p];
+		double extra = fb ? pv->fb_extra_us : pv->extra_us, x = fb ? pv->fb_x_us : pv->x_us;
+		double adj = l->gaps_trace ? 0.0 : (fb ? lv->fb_adj_ns : lv->adj_ns), d;
+		uint32_t drains = fb ? pv->fb_drains : pv->drains;
+		uint32_t keys = fb ? pv->fb_nr_keys : pv->nr_keys;
+		struct vpmc_latency_sample s = { .vcpu = v, .nr_keys = keys };
+
+		if (!t_end) {
+			pv->flagged++;
+			continue;
+		}
+		d = (double)(t_end - lv->t_start) + adj + extra * 1000.0 +
+		    l->cost->handler_overhead_ns;
+		if (d < 0)
+			d = 0;
+		if (hist_add(&pv->h, (uint64_t)(d + 0.5)))
+			l->err = VPMC_ERR_NOMEM;
+		pv->sum_ns += d;
+		pv->n++;
+		pv->fast += d <= l->o.fast_us * 1000.0;
+		pv->drains_total += drains;
+		pv->fallback += fb;
+		pv->last_end = lv->t_start + (uint64_t)d;
+		if (l->o.keep_samples) {
+			s.fixed_ns = d - l->cost->handler_overhead_ns - x * 1000.0;
+			memcpy(s.key, pv->key, sizeof(s.key));
+			keep_sample(l, p, &s);
+		}
+	}
+}
+
+/* No end marker in time, or the window was cut: the fallback end if there is one, else
+ * flagged. */
+static void give_up(struct vpmc_latency *l, struct lat_vcpu *lv, uint32_t v)
+{
+	if (lv->fb_have)
+		close_window(l, lv, v, lv->fb_t, true);
+	else
+		close_window(l, lv, v, 0, false);
+}
+
+static void open_window(struct vpmc_latency *l, struct lat_vcpu *lv, uint64_t t)
+{
+	size_t p;
+
+	lv->in_win = true;
+	lv->t_start = t;
+	lv->adj_ns = 0;
+	lv->fb_have = false;
+	l->starts++;
+	for (p = 0; p < l->nr_pol; p++) {
+		struct lat_pv *pv = &lv->pv[p];
+
+		if (pv->n && t < pv->last_end)
+			pv->overruns++;
+		pv->extra_us = pv->x_us = 0;
+		pv->drains = pv->nr_keys = 0;
+	}
+}
+
+/* A GP event select written: track counters that count instructions (event 0xc0), enabled. */
+static void eventsel(struct lat_vcpu *lv, uint32_t msr, uint64_t value, bool amd)
+{
+	int n = -1;
+
+	if (amd && msr >= MSR_F15H_PERF_CTL0 && msr <= MSR_F15H_PERF_CTR5 && !(msr & 1))
+		n = (int)(msr - MSR_F15H_PERF_CTL0) / 2;
+	else if (amd && msr >= MSR_K7_EVNTSEL0 && msr < MSR_K7_EVNTSEL0 + 4)
+		n = (int)(msr - MSR_K7_EVNTSEL0);
+	else if (!amd && msr >= MSR_P6_EVNTSEL0 && msr < MSR_P6_EVNTSEL0 + 8)
+		n = (int)(msr - MSR_P6_EVNTSEL0);
+	if (n < 0)
+		return;
+	if ((value & 0xff) == 0xc0 && (value & ARCH_PERFMON_EVENTSEL_ENABLE))
+		lv->insn_mask |= 1u << n;
+	else
+		lv->insn_mask &= ~(1u << n);
+}
+
+static void event_before(struct vpmc_latency *l, struct lat_vcpu *lv, const struct vpmc_event *ev)
+{
+	bool amd = vpmc_replay_config(l->r)->vendor == VPMC_VENDOR_AMD;
+
+	if (lv->in_win && ev->time_ns > lv->t_start + l->o.max_window_ns)
+		give_up(l, lv, ev->vcpu);
+	switch (ev->type) {
+	case VPMC_EV_EXIT:
+		lv->in_exit = true;
+		lv->exit_t = ev->time_ns;
+		lv->cls = class_of_reason(ev->reason);
+		lv->end_pending = lv->fb_pending = lv->has_access = lv->fast = false;
+		break;
+	case VPMC_EV_WRMSR:
+		eventsel(lv, ev->index, ev->value, amd);
+		lv->has_access = true;
+		if (ev->index == MSR_IA32_TSC_DEADLINE || ev->index == MSR_X2APIC_TMICT)
+			lv->end_pending = true;
+		if (ev->index == X2APIC_MSR_EOI)
+			lv->fb_pending = true;
+		if (ev->index == MSR_X2APIC_ICR ||
+		    (ev->index == MSR_IA32_TSC_DEADLINE && l->fast_6e0))
+			lv->fast = true;
+		break;
+	case VPMC_EV_RDMSR:
+	case VPMC_EV_RDPMC:
+		lv->has_access = true;
+		break;
+	case VPMC_EV_EOI:
+		if (ev->index == l->o.vector)
+			lv->fb_pending = true;
+		break;
+	case VPMC_EV_IRQ:
+		if (ev->index != l->o.vector)
+			break;
+		if (lv->in_win)
+			give_up(l, lv, ev->vcpu); /* cut by the next one */
+		lv->armed = true;
+		break;
+	case VPMC_EV_ENTRY:
+		if (lv->in_exit && lv->has_access)
+			lv->cls = lv->fast ? C_MSR_FAST : C_MSR_SLOW;
+		if (lv->in_win && lv->in_exit && lv->cls != C_HLT)
+			lv->adj_ns += rt_ns(l->cost, lv->cls) - (double)(ev->time_ns - lv->exit_t);
+		break;
+	default:
+		break;
+	}
+}
+
+static void event_after(struct vpmc_latency *l, struct lat_vcpu *lv, const struct vpmc_event *ev)
+{
+	size_t p;
+
+	if (ev->type != VPMC_EV_ENTRY)
+		return;
+	lv->in_exit = false;
+	if (lv->armed) {
+		lv->armed = false;
+		open_window(l, lv, ev->time_ns);
+		return;
+	}
+	if (!lv->in_win)
+		return;
+	if (lv->end_pending && l->o.end != VPMC_LATENCY_END_EOI) {
+		close_window(l, lv, ev->vcpu, ev->time_ns, false);
+	} else if (lv->fb_pending && l->o.end == VPMC_LATENCY_END_EOI) {
+		close_window(l, lv, ev->vcpu, ev->time_ns, false);
+	} else if (lv->fb_pending && l->o.end == VPMC_LATENCY_END_AUTO && !lv->fb_have) {
+		lv->fb_have = true;
+		lv->fb_t = ev->time_ns;
+		lv->fb_adj_ns = lv->adj_ns;
+		for (p = 0; p < l->nr_pol; p++) {
+			struct lat_pv *pv = &lv->pv[p];
+
+			pv->fb_extra_us = pv->extra_us;
+			pv->fb_x_us = pv->x_us;
+			pv->fb_drains = pv->drains;
+			pv->fb_nr_keys = pv->nr_keys;
+		}
+	}
+}
+
+static void event_hook(void *data, const struct vpmc_event *ev, bool after)
+{
+	struct vpmc_latency *l = data;
+	struct lat_vcpu *lv = lat_vcpu(l, ev->vcpu);
+
+	if (!lv)
+		return;
+	if (!l->cost) {
+		const struct vpmc_pmu_config *cfg = vpmc_replay_config(l->r);
+
+		l->cost = vpmc_replay_cost(l->r);
+		/* 0x6e0 is a fastpath write on Intel, and on AMD from 6.18 (0a94b2042419) */
+		l->fast_6e0 = cfg->vendor == VPMC_VENDOR_INTEL ||
+			      cfg->host_kernel >= VPMC_KERNEL(6, 18);
+	}
+	if (after)
+		event_after(l, lv, ev);
+	else
+		event_before(l, lv, ev);
+}
+
+int vpmc_latency_new(struct vpmc_latency **out, struct vpmc_replay *r,
+		     const struct vpmc_latency_opts *o)
+{
+	struct vpmc_latency *l = calloc(1, sizeof(*l));
+
+	if (!l)
+		return VPMC_ERR_NOMEM;
+	l->o = *o;
+	l->r = r;
+	l->nr_pol = vpmc_replay_nr_policies(r);
+	l->gaps_trace = o->gaps == VPMC_LATENCY_GAPS_TRACE;
+	vpmc_replay_set_exit_hook(r, exit_hook, event_hook, l);
+	*out = l;
+	return 0;
+}
+
+void vpmc_latency_set_gaps(struct vpmc_latency *l, bool trace_is_base)
+{
+	if (l->o.gaps == VPMC_LATENCY_GAPS_AUTO)
+		l->gaps_trace = trace_is_base;
+}
+
+int vpmc_latency_finish(struct vpmc_latency *l)
+{
+	uint32_t v;
+
+	for (v = 0; v < l->nr_vcpus; v++) {
+		if (l->vc[v] && l->vc[v]->in_win)
+			give_up(l, l->vc[v], v);
+	}
+	return l->err;
+}
+
+static void stats_of(const struct vpmc_latency *l, const struct vpmc_hist *h,
+		     struct vpmc_latency_stats *s)
+{
+	double span = vpmc_latency_span_s(l);
+
+	s->samples_per_s = span > 0 ? (double)s->samples / span : NAN;
+	s->mean_us = s->p50_us = s->p99_us = s->p999_us = s->max_us = NAN;
+	s->fast_fraction = s->drains_per_sample = NAN;
+	if (!s->samples)
+		return;
+	s->p50_us = (double)hist_percentile(h, 5000) / 1000.0;
+	s->p99_us = (double)hist_percentile(h, 9900) / 1000.0;
+	s->p999_us = (double)hist_percentile(h, 9990) / 1000.0;
+	s->max_us = (double)h->max / 1000.0;
+}
+
+void vpmc_latency_stats(const struct vpmc_latency *l, size_t policy, int vcpu,
+			struct vpmc_latency_stats *s)
+{
+	struct vpmc_hist h;
+	double sum = 0;
+	uint64_t fast = 0;
+	uint32_t v;
+
+	memset(s, 0, sizeof(*s));
+	hist_init(&h);
+	for (v = 0; v < l->nr_vcpus; v++) {
+		const struct lat_pv *pv;
+
+		if (!l->vc[v] || (vcpu >= 0 && (uint32_t)vcpu != v))
+			continue;
+		pv = &l->vc[v]->pv[policy];
+		if (hist_merge(&h, &pv->h))
+			continue; /* out of memory: the percentiles then miss this vCPU */
+		s->samples += pv->n;
+		s->flagged += pv->flagged;
+		s->fallback += pv->fallback;
+		s->overruns += pv->overruns;
+		s->drains += pv->drains_total;
+		sum += pv->sum_ns;
+		fast += pv->fast;
+	}
+	stats_of(l, &h, s);
+	if (s->samples) {
+		s->mean_us = sum / (double)s->samples / 1000.0;
+		s->fast_fraction = (double)fast / (double)s->samples;
+		s->drains_per_sample = (double)s->drains / (double)s->samples;
+	}
+	hist_release(&h);
+}
+
+const struct vpmc_latency_opts *vpmc_latency_options(const struct vpmc_latency *l)
+{
+	return &l->o;
+}
+
+uint32_t vpmc_latency_nr_vcpus(const struct vpmc_latency *l)
+{
+	return l->nr_vcpus;
+}
+
+uint64_t vpmc_latency_starts(const struct vpmc_latency *l)
+{
+	return l->starts;
+}
+
+double vpmc_latency_span_s(const struct vpmc_latency *l)
+{
+	uint64_t first, last;
+	uint32_t n;
+
+	if (!vpmc_replay_span(l->r, &n, &first, &last))
+		return 0.0;
+	return (double)(last - first) / 1e9;
+}
+
+bool vpmc_latency_gaps_trace(const struct vpmc_latency *l)
+{
+	return l->gaps_trace;
+}
+
+const struct vpmc_latency_sample *vpmc_latency_samples(const struct vpmc_latency *l,
+							size_t policy, size_t *n)
+{
+	*n = policy < l->nr_pol ? l->nr_samples[policy] : 0;
+	return policy < l->nr_pol ? l->samples[policy] : NULL;
+}
+
+void vpmc_latency_free(struct vpmc_latency *l)
+{
+	uint32_t v;
+	size_t p;
+
+	if (!l)
+		return;
+	for (v = 0; v < l->nr_vcpus; v++) {
+		if (!l->vc[v])
+			continue;
+		for (p = 0; p < l->nr_pol; p++)
+			hist_release(&l->vc[v]->pv[p].h);
+		free(l->vc[v]->pv);
+		free(l->vc[v]);
+	}
+	for (p = 0; p < VPMC_REPLAY_MAX_POLICIES; p++)
+		free(l->samples[p]);
+	free(l);
+}
