@@ -51,12 +51,11 @@ static void usage(FILE *out)
 		usage_line);
 }
 
-enum { OPT_HOST = 300, OPT_VENDOR };
-
 struct conf_cli {
 	struct vpmc_conformance *c;
 	enum vpmc_output fmt;
 	unsigned int nr_policies;
+	struct cli_pmu pmu;         /* --host-kernel, --vendor (cli_pmu_option()) */
 	const char *seen_format, *seen_host, *seen_vendor;
 };
 
@@ -74,33 +73,8 @@ static int add_policy(struct conf_cli *cc, const char *text)
 	return 0;
 }
 
-/* "X.Y" as VPMC_KERNEL(X, Y). */
-static int parse_host(const char *s, unsigned int *out)
-{
-	const char *dot = strchr(s, '.');
-	uint64_t maj, min;
-
-	if (!dot || cli_parse_u64(dot + 1, 255, &min))
-		return -1;
-	{
-		char buf[8];
-		size_t n = (size_t)(dot - s);
-
-		if (!n || n >= sizeof(buf))
-			return -1;
-		memcpy(buf, s, n);
-		buf[n] = '\0';
-		if (cli_parse_u64(buf, 255, &maj))
-			return -1;
-	}
-	*out = VPMC_KERNEL(maj, min);
-	return 0;
-}
-
 static int option(struct conf_cli *cc, int opt, const char *arg)
 {
-	unsigned int host;
-
 	switch (opt) {
 	case OPT_POLICY:
 		return add_policy(cc, arg);
@@ -111,23 +85,15 @@ static int option(struct conf_cli *cc, int opt, const char *arg)
 			return vpmcsim_fail(EXIT_USAGE, "conformance: --format '%s': expected text, "
 					    "csv or json", arg);
 		return 0;
-	case OPT_HOST:
-		if (vpmcsim_once("conformance", "--host-kernel", &cc->seen_host, arg))
+	case OPT_HOST_KERNEL:
+	case OPT_VENDOR: {
+		struct vpmc_reader_opts unused;
+
+		if (vpmcsim_once("conformance", opt == OPT_VENDOR ? "--vendor" : "--host-kernel",
+				 opt == OPT_VENDOR ? &cc->seen_vendor : &cc->seen_host, arg))
 			return EXIT_USAGE;
-		if (parse_host(arg, &host))
-			return vpmcsim_fail(EXIT_USAGE, "conformance: --host-kernel '%s': expected "
-					    "MAJOR.MINOR, e.g. 6.8", arg);
-		vpmc_conformance_set_host(cc->c, host);
-		return 0;
-	case OPT_VENDOR:
-		if (vpmcsim_once("conformance", "--vendor", &cc->seen_vendor, arg))
-			return EXIT_USAGE;
-		if (strcmp(arg, "intel") && strcmp(arg, "amd"))
-			return vpmcsim_fail(EXIT_USAGE, "conformance: --vendor '%s': expected intel "
-					    "or amd", arg);
-		vpmc_conformance_set_vendor(cc->c, strcmp(arg, "intel") ? VPMC_VENDOR_AMD :
-						   VPMC_VENDOR_INTEL);
-		return 0;
+		return cli_pmu_option("conformance", &cc->pmu, &unused, opt, arg);
+	}
 	default:
 		fprintf(stderr, "usage: %s\n", usage_line);
 		return EXIT_USAGE;
@@ -218,7 +184,7 @@ static int conformance_run(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ "format", required_argument, NULL, OPT_FORMAT },
 		{ "policy", required_argument, NULL, OPT_POLICY },
-		{ "host-kernel", required_argument, NULL, OPT_HOST },
+		{ "host-kernel", required_argument, NULL, OPT_HOST_KERNEL },
 		{ "vendor", required_argument, NULL, OPT_VENDOR },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -237,6 +203,10 @@ static int conformance_run(int argc, char **argv)
 		}
 		rc = option(&cc, opt, optarg);
 	}
+	if (cc.pmu.kernel_set)
+		vpmc_conformance_set_host(cc.c, cc.pmu.kernel);
+	if (cc.pmu.vendor_set)
+		vpmc_conformance_set_vendor(cc.c, (int)cc.pmu.vendor);
 	if (!rc && !cc.nr_policies)
 		for (i = 0; !rc && i < ARRAY_SIZE(default_policies); i++)
 			rc = add_policy(&cc, default_policies[i]);
