@@ -1307,7 +1307,6 @@ void vpmc__policy_fold(struct vpmc_pmu *pmu, const struct msr_data *msr_info)
 	struct vpmc_pmc *pmc;
 	int idx;
 
-
 	for (idx = 0; idx < X86_PMC_IDX_MAX; idx++) {
 		pmc = (targets & BIT_ULL(idx)) ? kvm_pmc_idx_to_pmc(pmu, idx) : NULL;
 		if (!pmc || !pmc->emulated_counter)
