@@ -12,6 +12,7 @@
 
 /* One header per object (include/vpmc/); this umbrella includes them all, as users always did. */
 #include <vpmc/common.h>
+#include <vpmc/conformance.h>
 #include <vpmc/event.h>
 #include <vpmc/gen.h>
 #include <vpmc/latency.h>

@@ -6,8 +6,9 @@
 # every --format, over traces/{scenarios,public,local-kvm,vtr,bad}; stdout, stderr, exit codes
 # and written files must be identical. Prints one line per difference and a summary; exits 1 if
 # anything differs. Restructuring steps use it old build against new build.
-# NEW_COMMANDS (default "nested gen"): commands the old build does not have; their lines in the
-# top-level --help are the one difference allowed, since adding a command lists it there.
+# NEW_COMMANDS (default "nested gen conformance"): commands the old build does not have; their
+# lines in the top-level --help are the one difference allowed, since adding a command lists it
+# there.
 set -uo pipefail
 
 [ $# -ge 2 ] || { echo "usage: $0 OLD_VPMCSIM NEW_VPMCSIM [TRACES_DIR]" >&2; exit 2; }
@@ -73,8 +74,8 @@ same_top_help() {
 	mkdir -p "$d"
 	"$old" --help >"$d/old" 2>&1
 	"$new" --help >"$d/new" 2>&1
-	for cmd in ${NEW_COMMANDS-nested gen}; do
-		sed -i "/^  $cmd  /d" "$d/new"
+	for cmd in ${NEW_COMMANDS-nested gen conformance}; do
+		sed -i "/^  $cmd /d" "$d/new"
 	done
 	runs=$((runs + 1))
 	cmp -s "$d/old" "$d/new" || { diffs=$((diffs + 1)); echo "DIFFERS: vpmcsim --help"

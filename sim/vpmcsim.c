@@ -21,6 +21,7 @@ static const struct vpmcsim_cmd *const commands[] = {
 	&cmd_convert,
 	&cmd_nested, &cmd_gen,
 	&cmd_latency, &cmd_calibrate,
+	&cmd_conformance,
 	NULL,
 };
 

@@ -24,6 +24,7 @@ struct vpmcsim_cmd {
 extern const struct vpmcsim_cmd cmd_compare, cmd_replay, cmd_sweep, cmd_stat;
 extern const struct vpmcsim_cmd cmd_latency, cmd_calibrate;
 extern const struct vpmcsim_cmd cmd_convert;
+extern const struct vpmcsim_cmd cmd_conformance;
 
 /* Print "vpmcsim: write error on WHAT: <strerror(err)>" (without it if @err is 0); return
  * EXIT_INPUT. */

@@ -126,7 +126,33 @@ enum vpmc_event_type {
 	VPMC_EV_MMIO = 96,   /* kvm_mmio: index = type (KVM_TRACE_MMIO_READ_UNSATISFIED 0, _READ 1,
 			      * _WRITE 2), value = the guest physical address */
 	VPMC_EV_PIO,         /* kvm_pio: index = port, value = 1 for OUT (a write), 0 for IN */
-	VPMC_EV_ACCESS_END   /* not a type: one past the last access one */
+	VPMC_EV_ACCESS_END,  /* not a type: one past the last access one */
+	/*
+	 * A .vtr "!expect" assertion (trace-format.md, "Expectations"), returned only by a reader
+	 * opened with vpmc_reader_opts.expect (vpmcsim conformance). It is about the most recent
+	 * access of its target before it, of any vCPU: index = the MSR (rdmsr, wrmsr) or ECX
+	 * (rdpmc); insn = enum vpmc_expect_target; br = the mask applied to the value read
+	 * (all ones without "&"); cpl = enum vpmc_expect_op; value = the expected value; reason
+	 * = the assertion's message; vcpu = the deciding KVM function's number
+	 * (vpmc_expect_decider()); time_ns 0.
+	 */
+	VPMC_EV_EXPECT = 112,
+};
+
+enum vpmc_expect_target {
+	VPMC_EXPECT_RDMSR, /* the value the most recent RDMSR of index read, or its #GP */
+	VPMC_EXPECT_RDPMC, /* the same for RDPMC of ECX = index */
+	VPMC_EXPECT_WRMSR, /* whether the most recent WRMSR of index raised #GP */
+	VPMC_EXPECT_PMIS,  /* PMIs delivered to the guest so far, all vCPUs */
+	VPMC_EXPECT_TARGET_NR
+};
+
+enum vpmc_expect_op {
+	VPMC_EXPECT_EQ, VPMC_EXPECT_NE, VPMC_EXPECT_LT, VPMC_EXPECT_LE, VPMC_EXPECT_GT,
+	VPMC_EXPECT_GE,
+	VPMC_EXPECT_IS_GP,  /* "== GP": the access raised #GP */
+	VPMC_EXPECT_NOT_GP, /* "!= GP": it did not */
+	VPMC_EXPECT_OP_NR
 };
 
 #define VPMC_CPL_KEEP 0xff  /* cpl: keep the vCPU's current CPL */

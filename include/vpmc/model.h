@@ -25,6 +25,10 @@ enum vpmc_policy_kind {
 				     * overflow and PMI at the wrapping event (LVTPC mask rules,
 				     * including Intel's auto-mask, still apply); the filter, GLOBAL_CTRL
 				     * and CPL gates are KVM's */
+	VPMC_POLICY_TOLERANCE_FOLD, /* as TOLERANCE, and a guest write to a control of a counter
+				     * with pending events (its event select or FIXED_CTR_CTRL
+				     * field, its GLOBAL_CTRL bit, the counter) first folds them
+				     * and signals their overflow under the old configuration */
 	VPMC_POLICY_NR
 };
 
@@ -33,11 +37,11 @@ struct vpmc_policy {
 	uint64_t arg; /* DISABLED: PERF_COUNT_HW_* mask; TOLERANCE*: threshold T, events */
 };
 
-#define VPMC_POLICY_NAME_MAX 48 /* enough for "tolerance-wrap=18446744073709551615" */
+#define VPMC_POLICY_NAME_MAX 48 /* enough for "tolerance-fold=18446744073709551615" */
 
 /**
  * vpmc_policy_parse() - Parse "exact", "disabled=MASK", "tolerance=N", "tolerance-wrap=N",
- * "mediated" or "reference".
+ * "mediated", "reference" or "tolerance-fold=N".
  * @out: set on success only
  * @s: the text; MASK and N are decimal or 0x-hex u64
  * @why: if not NULL, set on failure to a static string naming what was expected

@@ -53,6 +53,8 @@ struct vpmc_reader_opts {
 				* imported for "vpmcsim nested" (vpmcsim(1), NESTED) */
 	bool nested_events;    /* return the nested events, imported as for the vPMU commands
 				* (vpmcsim convert writes them; vpmcsim(1), IMPORTING) */
+	bool expect;           /* also return a .vtr's "!expect" lines as VPMC_EV_EXPECT events
+				* (otherwise they are read, checked and skipped) */
 };
 
 /* Defaults: AUTO, strict, no fork (isolate_dat false), guest_ips and permille as documented
@@ -176,6 +178,10 @@ enum vpmc_gaps vpmc_reader_gaps(const struct vpmc_reader *r, bool *given);
 
 /* Close and free. */
 void vpmc_reader_free(struct vpmc_reader *r);
+
+/* The KVM function named by an "!expect ... by=FUNCTION" (VPMC_EV_EXPECT's vcpu field), or NULL
+ * for an index the reader never returns. */
+const char *vpmc_expect_decider(unsigned int i);
 
 /* ---------------------------------------------------------------------------------------------
  * Writing .vtr (trace-format.md): the canonical form, one line per event, which the reader

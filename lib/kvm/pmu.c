@@ -699,6 +699,7 @@ int kvm_pmu_set_msr(struct vpmc_pmu *vcpu, struct msr_data *msr_info)
 	uint64_t data = msr_info->data;
 	uint64_t diff;
 
+	policy_fold_before_write(pmu, msr_info);
 	/*
 	 * Note, AMD ignores writes to reserved bits and read-only PMU MSRs, whereas Intel generates
 	 * #GP on attempts to write reserved/RO MSRs.
@@ -1262,6 +1263,63 @@ bool vpmc__pmc_is_pmi_enabled(const struct vpmc_pmc *pmc)
 bool vpmc__cpl_is_matched(const struct vpmc_pmc *pmc)
 {
 	return cpl_is_matched(pmc);
+}
+
+/* tolerance-fold: the counters a write of @data to @msr changes the counting of, as a bitmap */
+static uint64_t fold_targets(struct vpmc_pmu *pmu, uint32_t msr, uint64_t data)
+{
+	struct vpmc_pmc *pmc;
+	uint64_t diff, set = 0;
+	int i;
+
+	if (msr == MSR_CORE_PERF_GLOBAL_CTRL || msr == MSR_AMD64_PERF_CNTR_GLOBAL_CTL)
+		return pmu->global_ctrl ^ data;
+	if (msr == MSR_CORE_PERF_FIXED_CTR_CTRL) {
+		diff = pmu->fixed_ctr_ctrl ^ data;
+		for (i = 0; i < KVM_MAX_NR_FIXED_COUNTERS; i++)
+			if (fixed_ctrl_field(diff, i))
+				set |= BIT_ULL(KVM_FIXED_PMC_BASE_IDX + i);
+		return set;
+	}
+	pmc = pmu->ops->msr_idx_to_pmc(pmu, msr);
+	if (!pmc && pmu->vendor == VPMC_VENDOR_INTEL)
+		pmc = get_gp_pmc(pmu, msr, MSR_IA32_PMC0); /* the full-width alias */
+	return pmc ? BIT_ULL(pmc->idx) : 0;
+}
+
+/**
+ * vpmc__policy_fold() - tolerance-fold=T, before kvm_pmu_set_msr() applies a guest or host write:
+ * for every counter the write changes the counting of whose pending emulated events wrap it
+ * (pmc_read_counter() below its value without them), fold them as the drain would
+ * (pmc_pause_counter()), signal the overflow if the counter counts under the configuration
+ * still in force (the one that counted them: kvm_pmu_trigger_event() gates every increment on
+ * it), and request the reprogram that resumes the paused counter. Pending events that do not
+ * wrap are left alone: the drain folds them under the new configuration, a counter write
+ * replaces them, and no overflow is at stake. exact never has pending events at a WRMSR (each
+ * exit drains at its entry), so the fold is the drain exact would have run; without it,
+ * reprogram_counter() after a disabling write drops the overflow.
+ * @pmu: vCPU
+ * @msr_info: the write, not yet applied
+ */
+void vpmc__policy_fold(struct vpmc_pmu *pmu, const struct msr_data *msr_info)
+{
+	uint64_t targets = fold_targets(pmu, msr_info->index, msr_info->data), now;
+	struct vpmc_pmc *pmc;
+	int idx;
+
+	for (idx = 0; idx < X86_PMC_IDX_MAX; idx++) {
+		pmc = (targets & BIT_ULL(idx)) ? kvm_pmc_idx_to_pmc(pmu, idx) : NULL;
+		if (!pmc || !pmc->emulated_counter)
+			continue;
+		/* only a wrap is at stake: the drain folds the count, a counter write replaces it */
+		now = pmc_read_counter(pmc);
+		if (now >= ((now - pmc->emulated_counter) & pmc_bitmask(pmc)))
+			continue;
+		if (pmc_pause_counter(pmc) && pmc_is_globally_enabled(pmc) &&
+		    pmc_is_locally_enabled(pmc) && pmc_is_event_allowed(pmc))
+			__kvm_perf_overflow(pmc, false);
+		kvm_pmu_request_counter_reprogram(pmc);
+	}
 }
 
 #ifdef VPMC_TESTING

@@ -26,18 +26,19 @@ static inline bool pmu_host_before(const struct vpmc_pmu *pmu, unsigned int maj,
 	return pmu->host_kernel < VPMC_KERNEL(maj, min);
 }
 
-/* ---- policy seams: kvm_pmu_incr_counter() and the *_retired() hooks ---- */
+/* ---- policy seams: kvm_pmu_incr_counter(), the *_retired() hooks, kvm_pmu_set_msr() ---- */
 
 /*
  * Whether kvm_pmu_incr_counter() leaves the reprogram unrequested after emulated_counter++.
  * exact never defers; tolerance=T defers while at most T events are pending; tolerance-wrap=T
- * also stops deferring once the guest-visible value wrapped to 0 (read only when it matters).
+ * also stops deferring once the guest-visible value wrapped to 0 (read only when it matters);
+ * tolerance-fold=T defers as tolerance=T.
  */
 static inline bool policy_defer_reprogram(const struct vpmc_pmc *pmc)
 {
 	const struct vpmc_policy *p = &pmc_to_pmu(pmc)->policy;
 
-	if (p->kind == VPMC_POLICY_TOLERANCE)
+	if (p->kind == VPMC_POLICY_TOLERANCE || p->kind == VPMC_POLICY_TOLERANCE_FOLD)
 		return pmc->emulated_counter <= p->arg;
 	if (p->kind == VPMC_POLICY_TOLERANCE_WRAP)
 		return pmc->emulated_counter <= p->arg && pmc_read_counter(pmc);
@@ -49,6 +50,20 @@ static inline bool policy_defer_reprogram(const struct vpmc_pmc *pmc)
 static inline bool policy_event_disabled(const struct vpmc_pmu *pmu, unsigned int perf_hw_id)
 {
 	return pmu->policy.kind == VPMC_POLICY_DISABLED && (pmu->policy.arg & BIT_ULL(perf_hw_id));
+}
+
+void vpmc__policy_fold(struct vpmc_pmu *pmu, const struct msr_data *msr_info);
+
+/*
+ * tolerance-fold=T, at the top of kvm_pmu_set_msr(): before a write to a counter's control
+ * (event select, FIXED_CTR_CTRL field, GLOBAL_CTRL bit, the counter) takes effect, fold the
+ * counter's pending emulated events and signal their overflow under the configuration that
+ * counted them (vpmc__policy_fold(), pmu.c).
+ */
+static inline void policy_fold_before_write(struct vpmc_pmu *pmu, const struct msr_data *msr_info)
+{
+	if (pmu->policy.kind == VPMC_POLICY_TOLERANCE_FOLD)
+		vpmc__policy_fold(pmu, msr_info);
 }
 
 /* ---- entry points ---- */

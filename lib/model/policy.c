@@ -21,12 +21,14 @@ static const struct {
 	[VPMC_POLICY_TOLERANCE_WRAP] = { "tolerance-wrap", true },
 	[VPMC_POLICY_MEDIATED] = { "mediated", false },
 	[VPMC_POLICY_REFERENCE] = { "reference", false },
+	[VPMC_POLICY_TOLERANCE_FOLD] = { "tolerance-fold", true },
 };
 
 int vpmc_policy_parse(struct vpmc_policy *out, const char *s, const char **why)
 {
 	static const char expected[] =
-		"expected exact, disabled=MASK, tolerance=N, tolerance-wrap=N, mediated or reference";
+		"expected exact, disabled=MASK, tolerance=N, tolerance-wrap=N, mediated, reference "
+		"or tolerance-fold=N";
 	const char *eq;
 	size_t nlen;
 	unsigned int k;

@@ -10,6 +10,7 @@
 #include "internal.h"
 #include "nested_import.h"
 #include "numparse.h"
+#include "vtr_token.h"
 
 /* ---------------------------------------------------------------------------------------------
  * Assumption keys: one parser for "!nested" and for the options of nested and gen.
@@ -288,23 +289,10 @@ static int __attribute__((format(printf, 3, 4))) nfail(struct ncur *c, const cha
 	return VPMC_ERR_PARSE;
 }
 
-static bool blank(char ch)
-{
-	return ch == ' ' || ch == '\t';
-}
-
 /* The next white-space separated token (@n = 0 at the end). */
 static const char *tok(struct ncur *c, size_t *n)
 {
-	const char *t;
-
-	while (c->p < c->end && blank(*c->p))
-		c->p++;
-	t = c->p;
-	while (c->p < c->end && !blank(*c->p))
-		c->p++;
-	*n = (size_t)(c->p - t);
-	return t;
+	return vtr_token(&c->p, c->end, n);
 }
 
 int vtr_nested_directive(struct vpmc_nested_assume *a, const char *p, const char *end,

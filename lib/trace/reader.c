@@ -540,6 +540,12 @@ static int next_vtr(struct vpmc_reader *r, struct vpmc_event *ev)
 			continue;
 		}
 		ret = vtr_parse_line(r->vtr, l.p, l.len, ev, &le);
+		if (ret == 1 && ev->type == VPMC_EV_EXPECT) {
+			if (r->opts.expect)
+				return 1;
+			r->st.comment_lines++; /* a directive: checked, then skipped */
+			continue;
+		}
 		if (ret == 1) {
 			r->st.records++;
 			if (ev->type == VPMC_EV_EXIT || ev->type == VPMC_EV_NEXIT ||

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "vtr.h"
+#include "expect.h"
 #include "internal.h"
 #include "nested_import.h"
 #include "numparse.h"
@@ -654,6 +655,10 @@ int vtr_parse_line(struct vtr_parser *p, const char *line, size_t len, struct vp
 	if (cr && (!hash || cr < hash))
 		return vfail(&c, cr, "carriage return in the line (a CRLF file? .vtr lines end "
 			     "with \\n)");
+	if (vtr_expect_is(line, len)) /* anywhere after the header; '#' may be in its message */
+		return p->header_seen ? vtr_expect_line(line, len, ev, err)
+				      : vfail(&c, line, "expected '" VTR_MAGIC " %d' before !expect",
+					      VTR_VERSION);
 	if (hash)
 		c.end = hash; /* a comment to the end of the line */
 	t = next_tok(&c);

@@ -137,6 +137,15 @@ START_TEST(test_tolerance_overflow_at_other_reprogram)
 }
 END_TEST
 
+/* GLOBAL_STATUS is @want and there were exactly @want (0 or 1) overflows of GP0. */
+static void assert_gp0_status(struct mh *h, const char *vd, const char *name, uint64_t want)
+{
+	ck_assert_msg(vpmc_vcpu_global_status(h->v) == want, "%s/%s: status %#llx want %#llx",
+		      vd, name, (unsigned long long)vpmc_vcpu_global_status(h->v),
+		      (unsigned long long)want);
+	ck_assert_uint_eq(mh_count(h, VPMC_OBS_OVERFLOW, 0), want);
+}
+
 /*
  * pmc_write_counter() zeroes emulated_counter: events pending since the last drain are dropped,
  * and so is an overflow they caused that no drain has seen yet. Exact detects it at the entry
@@ -150,6 +159,9 @@ static const struct {
 	{ "exact", { VPMC_POLICY_EXACT, 0 }, 1 },
 	{ "tolerance=1000", { VPMC_POLICY_TOLERANCE, 1000 }, 0 },
 	{ "tolerance-wrap=1000", { VPMC_POLICY_TOLERANCE_WRAP, 1000 }, 1 }, /* requested at wrap */
+	/* The write first folds the 3 pending events (M + 3 = 2 < M: an overflow, GP0 counting):
+	 * vpmc__policy_fold() before kvm_pmu_set_msr() applies the write. */
+	{ "tolerance-fold=1000", { VPMC_POLICY_TOLERANCE_FOLD, 1000 }, 1 },
 };
 
 START_TEST(test_counter_write_drops_pending)
@@ -171,11 +183,49 @@ START_TEST(test_counter_write_drops_pending)
 	for (k = 0; k < 10; k++)
 		mh_emulated(&h, false);
 	ck_assert_uint_eq(mh_rdpmc_ok(&h, 0, name), 12);
-	ck_assert_msg(vpmc_vcpu_global_status(h.v) == write_drops[_i / 2].want_status,
-		      "%s/%s: status %#llx want %#llx", VD->name, name,
-		      (unsigned long long)vpmc_vcpu_global_status(h.v),
-		      (unsigned long long)write_drops[_i / 2].want_status);
-	ck_assert_uint_eq(mh_count(&h, VPMC_OBS_OVERFLOW, 0), write_drops[_i / 2].want_status);
+	assert_gp0_status(&h, VD->name, name, write_drops[_i / 2].want_status);
+	mh_free(&h);
+}
+END_TEST
+
+/*
+ * tolerance-fold (issue 18): a pending emulated wrap survives a write that stops the counter.
+ * GP0 armed at M (counts instructions), one CPUID wraps it to 0 (pending under tolerance), then
+ * the guest disables the counter. reprogram_counter() pauses the disabled counter and returns
+ * before __kvm_perf_overflow(): tolerance loses the overflow; exact drained it at the CPUID's
+ * entry; tolerance-fold folds it before the write, while GP0 still counts.
+ */
+static const struct {
+	const char *name;
+	struct vpmc_policy p;
+	int write; /* 0: GLOBAL_CTRL <- 0, 1: EVTSEL0 <- EN cleared, 2: PMC0 <- 5 */
+	uint64_t want_status;
+} fold[] = {
+	{ "exact/global", { VPMC_POLICY_EXACT, 0 }, 0, 1 },
+	{ "tolerance/global", { VPMC_POLICY_TOLERANCE, 1000 }, 0, 0 },
+	{ "tolerance/evtsel", { VPMC_POLICY_TOLERANCE, 1000 }, 1, 0 },
+	{ "tolerance/counter", { VPMC_POLICY_TOLERANCE, 1000 }, 2, 0 },
+	{ "fold/global", { VPMC_POLICY_TOLERANCE_FOLD, 1000 }, 0, 1 },
+	{ "fold/evtsel", { VPMC_POLICY_TOLERANCE_FOLD, 1000 }, 1, 1 },
+	{ "fold/counter", { VPMC_POLICY_TOLERANCE_FOLD, 1000 }, 2, 1 },
+};
+
+START_TEST(test_fold_before_control_write)
+{
+	const char *name = fold[_i / 2].name;
+	struct mh h;
+
+	mh_new_vendor(&h, VD->vendor, &fold[_i / 2].p);
+	mh_arm(&h, VD, 0, EN_OS_INSN, MH_W48 - 1); /* M */
+	mh_emulated(&h, false); /* CPUID: M + 1 = 0 */
+	ck_assert_uint_eq(vpmc_vcpu_counter(h.v, 0), 0);
+	if (fold[_i / 2].write == 0)
+		mh_wrmsr_ok(&h, VD->global_ctrl, 0, name);
+	else if (fold[_i / 2].write == 1)
+		mh_wrmsr_ok(&h, mh_evtsel(VD, 0), EVTSEL_OS | EV_INSN, name);
+	else
+		mh_wrmsr_ok(&h, mh_ctr(VD, 0), 5, name);
+	assert_gp0_status(&h, VD->name, name, fold[_i / 2].want_status);
 	mh_free(&h);
 }
 END_TEST
@@ -679,6 +729,7 @@ static Suite *policies_suite(void)
 	tcase_add_loop_test(tc, test_tolerance_overflow_at_other_reprogram, 0,
 			    NV * ARRAY_SIZE(other_reprogram));
 	tcase_add_loop_test(tc, test_counter_write_drops_pending, 0, NV * ARRAY_SIZE(write_drops));
+	tcase_add_loop_test(tc, test_fold_before_control_write, 0, NV * ARRAY_SIZE(fold));
 	tcase_add_loop_test(tc, test_hardware_overflow_late_by_pending, 0, NV * ARRAY_SIZE(late));
 	tcase_add_loop_test(tc, test_reference_overflow_at_wrap, 0, NV);
 	tcase_add_loop_test(tc, test_tolerance_max_never_requests, 0, NV);

@@ -404,6 +404,11 @@ static const struct {
 	 * period (21) is late by the 10 pending events: lost as above. Bit 0 only. */
 	{ "intel-tolerance-wrap=1000", &mh_intel, { VPMC_POLICY_TOLERANCE_WRAP, 1000 }, 22, 5, 1 },
 	{ "amd-tolerance-wrap=1000", &mh_amd, { VPMC_POLICY_TOLERANCE_WRAP, 1000 }, 22, 5, 1 },
+	/* tolerance-fold (issue 18): WRMSR GLOBAL_CTRL <- 0 first folds GP0's 5 pending JNEs
+	 * (-5 + 5 = 0 < -5) and GP1's 10 (-21 + 11 native = -10, + 10 = 0 < -10) while both still
+	 * count: both bits, as exact. */
+	{ "intel-tolerance-fold=1000", &mh_intel, { VPMC_POLICY_TOLERANCE_FOLD, 1000 }, 22, 5, 3 },
+	{ "amd-tolerance-fold=1000", &mh_amd, { VPMC_POLICY_TOLERANCE_FOLD, 1000 }, 22, 5, 3 },
 	/* Mediated: GP0's bit at the 5th JNE's increment, GP1's at the last XOR in hardware. */
 	{ "intel-mediated", &mh_intel, { VPMC_POLICY_MEDIATED, 0 }, 22, 5, 3 },
 	{ "amd-mediated", &mh_amd, { VPMC_POLICY_MEDIATED, 0 }, 22, 5, 3 },

@@ -230,6 +230,36 @@ static const struct {
 	unsigned int col;
 	const char *msg;
 } bad[] = {
+	/* !expect (trace-format.md, Expectations): anywhere after the header, checked strictly */
+	{ "expect before header", "!expect pmis == 0 by=kvm_pmu_deliver_pmi \"x\"", 1,
+	  "expected '!vpmcsim-trace 2' before !expect, found '!expect'" },
+	{ "expect target", "!vpmcsim-trace 1\n!expect rdtsc 0x10 == 0 by=kvm_pmu_rdpmc \"x\"", 9,
+	  "!expect: expected the target: rdmsr MSR, rdpmc ECX, wrmsr MSR or pmis, found 'rdtsc'" },
+	{ "expect msr not hex", "!vpmcsim-trace 1\n!expect rdmsr 910 == 0 by=kvm_pmu_get_msr \"x\"",
+	  15, "expected the MSR index in hex with 0x (e.g. 0x38e), found '910'" },
+	{ "expect op", "!vpmcsim-trace 1\n!expect rdmsr 0x38e = 0 by=kvm_pmu_get_msr \"x\"", 21,
+	  "!expect: expected the comparison: ==, !=, <, <=, > or >=, found '='" },
+	{ "expect GP with <", "!vpmcsim-trace 1\n!expect rdpmc 64 < GP by=kvm_pmu_rdpmc \"x\"", 20,
+	  "!expect: GP compares with == or != only, found 'GP'" },
+	{ "expect wrmsr value", "!vpmcsim-trace 1\n!expect wrmsr 0xc1 == 0 by=kvm_pmu_set_msr \"x\"",
+	  23, "!expect: a wrmsr compares with GP only (== GP or != GP), found '0'" },
+	{ "expect mask on pmis", "!vpmcsim-trace 1\n!expect pmis & 1 == 0 by=kvm_pmu_deliver_pmi \"x\"",
+	  14, "!expect: a mask applies to rdmsr and rdpmc only, found '&'" },
+	{ "expect no by", "!vpmcsim-trace 1\n!expect pmis == 0 \"x\"", 19,
+	  "!expect: expected by=FUNCTION, the KVM function that decides the value, found '\"x\"'" },
+	{ "expect unknown by", "!vpmcsim-trace 1\n!expect pmis == 0 by=kvm_foo \"x\"", 22,
+	  "!expect: by=: not a KVM function this format knows (see trace-format.md, Expectations), "
+	  "found 'kvm_foo'" },
+	{ "expect no message", "!vpmcsim-trace 1\n!expect pmis == 0 by=kvm_pmu_deliver_pmi", 41,
+	  "!expect: expected the assertion's message in double quotes, found end of line" },
+	{ "expect open message", "!vpmcsim-trace 1\n!expect pmis == 0 by=kvm_pmu_deliver_pmi \"x", 42,
+	  "!expect: the message has no closing '\"', found '\"x'" },
+	{ "expect long message", "!vpmcsim-trace 1\n!expect pmis == 0 by=kvm_pmu_deliver_pmi "
+	  "\"012345678901234567890123456789012345678901234567\"", 42,
+	  "!expect: the message must be 1 to 47 bytes, found '\"0123456789012345678901234567890...'" },
+	{ "expect junk after message", "!vpmcsim-trace 1\n!expect pmis == 0 by=kvm_pmu_deliver_pmi "
+	  "\"x #1\" y", 49, "!expect: unexpected argument after the message (a comment starts with "
+	  "'#'), found 'y'" },
 	{ "event before header", "0 0 entry", 1,
 	  "expected '!vpmcsim-trace 1' before the first event, found '0'" },
 	{ "directive before header", "!pmu vendor=intel", 1,
@@ -549,6 +579,50 @@ START_TEST(test_writer_refuses)
 }
 END_TEST
 
+/* !expect lines parse into VPMC_EV_EXPECT events (vpmc/event.h), also between events. */
+START_TEST(test_expect_lines)
+{
+	static const char *const lines[] = {
+		"!vpmcsim-trace 1",
+		"0 0 rdmsr 0x38e",
+		"!expect rdmsr 0x38e & 0x2 == 0x2 by=kvm_perf_overflow \"a # b\"  # comment",
+		"!expect rdpmc 64 == GP by=kvm_pmu_rdpmc \"#GP\"",
+		"!expect pmis >= 3 by=kvm_apic_local_deliver \"irq\"",
+	};
+	struct vtr_parser *p = malloc(sizeof(*p));
+	struct vpmc_event ev[3];
+	struct vpmc__lineerr err;
+	size_t i;
+
+	ck_assert(p);
+	vtr_parser_init(p);
+	for (i = 0; i < ARRAY_SIZE(lines); i++) {
+		int ret = vtr_parse_line(p, lines[i], strlen(lines[i]), i >= 2 ? &ev[i - 2] : &ev[0],
+					 &err);
+
+		ck_assert_msg(ret == (i == 0 ? 0 : 1), "line %zu: %d %s", i, ret, err.msg);
+	}
+	ck_assert_int_eq(ev[0].type, VPMC_EV_EXPECT);
+	ck_assert_uint_eq(ev[0].insn, VPMC_EXPECT_RDMSR);
+	ck_assert_uint_eq(ev[0].index, 0x38e);
+	ck_assert_uint_eq(ev[0].br, 2);
+	ck_assert_uint_eq(ev[0].cpl, VPMC_EXPECT_EQ);
+	ck_assert_uint_eq(ev[0].value, 2);
+	ck_assert_str_eq(ev[0].reason, "a # b");
+	ck_assert_str_eq(vpmc_expect_decider(ev[0].vcpu), "kvm_perf_overflow");
+	ck_assert_uint_eq(ev[1].insn, VPMC_EXPECT_RDPMC);
+	ck_assert_uint_eq(ev[1].index, 64);
+	ck_assert_uint_eq(ev[1].cpl, VPMC_EXPECT_IS_GP);
+	ck_assert_uint_eq(ev[1].br, UINT64_MAX);
+	ck_assert_str_eq(vpmc_expect_decider(ev[1].vcpu), "kvm_pmu_rdpmc");
+	ck_assert_uint_eq(ev[2].insn, VPMC_EXPECT_PMIS);
+	ck_assert_uint_eq(ev[2].cpl, VPMC_EXPECT_GE);
+	ck_assert_uint_eq(ev[2].value, 3);
+	ck_assert_ptr_null(vpmc_expect_decider(1000));
+	free(p);
+}
+END_TEST
+
 static Suite *trace_vtr_suite(void)
 {
 	Suite *s = suite_create("trace_vtr");
@@ -560,6 +634,7 @@ static Suite *trace_vtr_suite(void)
 	tcase_add_loop_test(tr, test_pmu_directives, 0, ARRAY_SIZE(pmus));
 	tcase_add_loop_test(tr, test_bad_lines, 0, ARRAY_SIZE(bad));
 	tcase_add_test(tr, test_no_header_at_end);
+	tcase_add_test(tr, test_expect_lines);
 	suite_add_tcase(s, tr);
 	tcase_add_test(tw, test_canonical_round_trip);
 	tcase_add_test(tw, test_write_canonical_form);
