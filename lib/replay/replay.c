@@ -242,7 +242,9 @@ static bool lane_logs_ref(const struct lane_vcpu *lv)
 	const struct replay_group *g = lv->gv->g;
 	unsigned int k = g->lanes[0] == &lv->r->lanes[REPLAY_IDEAL];
 
-	return k < g->nr_lanes && lv->lane == g->lanes[k];
+	/* a lane whose policy is the reference logs the same records as "reference" itself */
+	return k < g->nr_lanes && lv->lane == g->lanes[k] &&
+	       lv->lane->policy.kind != VPMC_POLICY_REFERENCE;
 }
 
 static void lane_feed_ref_queued(struct lane_vcpu *lv, const struct vpmc_obs *upto)

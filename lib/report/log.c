@@ -39,7 +39,7 @@ static json_t *log_start(const char *kind, uint64_t t, uint32_t vcpu, const char
 		return NULL;
 	}
 	out_json_set(o, "kind", json_string(kind), err);
-	out_json_set(o, "t", out_json_u64(t), err);
+	out_json_set(o, "t_ns", out_json_u64(t), err);
 	out_json_set(o, "vcpu", json_integer(vcpu), err);
 	out_json_set(o, "policy", json_string(policy), err);
 	return o;
@@ -123,13 +123,13 @@ static int log_note(const struct replay_log_sink *s, const char *policy, uint32_
 		break;
 	case METRICS_NOTE_MATCH:
 		out_json_set(j, "counter", json_integer(n->counter), &err);
-		out_json_set(j, "overflow_t", out_json_u64(n->ovf_t), &err);
+		out_json_set(j, "overflow_t_ns", out_json_u64(n->ovf_t), &err);
 		out_json_set(j, "lateness_events", out_json_u64(n->late_events), &err);
 		out_json_set(j, "lateness_ns", out_json_u64(n->late_ns), &err);
 		break;
 	case METRICS_NOTE_MISSED:
 		out_json_set(j, "counter", json_integer(n->counter), &err);
-		out_json_set(j, "overflow_t", out_json_u64(n->ovf_t), &err);
+		out_json_set(j, "overflow_t_ns", out_json_u64(n->ovf_t), &err);
 		break;
 	default:
 		out_json_set(j, "global_status", out_json_u64(n->obs->global_status), &err);

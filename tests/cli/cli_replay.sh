@@ -134,7 +134,7 @@ golden() {
 # has_dat: this build reads trace.dat
 has_dat() { $vpmcsim stat "$pvm" >/dev/null 2>&1; }
 
-tap_plan 150
+tap_plan 151
 
 golden compare-vmx-overlay "$golden/compare-12-vmx-gp0.txt" \
 	$vpmcsim compare --assume gp0=instructions,period=10000 "$vmx"
@@ -189,20 +189,20 @@ check replay-disabled-error 0 "disabled=0x2,all,all,0,0,,0,,,,,5.200,,0.0291,1,1
 check replay-missed 0 '"lane_ref_missed": 1' \
 	$vpmcsim replay --policy tolerance=100 --format json "$traces/scenarios/replay-tolerance-missed-pmi.vtr"
 $vpmcsim replay --policy tolerance=100 --log "$tmp/log" "$late" >/dev/null 2>&1
-check log-match-line 0 '{"kind":"match","t":304,"vcpu":0,"policy":"tolerance=100","counter":0,"overflow_t":180,"lateness_events":20,"lateness_ns":124}' \
+check log-match-line 0 '{"kind":"match","t_ns":304,"vcpu":0,"policy":"tolerance=100","counter":0,"overflow_t_ns":180,"lateness_events":20,"lateness_ns":124}' \
 	cat "$tmp/log"
-check log-reference-overflow 0 '{"kind":"overflow","t":180,"vcpu":0,"policy":"reference","counter":0,"source":"emulated"}' \
+check log-reference-overflow 0 '{"kind":"overflow","t_ns":180,"vcpu":0,"policy":"reference","counter":0,"source":"emulated"}' \
 	cat "$tmp/log"
-check log-drain 0 '{"kind":"drain","t":10,"vcpu":0,"policy":"tolerance=100","counters":1,"resumed":0,"created":1}' \
+check log-drain 0 '{"kind":"drain","t_ns":10,"vcpu":0,"policy":"tolerance=100","counters":1,"resumed":0,"created":1}' \
 	cat "$tmp/log"
 $vpmcsim replay --policy disabled=0x2 --log "$tmp/log2" "$traces/scenarios/replay-disabled-read-error.vtr" >/dev/null 2>&1
-check log-read-with-reference 0 '{"kind":"read","t":400,"vcpu":0,"policy":"disabled=0x2","insn":"rdpmc","index":0,"counter":0,"value":100,"reference":103}' \
+check log-read-with-reference 0 '{"kind":"read","t_ns":400,"vcpu":0,"policy":"disabled=0x2","insn":"rdpmc","index":0,"counter":0,"value":100,"reference":103}' \
 	cat "$tmp/log2"
 # --log - is standard output (before the report); a #GP'd WRMSR (EVNTSEL bit 21 is reserved:
 # intel_pmu_set_msr() refuses it) is logged with the value the guest tried
 printf '%s\n' '!vpmcsim-trace 1' '0 0 entry' '10 0 exit MSR_WRITE' '10 0 wrmsr 0x186 0x200000' \
 	'20 0 entry' >"$tmp/gpw.vtr"
-check log-stdout 0 '{"kind":"write","t":10,"vcpu":0,"policy":"exact","index":390,"value":2097152,"counter":-1,"gp":true}' \
+check log-stdout 0 '{"kind":"write","t_ns":10,"vcpu":0,"policy":"exact","index":390,"value":2097152,"counter":-1,"gp":true}' \
 	$vpmcsim replay --policy exact --log - "$tmp/gpw.vtr"
 if [ -e ./- ]; then tap_result 1 log-stdout-no-file; else tap_result 0 log-stdout-no-file; fi
 # a device that fails is reported and kept (as root, removing it would remove /dev/full)
@@ -225,8 +225,14 @@ seg=$traces/scenarios/replay-overlay-segment.vtr
 check overlay-segment-10-pmis 0 "exact,10,10,0.00,0,0,0,0,0,78.880,0.00,0.0000,10,0,0.00,0,0.00,0,20,0,0,0,10,0,0,10,10,0,0,10,0,0,0,0,0,0,0,0,96,10,44.79,43,260,30,1,21," \
 	$vpmcsim compare --policy exact --format csv --assume gp0=instructions,period=100 "$seg"
 $vpmcsim replay --policy exact --assume gp0=instructions,period=100 --log "$tmp/seglog" "$seg" >/dev/null 2>&1
-check overlay-segment-last-handler-read 0 '{"kind":"read","t":1981,"vcpu":0,"policy":"exact","insn":"rdpmc","index":0,"counter":0,"value":0,"reference":0}' \
+check overlay-segment-last-handler-read 0 '{"kind":"read","t_ns":1981,"vcpu":0,"policy":"exact","insn":"rdpmc","index":0,"counter":0,"value":0,"reference":0}' \
 	cat "$tmp/seglog"
+# --policy reference: the lane is the reference, whose records are logged once, not twice (once
+# as the lane, once as its reference): 10 overflows, one per PMI the segment's 1000 instructions
+# give a period of 100 (overlay-segment-10-pmis above)
+$vpmcsim replay --policy reference --assume gp0=instructions,period=100 --log "$tmp/reflog" "$seg" >/dev/null 2>&1
+test "$(grep -c '"kind":"overflow"' "$tmp/reflog")" = 10
+tap_result $? reference-log-once
 # a counter with CMASK (traces/scenarios/replay-not-modeled.vtr works the numbers out): its read
 # is counted apart, a warning names it; the guest's masked LVTPC: dropped_by_guest, not missed
 check not-modeled-warning 0 "warning: $traces/scenarios/replay-not-modeled.vtr: GP counter 0 not modeled: 1 read while" \
@@ -314,7 +320,7 @@ check host-differ-csv 0 "disabled=0x12,all,all,0,0,,0,,,,,0.000,,1.0000,50,50,18
 	$vpmcsim replay --policy disabled=0x12 --format csv "$gp"
 hv=$traces/scenarios/replay-host-values.vtr
 check host-json 0 '"host_differ": 4,' $vpmcsim compare --policy exact --format json "$hv"
-check host-log 0 '{"kind":"read","t":50,"vcpu":0,"policy":"exact","insn":"rdpmc","index":0,"counter":0,"value":100,"reference":100,"host":101}' \
+check host-log 0 '{"kind":"read","t_ns":50,"vcpu":0,"policy":"exact","insn":"rdpmc","index":0,"counter":0,"value":100,"reference":100,"host":101}' \
 	$vpmcsim replay --policy exact --log - "$hv"
 
 # F6: --assume on a counter the trace programs itself. pmu-gp-real's guest writes EVNTSEL0
@@ -356,7 +362,7 @@ printf '%s\n' '!vpmcsim-trace 1' '!pmu vendor=amd version=2 gp=6 gp_width=48' '1
 	'201 0 exit msr' '201 0 wrmsr 0xc0010200 0x5300c0' '201 0 retire' '210 0 entry' \
 	'300 0 guest insn=100' '300 0 exit msr' '300 0 rdmsr 0xc0010201' '300 0 retire' \
 	'310 0 entry' >"$tmp/amd.vtr"
-check vtr-amd-guest 0 '{"kind":"read","t":300,"vcpu":0,"policy":"exact","insn":"rdmsr","index":3221291521,"counter":0,"value":101,"reference":101}' \
+check vtr-amd-guest 0 '{"kind":"read","t_ns":300,"vcpu":0,"policy":"exact","insn":"rdmsr","index":3221291521,"counter":0,"value":101,"reference":101}' \
 	$vpmcsim replay --policy exact --log - "$tmp/amd.vtr"
 
 # F17: an engine error says where in the trace. A 2-bit GP0 counting instructions wraps every

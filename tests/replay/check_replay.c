@@ -29,7 +29,7 @@ static void pmi_log(void *data, const char *line)
 	if (!strstr(line, "\"kind\":\"pmi\"") || !strstr(line, p->policy) ||
 	    !strstr(line, "\"delivered\":true"))
 		return;
-	ck_assert_int_eq(sscanf(strstr(line, "\"t\":"), "\"t\":%llu", &t), 1);
+	ck_assert_int_eq(sscanf(strstr(line, "\"t_ns\":"), "\"t_ns\":%llu", &t), 1);
 	ck_assert_uint_lt(p->n, MAX_PMIS);
 	p->t[p->n++] = t;
 }
