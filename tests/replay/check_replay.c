@@ -262,7 +262,8 @@ END_TEST
 START_TEST(test_cost_beyond_histogram)
 {
 	static const char *const pol[] = { "exact" };
-	static const struct vpmc_cost huge = { 1e300, 1e300, 200, 2.5 };
+	static const struct vpmc_cost huge = { .resume_us = 1e300, .create_us = 1e300,
+						.trigger_cycles = 200, .cpu_ghz = 2.5 };
 	struct vpmc_replay *r = run_scenario_cost("replay-tolerance-late-pmi.vtr", pol, 1, &huge);
 	struct vpmc_metrics m = metrics(r, 0);
 	const char *text;
@@ -281,7 +282,8 @@ END_TEST
 START_TEST(test_cost_not_finite_json)
 {
 	static const char *const pol[] = { "exact" };
-	static const struct vpmc_cost huge = { 1e308, 1e308, 200, 2.5 };
+	static const struct vpmc_cost huge = { .resume_us = 1e308, .create_us = 1e308,
+						.trigger_cycles = 200, .cpu_ghz = 2.5 };
 	struct vpmc_replay *r = run_scenario_cost("replay-tolerance-late-pmi.vtr", pol, 1, &huge);
 	const char *text;
 

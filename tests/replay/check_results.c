@@ -97,7 +97,8 @@ END_TEST
 
 START_TEST(test_cost_is_the_one_set)
 {
-	static const struct vpmc_cost c = { 1.5, 6.0, 300.0, 3.0 };
+	static const struct vpmc_cost c = { .resume_us = 1.5, .create_us = 6.0,
+					     .trigger_cycles = 300.0, .cpu_ghz = 3.0 };
 
 	vpmc_replay_set_cost(r, &c);
 	ck_assert_int_eq(memcmp(vpmc_replay_cost(r), &c, sizeof(c)), 0);
