@@ -418,10 +418,10 @@ check cost-key-twice 2 "vpmcsim: compare: --cost 'resume_us=1,resume_us=2': resu
 	$vpmcsim compare --cost resume_us=1,resume_us=2 "$late"
 check cost-key-twice-apart 2 "vpmcsim: sweep: --cost 'create_us=3,resume_us=2': resume_us given twice ('1', '2')" \
 	$vpmcsim sweep --tolerance 1 --cost resume_us=1 --cost create_us=3,resume_us=2 "$late"
-check cost-keys-add-up 0 "cost model (vpmcsim(1), COST MODEL): resume_us=1 [given] create_us=3 [given] trigger_cycles=100 [given] cpu_ghz=2 [given]" \
+check cost-keys-add-up 0 "cost model (vpmcsim(1), COST MODEL): resume_us=1 [override] create_us=3 [override] trigger_cycles=100 [override] cpu_ghz=2 [override]" \
 	$vpmcsim replay --policy exact --cost resume_us=1 --cost create_us=3 \
 	--cost trigger_cycles=100,cpu_ghz=2 "$late"
-check cost-at-bounds 0 "cost model (vpmcsim(1), COST MODEL): resume_us=1e+06 [given] create_us=1e+06 [given] trigger_cycles=1e+08 [given] cpu_ghz=100 [given]" \
+check cost-at-bounds 0 "cost model (vpmcsim(1), COST MODEL): resume_us=1e+06 [override] create_us=1e+06 [override] trigger_cycles=1e+08 [override] cpu_ghz=100 [override]" \
 	$vpmcsim compare --cost resume_us=1e6,create_us=1e6,trigger_cycles=1e8,cpu_ghz=100 "$late"
 # D: each value in range, but one kvm_pmu_trigger_event() would cost 1e8 cycles / 0.01 GHz =
 # 1e10 ns (10 s): refused above 1e6 ns (1 ms), also when two --cost make it so
