@@ -164,9 +164,9 @@ json_t *out_json_cost(const struct vpmc_cost *c, const enum vpmc_cost_tag *tag, 
 									      sizeof(buf))), err);
 		} else {
 			double v = *(const double *)((const char *)c + t[i].off);
+			double r = isfinite(v * 1e4) ? round(v * 1e4) / 1e4 : v; /* 1e308 stays */
 
-			out_json_set(e, "value", isfinite(v) ? json_real(round(v * 1e4) / 1e4) :
-							       json_null(), err);
+			out_json_set(e, "value", isfinite(r) ? json_real(r) : json_null(), err);
 		}
 		out_json_set(e, "tag", json_string(vpmc_cost_tag_name(tag[i])), err);
 		out_json_set(o, t[i].name, e, err);
