@@ -43,7 +43,7 @@ int cli_cost_profile(struct cli *c, const char *arg)
 	if (c->r) {
 		char buf[160];
 
-		vpmc_replay_set_cost(c->r, &c->cost);
+		vpmc_replay_set_cost_profile(c->r, &c->prof);
 		vpmc_replay_set_cost_label(c->r, cli_cost_label(c, buf, sizeof(buf)));
 	}
 	return 0;
@@ -256,7 +256,7 @@ int cli_engine_option(struct cli *c, int opt, const char *arg)
 		if (c->nr_costs < sizeof(c->costs) / sizeof(c->costs[0]))
 			c->costs[c->nr_costs++] = arg;
 		c->cost = c->prof.cost;
-		vpmc_replay_set_cost(c->r, &c->cost);
+		vpmc_replay_set_cost_profile(c->r, &c->prof);
 		{
 			char buf[160];
 

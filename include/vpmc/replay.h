@@ -190,6 +190,7 @@ struct vpmc_cost_param_info {
 	double low, high;        /* plausible range; low == high == 0: none documented */
 	const char *range_source;
 	size_t off;              /* of its double in struct vpmc_cost (drain_extra_mult: 0) */
+	bool latency_only;       /* prices only latency's exits, not a replay's host cost */
 };
 
 /**
@@ -199,6 +200,19 @@ struct vpmc_cost_param_info {
  * Return: the table.
  */
 const struct vpmc_cost_param_info *vpmc_cost_params(size_t *n);
+
+/**
+ * vpmc_cost_linear() - Whether a replay's host cost moves with parameter @i only through
+ * vpmc_cost_us(), that is linearly in the perf_resumes, perf_creates and triggers it counted:
+ * resume_us and trigger_cycles always; create_us while create_sigma draws nothing; cpu_ghz while
+ * msr_access_cycles prices nothing (or the v2 terms are off).
+ * @c: the parameters in force
+ * @i: index into vpmc_cost_params()
+ *
+ * Return: true if the totals at another value of @i follow from the counts, false if the
+ * parameter enters per-exit terms (vpmc_cost_extra_us()) or prices nothing in a replay.
+ */
+bool vpmc_cost_linear(const struct vpmc_cost *c, size_t i);
 
 #define VPMC_COST_MAX_PARAMS 32
 
@@ -390,6 +404,26 @@ void vpmc_replay_set_cost(struct vpmc_replay *r, const struct vpmc_cost *c);
 void vpmc_replay_set_cost_label(struct vpmc_replay *r, const char *label);
 
 /**
+ * vpmc_replay_set_cost_profile() - Price exits with a profile's parameters, and report their
+ * tags (measured, derived, estimate, calibrated, override) from it.
+ * @r: engine
+ * @p: the profile (its values and tags copied, not its sources); a later
+ *     vpmc_replay_set_cost() changes the values, not the tags
+ */
+void vpmc_replay_set_cost_profile(struct vpmc_replay *r, const struct vpmc_cost_profile *p);
+
+/**
+ * vpmc_replay_cost_tag() - The tag of cost parameter @i of the parameters that price exits.
+ * @r: engine
+ * @i: index into vpmc_cost_params()
+ *
+ * Return: the tag vpmc_replay_set_cost_profile() gave; without one, the shipped profile
+ * "default"'s tag for a value equal to vpmc_cost_default()'s and VPMC_COST_TAG_OVERRIDE for
+ * any other; VPMC_COST_TAG_NONE for an @i out of range.
+ */
+enum vpmc_cost_tag vpmc_replay_cost_tag(const struct vpmc_replay *r, size_t i);
+
+/**
  * vpmc_replay_cost_label() - The label set by vpmc_replay_set_cost_label().
  * @r: engine
  *
@@ -553,7 +587,9 @@ int vpmc_replay_report(struct vpmc_replay *r, enum vpmc_replay_view view, enum v
 /**
  * vpmc_replay_verdict_warning() - Warning @i about the results, one that keeps a reader from a
  * wrong conclusion: the trace's guest uses no counter and there is no overlay (every policy
- * does the same nothing); every row is identical.
+ * does the same nothing); every row is identical; an estimated cost parameter's documented
+ * range reverses two policies by host us ("an estimated cost parameter decides the ranking:
+ * NAME", one per parameter; vpmcsim(1), COST MODEL, Sensitivity).
  * @r: engine after vpmc_replay_finish()
  * @i: index, from 0
  * @buf: set to the warning (no newline)

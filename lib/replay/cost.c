@@ -62,7 +62,11 @@ struct cost_param {
 };
 
 #define COST_P(n, u, lo, hi, los, his, rlo, rhi, rsrc)                                          \
-	{ { #n, u, lo, hi, rlo, rhi, rsrc, offsetof(struct vpmc_cost, n) },                     \
+	{ { #n, u, lo, hi, rlo, rhi, rsrc, offsetof(struct vpmc_cost, n), false },              \
+	  #n ": expected " u ", from " los " to " his, #n " given twice" }
+/* A parameter that prices only latency's exits (round trips, the slow path, the handler). */
+#define COST_L(n, u, lo, hi, los, his, rlo, rhi, rsrc)                                          \
+	{ { #n, u, lo, hi, rlo, rhi, rsrc, offsetof(struct vpmc_cost, n), true },               \
 	  #n ": expected " u ", from " los " to " his, #n " given twice" }
 
 static const struct cost_param cost_params[] = {
@@ -88,29 +92,29 @@ static const struct cost_param cost_params[] = {
 	       "Wang, kvm@ 2018-11-01 (~2.5 ms creations)"),
 	COST_P(drain_fixed_ns, "nanoseconds per drain", 0, 1e9, "0", "1e9", 100, 500,
 	       "kvm_pmu_handle_event() loop and recalc (estimate)"),
-	COST_P(slowpath_tax_ns, "nanoseconds per fastpath exit leaving the loop", 0, 1e9, "0",
+	COST_L(slowpath_tax_ns, "nanoseconds per fastpath exit leaving the loop", 0, 1e9, "0",
 	       "1e9", 300, 600, "timer-storm.md §6.2"),
-	COST_P(exit_rt_msr_fast_ns, "nanoseconds", 0, 1e9, "0", "1e9", 0, 0, NULL),
-	COST_P(exit_rt_msr_slow_ns, "nanoseconds", 0, 1e9, "0", "1e9", 900, 1300,
+	COST_L(exit_rt_msr_fast_ns, "nanoseconds", 0, 1e9, "0", "1e9", 0, 0, NULL),
+	COST_L(exit_rt_msr_slow_ns, "nanoseconds", 0, 1e9, "0", "1e9", 900, 1300,
 	       "fastpath round trip + slowpath_tax_ns range"),
-	COST_P(exit_rt_intr_ns, "nanoseconds", 0, 1e9, "0", "1e9", 800, 3000,
+	COST_L(exit_rt_intr_ns, "nanoseconds", 0, 1e9, "0", "1e9", 800, 3000,
 	       "SVM world switch ~1.35k cycles (Roth, LKML 2020-12) plus a host handler"),
-	COST_P(exit_rt_vintr_ns, "nanoseconds", 0, 1e9, "0", "1e9", 500, 1200,
+	COST_L(exit_rt_vintr_ns, "nanoseconds", 0, 1e9, "0", "1e9", 500, 1200,
 	       "SVM world switch ~1.35k cycles (Roth, LKML 2020-12)"),
-	COST_P(exit_rt_nmi_ns, "nanoseconds", 0, 1e9, "0", "1e9", 1000, 3000,
+	COST_L(exit_rt_nmi_ns, "nanoseconds", 0, 1e9, "0", "1e9", 1000, 3000,
 	       "SVM world switch plus the host PMI handler (estimate)"),
-	COST_P(exit_rt_other_ns, "nanoseconds", 0, 1e9, "0", "1e9", 0, 0, NULL),
-	COST_P(handler_overhead_ns, "nanoseconds per latency sample", 0, 1e9, "0", "1e9", 0, 0,
+	COST_L(exit_rt_other_ns, "nanoseconds", 0, 1e9, "0", "1e9", 0, 0, NULL),
+	COST_L(handler_overhead_ns, "nanoseconds per latency sample", 0, 1e9, "0", "1e9", 0, 0,
 	       NULL),
 	COST_P(drain_extra_p0, "a probability", 0, 1, "0", "1", 0, 0, NULL),
 	COST_P(drain_extra_quantum_us, "microseconds", 0, 1e6, "0", "1e6", 0, 0, NULL),
 	{ { "drain_extra_mult", "quanta:probability pairs", 0, 0, 0, 0,
-	    "RFC p99 and p99.9 read as ~2 and ~3.5 slow units", 0 },
+	    "RFC p99 and p99.9 read as ~2 and ~3.5 slow units", 0, false },
 	  "drain_extra_mult: expected up to 8 K:P pairs (K 0 to 64, P summing to 1)",
 	  "drain_extra_mult given twice" },
 	COST_P(drain_extra_jitter, "a relative +-", 0, 1, "0", "1", 0, 0.2,
 	       "narrow slow mode of the RFC's ON row"),
-	COST_P(mediated_switch_cycles, "host cycles per slow-path exit", 0, 1e8, "0", "1e8", 2000,
+	COST_L(mediated_switch_cycles, "host cycles per slow-path exit", 0, 1e8, "0", "1e8", 2000,
 	       5000, "b0b6a8d3be16: 5.3k-cycle CPUID exit with the mediated PMU on Turin"),
 	COST_P(draw_seed, "a seed", 0, 9007199254740992.0, "0", "2^53", 0, 0, NULL),
 };
@@ -133,6 +137,23 @@ const struct vpmc_cost_param_info *vpmc_cost_params(size_t *n)
 		info[i] = cost_params[i].i;
 	*n = ARRAY_SIZE(cost_params);
 	return info;
+}
+
+bool vpmc_cost_linear(const struct vpmc_cost *c, size_t i)
+{
+	bool v2 = vpmc_cost_v2(c);
+
+	if (i >= ARRAY_SIZE(cost_params))
+		return false;
+	if (cost_params[i].i.off == offsetof(struct vpmc_cost, resume_us) && i != COST_MULT_INDEX)
+		return true;
+	if (cost_params[i].i.off == offsetof(struct vpmc_cost, trigger_cycles))
+		return true;
+	if (cost_params[i].i.off == offsetof(struct vpmc_cost, create_us))
+		return !v2 || !c->create_sigma;
+	if (cost_params[i].i.off == offsetof(struct vpmc_cost, cpu_ghz))
+		return !v2 || !c->msr_access_cycles;
+	return false;
 }
 
 static const struct cost_param *cost_param(const char *name, size_t len)

@@ -10,6 +10,7 @@
 #include <vpmc/replay.h>
 
 #include "internal.h"
+#include "replay-local.h"
 
 /* The shipped profiles, compiled in from profiles/NAME.cost (Makefile.am). */
 static const char profile_default[] =
@@ -457,4 +458,49 @@ int vpmc_cost_profile_write(const struct vpmc_cost_profile *p, FILE *out)
 			p->source[i] ? p->source[i] : "-");
 	}
 	return ferror(out) ? VPMC_ERR_IO : 0;
+}
+
+void vpmc_replay_set_cost_profile(struct vpmc_replay *r, const struct vpmc_cost_profile *p)
+{
+	vpmc_replay_set_cost(r, &p->cost);
+	memcpy(r->cost_tag, p->tag, sizeof(r->cost_tag));
+	r->cost_tagged = true;
+}
+
+/* Whether parameter @t of @a and @b has the same value (drain_extra_mult: the whole table). */
+static bool cost_param_equal(const struct vpmc_cost_param_info *t, const struct vpmc_cost *a,
+			     const struct vpmc_cost *b)
+{
+	unsigned int j;
+
+	if (strcmp(t->name, "drain_extra_mult"))
+		return *(const double *)((const char *)a + t->off) ==
+		       *(const double *)((const char *)b + t->off);
+	if (a->mult_n != b->mult_n)
+		return false;
+	for (j = 0; j < a->mult_n; j++) {
+		if (a->mult_k[j] != b->mult_k[j] || a->mult_p[j] != b->mult_p[j])
+			return false;
+	}
+	return true;
+}
+
+enum vpmc_cost_tag vpmc_replay_cost_tag(const struct vpmc_replay *r, size_t i)
+{
+	const struct vpmc_cost_param_info *t;
+	struct vpmc_cost_profile d;
+	enum vpmc_cost_tag tag;
+	size_t n;
+
+	t = vpmc_cost_params(&n);
+	if (i >= n)
+		return VPMC_COST_TAG_NONE;
+	if (r->cost_tagged)
+		return r->cost_tag[i];
+	if (vpmc_cost_profile_load(&d, "default", NULL, 0))
+		tag = VPMC_COST_TAG_NONE;
+	else
+		tag = cost_param_equal(&t[i], &r->cost, &d.cost) ? d.tag[i] : VPMC_COST_TAG_OVERRIDE;
+	vpmc_cost_profile_release(&d);
+	return tag;
 }

@@ -96,6 +96,8 @@ struct vpmc_replay {
 	struct overlay ov;
 	struct vpmc_cost cost;
 	char cost_label[160];        /* vpmc_replay_set_cost_label(); "" for the default */
+	enum vpmc_cost_tag cost_tag[VPMC_COST_MAX_PARAMS]; /* vpmc_replay_set_cost_profile() */
+	bool cost_tagged;            /* cost_tag[] set */
 	void (*exit_fn)(void *data, unsigned int policy, const struct vpmc_exit_work *w,
 			double us, double x_us);
 	void (*event_fn)(void *data, const struct vpmc_event *ev, bool after);

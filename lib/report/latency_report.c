@@ -295,42 +295,6 @@ static json_t *json_row(const struct vpmc_latency *l, const struct vpmc_replay *
 	return o;
 }
 
-/* Every parameter of the profile with its value and tag. */
-static json_t *json_cost(const struct vpmc_cost_profile *pr, int *err)
-{
-	const struct vpmc_cost_param_info *t;
-	json_t *o = json_object();
-	size_t n, i;
-
-	t = vpmc_cost_params(&n);
-	for (i = 0; o && i < n; i++) {
-		json_t *e = json_object();
-
-		if (!e) {
-			*err = VPMC_ERR_NOMEM;
-			break;
-		}
-		if (!strcmp(t[i].name, "drain_extra_mult")) {
-			char buf[256];
-			size_t len = 0;
-			unsigned int j;
-
-			buf[0] = '\0';
-			for (j = 0; j < pr->cost.mult_n && len < sizeof(buf); j++)
-				len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%g:%g",
-							j ? " " : "", pr->cost.mult_k[j],
-							pr->cost.mult_p[j]);
-			out_json_set(e, "value", json_string(buf), err);
-		} else {
-			json_real4(e, "value", *(const double *)((const char *)&pr->cost + t[i].off),
-				   err);
-		}
-		out_json_set(e, "tag", json_string(vpmc_cost_tag_name(pr->tag[i])), err);
-		out_json_set(o, t[i].name, e, err);
-	}
-	return o;
-}
-
 static int json_report(const struct vpmc_latency *l, const struct vpmc_replay *r,
 		       const struct vpmc_latency_labels *lab, char **text)
 {
@@ -358,7 +322,7 @@ static int json_report(const struct vpmc_latency *l, const struct vpmc_replay *r
 		     &err);
 	out_json_set(root, "profile", prof, &err);
 	if (lab->prof)
-		out_json_set(root, "cost", json_cost(lab->prof, &err), &err);
+		out_json_set(root, "cost", out_json_cost(&lab->prof->cost, lab->prof->tag, &err), &err);
 	vpmc_policy_format(vpmc_replay_policy(r, lab->baseline), name, sizeof(name));
 	out_json_set(root, "baseline", json_string(name), &err);
 	for (p = 0; p < n; p++) {

@@ -5,6 +5,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "outbuf.h"
@@ -125,4 +126,52 @@ void out_csv_field(FILE *f, const char *s)
 		fputc(*s, f);
 	}
 	fputc('"', f);
+}
+
+const char *out_cost_value(const struct vpmc_cost_param_info *t, const struct vpmc_cost *c,
+			   char *buf, size_t len)
+{
+	size_t at = 0;
+	unsigned int j;
+
+	if (strcmp(t->name, "drain_extra_mult")) {
+		snprintf(buf, len, "%g", *(const double *)((const char *)c + t->off));
+		return buf;
+	}
+	buf[0] = '\0';
+	for (j = 0; j < c->mult_n && at < len; j++)
+		at += (size_t)snprintf(buf + at, len - at, "%s%g:%g", j ? " " : "", c->mult_k[j],
+				       c->mult_p[j]);
+	return buf;
+}
+
+json_t *out_json_cost(const struct vpmc_cost *c, const enum vpmc_cost_tag *tag, int *err)
+{
+	size_t n, i;
+	const struct vpmc_cost_param_info *t = vpmc_cost_params(&n);
+	json_t *o = json_object();
+
+	for (i = 0; o && i < n; i++) {
+		json_t *e = json_object();
+		char buf[256];
+
+		if (!e) {
+			*err = VPMC_ERR_NOMEM;
+			break;
+		}
+		if (!strcmp(t[i].name, "drain_extra_mult")) {
+			out_json_set(e, "value", json_string(out_cost_value(&t[i], c, buf,
+									      sizeof(buf))), err);
+		} else {
+			double v = *(const double *)((const char *)c + t[i].off);
+			double r = isfinite(v * 1e4) ? round(v * 1e4) / 1e4 : v; /* 1e308 stays */
+
+			out_json_set(e, "value", isfinite(r) ? json_real(r) : json_null(), err);
+		}
+		out_json_set(e, "tag", json_string(vpmc_cost_tag_name(tag[i])), err);
+		out_json_set(o, t[i].name, e, err);
+	}
+	if (!o)
+		*err = VPMC_ERR_NOMEM;
+	return o;
 }

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <vpmc/common.h>
+#include <vpmc/replay.h>
 
 #include "internal.h"
 
@@ -44,5 +45,14 @@ int out_json_finish(json_t *root, int err, char **text);
 
 /* Write @s as one CSV field (quoted when it has a comma, a quote or a newline). */
 void out_csv_field(FILE *f, const char *s);
+
+/* The value of cost parameter @t of @c as text: %g, drain_extra_mult as "K:P K:P". Return:
+ * @buf. */
+const char *out_cost_value(const struct vpmc_cost_param_info *t, const struct vpmc_cost *c,
+			   char *buf, size_t len);
+
+/* Every cost parameter of @c with its value (4 decimals; drain_extra_mult as text) and its tag
+ * from @tag (by vpmc_cost_params() index), as a JSON object keyed by name. */
+json_t *out_json_cost(const struct vpmc_cost *c, const enum vpmc_cost_tag *tag, int *err);
 
 #endif /* VPMC_OUTBUF_H */

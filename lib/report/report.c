@@ -15,6 +15,7 @@
 
 #include "outbuf.h"
 #include "replay.h"
+#include "sensitivity.h"
 
 /* A row: the public figures and what is derived from them (against the ideal guest, against
  * exact, against the trace's own exit handling). */
@@ -397,46 +398,18 @@ static int text_section(FILE *f, enum fsect sect, bool per_counter, const char *
 	return err;
 }
 
-/*
- * Each cost parameter's tag (HACKING: every cost parameter has one): derived (a measurement
- * divided by an estimate), estimate, or given (--cost, when it differs from the default).
- * vpmcsim(1), COST MODEL, has their sources.
- */
-static const struct {
-	const char *name;
-	size_t off;
-	const char *tag;
-} cost_params[] = {
-	{ "resume_us", offsetof(struct vpmc_cost, resume_us), "derived" },
-	{ "create_us", offsetof(struct vpmc_cost, create_us), "derived" },
-	{ "trigger_cycles", offsetof(struct vpmc_cost, trigger_cycles), "estimate" },
-	{ "cpu_ghz", offsetof(struct vpmc_cost, cpu_ghz), "estimate" },
-};
-
-static double cost_value(const struct vpmc_cost *c, size_t i)
-{
-	return *(const double *)((const char *)c + cost_params[i].off);
-}
-
-static const char *cost_tag(const struct vpmc_cost *c, size_t i)
-{
-	struct vpmc_cost d;
-
-	vpmc_cost_default(&d);
-	return cost_value(c, i) == cost_value(&d, i) ? cost_params[i].tag : "given";
-}
-
 static void text_header(const struct vpmc_replay *rp, FILE *f)
 {
 	const struct vpmc_pmu_config *cfg = vpmc_replay_config(rp);
 	const struct vpmc_replay_assumptions *a = vpmc_replay_assumptions(rp);
 	const struct vpmc_cost *cost = vpmc_replay_cost(rp);
+	const struct vpmc_cost_param_info *params;
 	uint64_t exit_ns, nr_exits = vpmc_replay_trace_exits(rp, &exit_ns);
 	struct vpmc_reader_stats st;
 	const char *source;
 	uint64_t events, t_first, t_last;
 	uint32_t nr_vcpus;
-	size_t i, nr_assumed = vpmc_replay_nr_assumed(rp);
+	size_t i, nr_params, nr_assumed = vpmc_replay_nr_assumed(rp);
 	bool has_stats = vpmc_replay_source(rp, &source, &st);
 
 	events = vpmc_replay_span(rp, &nr_vcpus, &t_first, &t_last);
@@ -469,9 +442,15 @@ static void text_header(const struct vpmc_replay *rp, FILE *f)
 			   "the trace's guest (no overlay: the same guest as every lane's "
 			   "reference)\n", f);
 	fputs("cost model (vpmcsim(1), COST MODEL):", f);
-	for (i = 0; i < ARRAY_SIZE(cost_params); i++)
-		fprintf(f, " %s=%g [%s]", cost_params[i].name, cost_value(cost, i),
-			cost_tag(cost, i));
+	params = vpmc_cost_params(&nr_params);
+	for (i = 0; i < nr_params; i++) {
+		char v[256];
+
+		if (sens_priced(cost, i))
+			fprintf(f, " %s=%s [%s]", params[i].name,
+				out_cost_value(&params[i], cost, v, sizeof(v)),
+				vpmc_cost_tag_name(vpmc_replay_cost_tag(rp, i)));
+	}
 	fputc('\n', f);
 	if (vpmc_replay_cost_label(rp))
 		fprintf(f, "cost profile: %s\n", vpmc_replay_cost_label(rp));
@@ -481,6 +460,63 @@ static void text_header(const struct vpmc_replay *rp, FILE *f)
 			(double)nr_exits);
 	else
 		fputs("trace exit handling: no VM-exit followed by a VM-entry\n", f);
+}
+
+/*
+ * Host us in all of each lane at the two ends of each estimated parameter's range (one column
+ * each), the parameters whose range reorders the lanes, and those priced per exit that a
+ * replay would have to vary.
+ */
+static int text_sensitivity(const struct vpmc_replay *rp, const char *const *names, FILE *f)
+{
+	const struct vpmc_cost_param_info *t;
+	struct sens *s = malloc(sizeof(*s));
+	struct table tb = { 0, 0, 0, NULL };
+	char (*cells)[40] = NULL;
+	size_t j, k, n;
+	int err = s ? sens_compute(rp, s) : VPMC_ERR_NOMEM;
+
+	t = vpmc_cost_params(&n);
+	fputs("\nSensitivity: host us in all with one estimated cost parameter at the low or the "
+	      "high end of its documented range (vpmcsim(1), COST MODEL), the others as above\n", f);
+	if (!err && !s->n)
+		fputs("no estimated parameter with a documented range prices this replay\n", f);
+	tb.cols = s && s->n ? (unsigned int)(1 + 2 * s->n) : 0;
+	if (!err && tb.cols) {
+		cells = calloc(tb.cols, sizeof(*cells));
+		if (!cells)
+			err = VPMC_ERR_NOMEM;
+	}
+	for (k = 0; !err && tb.cols && k <= s->nr_lanes; k++) {
+		snprintf(cells[0], sizeof(cells[0]), "%s", k ? names[k - 1] : "policy");
+		for (j = 0; j < s->n; j++) {
+			const struct sens_param *p = &s->p[j];
+
+			if (!k) {
+				snprintf(cells[1 + 2 * j], sizeof(cells[0]), "%s=%g%s",
+					 t[p->idx].name, p->low, p->flips ? " *" : "");
+				snprintf(cells[2 + 2 * j], sizeof(cells[0]), "%s=%g%s",
+					 t[p->idx].name, p->high, p->flips ? " *" : "");
+				continue;
+			}
+			snprintf(cells[1 + 2 * j], sizeof(cells[0]), "%.3f", p->us_low[k - 1]);
+			snprintf(cells[2 + 2 * j], sizeof(cells[0]), "%.3f", p->us_high[k - 1]);
+		}
+		err = table_row(&tb, cells);
+	}
+	if (!err && tb.cols)
+		table_print(&tb, f);
+	if (!err && s->n)
+		fprintf(f, "%s\n", s->nr_flips ? "* the ranking of the policies by host us changes "
+			"inside this range" : "the ranking of the policies by host us holds over "
+			"every range");
+	for (j = 0; !err && j < s->nr_fixed; j++)
+		fprintf(f, "%s%s%s", j ? ", " : "not varied (priced per exit; a replay at each end "
+			"would tell): ", t[s->fixed[j]].name, j + 1 == s->nr_fixed ? "\n" : "");
+	free(tb.cell);
+	free(cells);
+	free(s);
+	return err;
 }
 
 static int text_compare(struct vpmc_replay *rp, const struct row *rows, FILE *f)
@@ -496,6 +532,8 @@ static int text_compare(struct vpmc_replay *rp, const struct row *rows, FILE *f)
 	for (s = 0; !err && s < S_NR; s++) {
 		fprintf(f, "\n%s\n", sect_titles[s]);
 		err = text_section(f, (enum fsect)s, false, "policy", rows, names, (unsigned int)n);
+		if (!err && s == S_VERDICT)
+			err = text_sensitivity(rp, names, f);
 	}
 	return err;
 }
@@ -726,12 +764,14 @@ static json_t *json_header(struct vpmc_replay *rp, int *err)
 	json_t *cost = json_object();
 	const struct vpmc_pmu_config *cfg = vpmc_replay_config(rp);
 	const struct vpmc_cost *c = vpmc_replay_cost(rp);
+	const struct vpmc_cost_param_info *params;
+	enum vpmc_cost_tag tags[VPMC_COST_MAX_PARAMS] = { VPMC_COST_TAG_NONE };
 	struct vpmc__errbuf *eb = replay_errbuf(rp);
 	struct vpmc_reader_stats st;
 	const char *source;
 	uint64_t events, t_first, t_last;
 	uint32_t nr_vcpus;
-	size_t i, nr_assumed = vpmc_replay_nr_assumed(rp);
+	size_t i, nr_params, nr_assumed = vpmc_replay_nr_assumed(rp);
 	bool has_stats = vpmc_replay_source(rp, &source, &st);
 
 	if (!root || !t || !pmu || !ov || !cost) {
@@ -769,19 +809,92 @@ static json_t *json_header(struct vpmc_replay *rp, int *err)
 			*err = VPMC_ERR_NOMEM;
 	}
 	out_json_set(root, "overlay", ov, err);
-	for (i = 0; i < ARRAY_SIZE(cost_params); i++) {
-		json_t *p = json_object();
+	params = vpmc_cost_params(&nr_params);
+	for (i = 0; i < nr_params && i < VPMC_COST_MAX_PARAMS; i++) {
+		json_t *p;
+		char v[256];
 
-		out_json_set_real(p, "value", cost_value(c, i), err, eb);
-		out_json_set(p, "tag", json_string(cost_tag(c, i)), err);
-		out_json_set(cost, cost_params[i].name, p, err);
+		tags[i] = vpmc_replay_cost_tag(rp, i);
+		if (!sens_priced(c, i))
+			continue;
+		p = json_object();
+		if (strcmp(params[i].name, "drain_extra_mult"))
+			out_json_set_real(p, "value", *(const double *)((const char *)c +
+									params[i].off), err, eb);
+		else
+			out_json_set(p, "value", json_string(out_cost_value(&params[i], c, v,
+									      sizeof(v))), err);
+		out_json_set(p, "tag", json_string(vpmc_cost_tag_name(tags[i])), err);
+		out_json_set(cost, params[i].name, p, err);
 	}
 	out_json_set(root, "cost_model", cost, err);
+	out_json_set(root, "cost", out_json_cost(c, tags, err), err);
 	json_assumptions(rp, root, err);
 	json_warnings(rp, root, err);
 	if (vpmc_replay_cost_label(rp))
 		out_json_set(root, "cost_profile", json_string(vpmc_replay_cost_label(rp)), err);
 	return root;
+}
+
+/* The top-level "sensitivity": each varied parameter's range and every lane's host us in all
+ * at its ends, the parameters whose range reorders the lanes, and those not varied. */
+static void json_sensitivity(struct vpmc_replay *rp, json_t *root, int *err)
+{
+	struct vpmc__errbuf *eb = replay_errbuf(rp);
+	json_t *o = json_object(), *ps = json_array(), *flips = json_array(), *fixed = json_array();
+	struct sens *s = malloc(sizeof(*s));
+	const struct vpmc_cost_param_info *t;
+	size_t j, k, n;
+
+	t = vpmc_cost_params(&n);
+	if (!s || !o || !ps || !flips || !fixed || sens_compute(rp, s)) {
+		*err = *err ? *err : VPMC_ERR_NOMEM;
+		json_decref(o);
+		json_decref(ps);
+		json_decref(flips);
+		json_decref(fixed);
+		free(s);
+		return;
+	}
+	for (j = 0; j < s->n; j++) {
+		const struct sens_param *p = &s->p[j];
+		json_t *e = json_object(), *pols = json_array();
+
+		out_json_set(e, "name", json_string(t[p->idx].name), err);
+		out_json_set(e, "tag", json_string(vpmc_cost_tag_name(vpmc_replay_cost_tag(rp,
+											p->idx))),
+			     err);
+		out_json_set_real(e, "low", p->low, err, eb);
+		out_json_set_real(e, "high", p->high, err, eb);
+		out_json_set(e, "source", json_string(t[p->idx].range_source ?
+						      t[p->idx].range_source : ""), err);
+		for (k = 0; pols && k < s->nr_lanes; k++) {
+			char lane[VPMC_POLICY_NAME_MAX];
+			json_t *l = json_object();
+
+			out_json_set(l, "policy", json_string(lane_name(rp, k, lane, sizeof(lane))),
+				     err);
+			out_json_set_real(l, "host_us_total_low", p->us_low[k], err, eb);
+			out_json_set_real(l, "host_us_total_high", p->us_high[k], err, eb);
+			if (!l || json_array_append_new(pols, l))
+				*err = VPMC_ERR_NOMEM;
+		}
+		out_json_set(e, "policies", pols, err);
+		out_json_set(e, "ranking_flips", json_boolean(p->flips), err);
+		if (!e || json_array_append_new(ps, e))
+			*err = VPMC_ERR_NOMEM;
+		if (p->flips && json_array_append_new(flips, json_string(t[p->idx].name)))
+			*err = VPMC_ERR_NOMEM;
+	}
+	for (j = 0; j < s->nr_fixed; j++) {
+		if (json_array_append_new(fixed, json_string(t[s->fixed[j]].name)))
+			*err = VPMC_ERR_NOMEM;
+	}
+	out_json_set(o, "parameters", ps, err);
+	out_json_set(o, "ranking_flips", flips, err);
+	out_json_set(o, "not_varied", fixed, err);
+	out_json_set(root, "sensitivity", o, err);
+	free(s);
 }
 
 static int json_report(struct vpmc_replay *rp, const struct row *rows, bool detail)
@@ -847,6 +960,8 @@ static int json_report(struct vpmc_replay *rp, const struct row *rows, bool deta
 		out_json_set(root, "policies", pols, &err);
 	else
 		json_decref(pols);
+	if (root && !detail)
+		json_sensitivity(rp, root, &err);
 	return out_json_finish(root, err, replay_text(rp));
 }
 

@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * verdict.c - Warnings that keep a reader of compare or sweep from a wrong conclusion: a trace
- * on which no policy can differ, and rows that do not differ.
+ * on which no policy can differ, rows that do not differ, and a ranking by host cost that an
+ * estimated cost parameter decides.
  */
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <vpmc/replay.h>
 
 #include "internal.h"
+#include "sensitivity.h"
 
 /* Did the guest use a counter under any policy: read it, reprogram it, or get a sample? */
 static bool verdict_counter_used(const struct vpmc_replay *r)
@@ -55,6 +58,28 @@ static bool verdict_all_same(const struct vpmc_replay *r)
 	return true;
 }
 
+/* Warning @i about the ranking by host cost: a parameter whose range flips it. */
+static bool verdict_sensitivity(const struct vpmc_replay *r, size_t i, char *buf, size_t len)
+{
+	struct sens *s = malloc(sizeof(*s));
+	size_t j, k = 0, n;
+	bool found = false;
+
+	if (!s || sens_compute(r, s)) {
+		free(s);
+		return false;
+	}
+	for (j = 0; !found && j < s->n; j++) {
+		if (s->p[j].flips && k++ == i) {
+			snprintf(buf, len, "an estimated cost parameter decides the ranking: %s",
+				 vpmc_cost_params(&n)[s->p[j].idx].name);
+			found = true;
+		}
+	}
+	free(s);
+	return found;
+}
+
 bool vpmc_replay_verdict_warning(const struct vpmc_replay *r, size_t i, char *buf, size_t len)
 {
 	size_t k = 0;
@@ -71,5 +96,7 @@ bool vpmc_replay_verdict_warning(const struct vpmc_replay *r, size_t i, char *bu
 			 "differ", vpmc_replay_nr_policies(r));
 		return true;
 	}
+	if (i >= k)
+		return verdict_sensitivity(r, i - k, buf, len);
 	return false;
 }
