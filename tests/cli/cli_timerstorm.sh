@@ -173,7 +173,7 @@ for p in exact disabled=0x12 tolerance=100 tolerance=10000 tolerance-wrap=10000 
 			next
 		}
 		/"kind":"drain"/ {
-			match($0, /"t":[0-9]+/); t = substr($0, RSTART + 4, RLENGTH - 4)
+			match($0, /"t_ns":[0-9]+/); t = substr($0, RSTART + 7, RLENGTH - 7)
 			match($0, /"vcpu":[0-9]+/); v = substr($0, RSTART + 7, RLENGTH - 7)
 			if ((v " " t) in mark) n++; else o++
 		}
