@@ -240,6 +240,7 @@ static int cost_given_once(const struct cli *c, const char *arg)
 int cli_engine_option(struct cli *c, int opt, const char *arg)
 {
 	const char *why = NULL;
+	uint64_t v;
 
 	switch (opt) {
 	case OPT_POLICY:
@@ -265,6 +266,12 @@ int cli_engine_option(struct cli *c, int opt, const char *arg)
 		return 0;
 	case OPT_COST_PROFILE:
 		return cli_cost_profile(c, arg);
+	case 'j':
+		if (cli_parse_u64(arg, 1024, &v) || !v)
+			return vpmcsim_fail(EXIT_USAGE, "%s: -j '%s': expected a number of threads "
+					    "from 1 to 1024", c->cmd, arg);
+		c->jobs = (unsigned int)v;
+		return 0;
 	default:
 		return 1;
 	}
@@ -293,8 +300,9 @@ int cli_parse(struct cli *c, int argc, char **argv, const struct option *opts, c
 {
 	int o, rc, li;
 
-	while ((li = -1, o = getopt_long(argc, argv, c->short_opts ? c->short_opts : "h", opts,
-					 &li)) != -1) {
+	const char *short_opts = c->short_opts ? c->short_opts : c->r ? "hj:" : "h";
+
+	while ((li = -1, o = getopt_long(argc, argv, short_opts, opts, &li)) != -1) {
 		if (o == 'h') {
 			usage(stdout);
 			return CLI_HELP;
@@ -586,6 +594,14 @@ static void handler_capped_warning(struct cli *c)
 	}
 }
 
+/* The default of -j: the online CPUs (1 if unknown). */
+static unsigned int cli_online_cpus(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n > 1 ? (unsigned int)(n < 1024 ? n : 1024) : 1;
+}
+
 int cli_run(struct cli *c)
 {
 	struct vpmc_replay *r = c->r;
@@ -596,6 +612,7 @@ int cli_run(struct cli *c)
 	vpmc_replay_set_source(r, c->trace, NULL);
 	vpmc_replay_set_assumptions(r, &c->assumed);
 	vpmc_replay_set_progress(r, cli_progress, NULL);
+	vpmc_replay_set_threads(r, c->jobs ? c->jobs : cli_online_cpus());
 	err = vpmc_replay_begin(r, vpmc_reader_pmu(c->reader));
 	if (err)
 		return vpmcsim_fail(EXIT_USAGE, "%s: %s", c->cmd, vpmc_replay_error(r));

@@ -79,6 +79,7 @@ struct cli {
 	const char *policies[VPMC_REPLAY_MAX_POLICIES]; /* each policy's text, in c->r's order */
 	const char *costs[VPMC_COST_MAX_PARAMS]; /* each --cost taken: each sets a parameter the others do not */
 	unsigned int nr_costs;
+	unsigned int jobs;          /* -j: replay threads; 0: the online CPUs */
 };
 
 /* A decimal number at most @max, the whole of @s, first character a digit; *@out is set on

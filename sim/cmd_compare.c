@@ -32,6 +32,7 @@ static void usage(FILE *out)
 		"  --cost NAME=VALUE   resume_us, create_us, trigger_cycles, cpu_ghz (repeatable;\n"
 		"                      each NAME once)\n"
 		"  --cost-profile X    default, rfc-milan or a .cost file (default: default)\n"
+		"  -j N                replay on N threads (default: the online CPUs)\n"
 		"  --format F          text (default), csv or json\n"
 		"  --input-format F    auto (default), vtr, text or dat\n"
 		"  --lenient           skip malformed trace lines (counted) instead of failing\n"

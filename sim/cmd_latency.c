@@ -152,6 +152,7 @@ static int latency_run(int argc, char **argv)
 	memset(&lo, 0, sizeof(lo));
 	vpmc_latency_opts_default(&lo.lc.o);
 	cli_init(&c, "latency", VPMC_OUTPUT_TEXT);
+	c.short_opts = "h"; /* no -j: the exit hook runs the policies on one thread */
 	if (vpmc_replay_new(&c.r))
 		return vpmcsim_fail(EXIT_INPUT, "latency: out of memory");
 	c.data = &lo;

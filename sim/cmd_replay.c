@@ -27,6 +27,7 @@ static void usage(FILE *out)
 		"  --assume SPEC       a guest profiler's counter (repeatable; each counter once)\n"
 		"  --cost NAME=VALUE   cost parameters (repeatable; each NAME once)\n"
 		"  --cost-profile X    as for compare\n"
+		"  -j N                as for compare (one policy: one thread)\n"
 		"  --format F          text (default), csv or json\n"
 		"  --input-format F, --lenient, --guest-ips N   as for compare\n"
 		"  --guest-branch-permille N, --host-kernel X.Y, --vendor V   as for compare\n"

@@ -33,6 +33,7 @@ static void usage(FILE *out)
 		"                      (log scale; T = 0 left out) with gnuplot, into FILE.svg\n"
 		"                      or FILE.png\n"
 		"  --assume SPEC, --cost NAME=VALUE, --cost-profile X   as for compare\n"
+		"  -j N                as for compare\n"
 		"  --format F          csv (default), text or json\n"
 		"  --input-format F, --lenient, --guest-ips N   as for compare\n"
 		"  --guest-branch-permille N, --host-kernel X.Y, --vendor V   as for compare\n"

@@ -90,6 +90,24 @@ const char *vpmc_reader_error(const struct vpmc_reader *r);
  * that completed it), "FILE: record N" (trace.dat). */
 void vpmc_reader_where(const struct vpmc_reader *r, char *buf, size_t len);
 
+/**
+ * vpmc_reader_mark() - Where the reader stands, as a number vpmc_reader_where_at() can name
+ * later (parallel replay: an event's place, kept while the reader reads on).
+ * @r: reader
+ *
+ * Return: the line number of the last line read (text formats), or the records read (trace.dat).
+ */
+uint64_t vpmc_reader_mark(const struct vpmc_reader *r);
+
+/**
+ * vpmc_reader_where_at() - vpmc_reader_where() as it was at @mark.
+ * @r: reader
+ * @mark: a vpmc_reader_mark() of @r
+ * @buf: set to "FILE:LINE" or "FILE: record N"
+ * @len: its size
+ */
+void vpmc_reader_where_at(const struct vpmc_reader *r, uint64_t mark, char *buf, size_t len);
+
 /* Format actually read (after auto-detection); PMU configuration in effect (after open). */
 enum vpmc_format vpmc_reader_format(const struct vpmc_reader *r);
 const struct vpmc_pmu_config *vpmc_reader_pmu(const struct vpmc_reader *r);

@@ -466,6 +466,16 @@ void vpmc_replay_set_progress(struct vpmc_replay *r, void (*fn)(void *data, uint
 			      void *data);
 
 /**
+ * vpmc_replay_set_threads() - Let vpmc_replay_run() replay on up to @n threads, each a share
+ * of the policies (with its own copy of the ideal guest and the reference), while the calling
+ * thread reads the trace into blocks of events; results identical to one thread's. One thread
+ * (as for @n 0 or 1) with the log, the exit hook, or fewer than two policies.
+ * @r: engine, before vpmc_replay_run()
+ * @n: number of replaying threads
+ */
+void vpmc_replay_set_threads(struct vpmc_replay *r, unsigned int n);
+
+/**
  * vpmc_replay_begin() - Start a replay for a PMU.
  * @r: engine with at least one policy
  * @cfg: the guest's PMU (e.g. vpmc_reader_pmu())

@@ -118,6 +118,24 @@ struct vpmc_replay {
 	char *text;
 	char warning[VPMC_ERRMSG_MAX]; /* vpmc_replay_warning(): the first --assume conflict */
 	const struct vpmc_reader *rd;  /* vpmc_replay_run()'s reader while it runs, else NULL */
+	/* parallel replay (parallel.c): at most this many threads (0, 1: one); the engines that
+	 * ran the lanes, kept for the lanes' models and references that moved into this one */
+	unsigned int threads;
+	struct vpmc_replay **shards;
+	unsigned int nr_shards;
 };
+
+/* Parts of vpmc_replay_event() that a parallel replay does once, on the reading thread: the
+ * --assume conflict warning, the span of times, the count of events (and progress). */
+void replay_watch_conflict(struct vpmc_replay *r, const struct vpmc_event *ev);
+void replay_span_add(struct vpmc_replay *r, const struct vpmc_event *ev);
+void replay_count(struct vpmc_replay *r);
+
+/* vpmc_replay_run() on threads, when r->threads and the engine allow it (parallel.c).
+ * Return: 1 if it cannot (the caller runs on one thread), else as vpmc_replay_run(). */
+int replay_run_parallel(struct vpmc_replay *r, struct vpmc_reader *rd);
+
+/* Prefix the engine's error @err with @where (a place in the trace); Return: @err. */
+int replay_error_at(struct vpmc_replay *r, const char *where, int err);
 
 #endif /* VPMC_REPLAY_LOCAL_H */

@@ -72,9 +72,17 @@ void vpmc_replay_free(struct vpmc_replay *r)
 		free(r->groups[i]->lanes);
 		free(r->groups[i]);
 	}
+	for (i = 0; i < r->nr_shards; i++)
+		vpmc_replay_free(r->shards[i]);
+	free(r->shards);
 	free(r->source);
 	free(r->text);
 	free(r);
+}
+
+void vpmc_replay_set_threads(struct vpmc_replay *r, unsigned int n)
+{
+	r->threads = n;
 }
 
 const char *vpmc_replay_error(const struct vpmc_replay *r)
@@ -761,6 +769,25 @@ static void replay_assume_conflict(struct vpmc_replay *r, const struct vpmc_even
 		 r->ov.ctr[i].spec);
 }
 
+void replay_watch_conflict(struct vpmc_replay *r, const struct vpmc_event *ev)
+{
+	if (ev->type == VPMC_EV_WRMSR && r->ov.nr && !r->warning[0])
+		replay_assume_conflict(r, ev);
+}
+
+void replay_span_add(struct vpmc_replay *r, const struct vpmc_event *ev)
+{
+	if (!r->events)
+		r->t_first = ev->time_ns;
+	r->t_last = ev->time_ns > r->t_last ? ev->time_ns : r->t_last;
+}
+
+void replay_count(struct vpmc_replay *r)
+{
+	if (++r->events % PROGRESS_EVERY == 0 && r->progress)
+		r->progress(r->progress_data, r->events);
+}
+
 /* The trace's own exit handling (vpmc_replay_trace_exits()): a VM-exit of the trace to the
  * vCPU's next VM-entry of the trace, as stat measures it; an exit that follows an exit
  * replaces it. */
@@ -784,17 +811,14 @@ int vpmc_replay_event(struct vpmc_replay *r, const struct vpmc_event *ev)
 
 	if (!r->begun || r->finished)
 		return vpmc__set_error(&r->errbuf, VPMC_ERR_INVAL, "replay not begun or finished");
-	if (ev->type == VPMC_EV_WRMSR && r->ov.nr && !r->warning[0])
-		replay_assume_conflict(r, ev);
+	replay_watch_conflict(r, ev);
 	if (ev->vcpu >= VPMC_MAX_VCPUS)
 		return vpmc__set_error(&r->errbuf, VPMC_ERR_INVAL, "vCPU %" PRIu32 " out of range",
 				       ev->vcpu);
 	/* before any model takes it: with an overlay no vpmc_vcpu_event() sees a segment */
 	if ((unsigned int)ev->type >= VPMC_EV_NR || (ev->cpl > 3 && ev->cpl != VPMC_CPL_KEEP))
 		return replay_event_error(r, ev, VPMC_ERR_INVAL);
-	if (!r->events)
-		r->t_first = ev->time_ns;
-	r->t_last = ev->time_ns > r->t_last ? ev->time_ns : r->t_last;
+	replay_span_add(r, ev);
 	if (ev->vcpu >= r->nr_vcpus || !r->lanes[0].vcpus[ev->vcpu]) {
 		err = replay_add_vcpu(r, ev->vcpu, ev->time_ns);
 		if (err)
@@ -820,8 +844,7 @@ int vpmc_replay_event(struct vpmc_replay *r, const struct vpmc_event *ev)
 	}
 	if (r->event_fn)
 		r->event_fn(r->exit_data, ev, true);
-	if (++r->events % PROGRESS_EVERY == 0 && r->progress)
-		r->progress(r->progress_data, r->events);
+	replay_count(r);
 	return 0;
 fail:
 	return replay_event_error(r, ev, err);

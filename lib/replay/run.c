@@ -6,14 +6,21 @@
 
 #include "replay-local.h"
 
+int replay_error_at(struct vpmc_replay *r, const char *where, int err)
+{
+	char msg[VPMC_ERRMSG_MAX];
+
+	snprintf(msg, sizeof(msg), "%s", vpmc_replay_error(r));
+	return vpmc__set_error(&r->errbuf, err, "%s: %s", where, msg);
+}
+
 /* The engine's error @err about the event just read, prefixed with where it is in the trace. */
 static int replay_error_where(struct vpmc_replay *r, const struct vpmc_reader *rd, int err)
 {
-	char where[VPMC_ERRMSG_MAX / 2], msg[VPMC_ERRMSG_MAX];
+	char where[VPMC_ERRMSG_MAX / 2];
 
 	vpmc_reader_where(rd, where, sizeof(where));
-	snprintf(msg, sizeof(msg), "%s", vpmc_replay_error(r));
-	return vpmc__set_error(&r->errbuf, err, "%s: %s", where, msg);
+	return replay_error_at(r, where, err);
 }
 
 const char *vpmc_replay_warning(const struct vpmc_replay *r)
@@ -32,6 +39,10 @@ int vpmc_replay_run(struct vpmc_replay *r, struct vpmc_reader *rd)
 		if (err)
 			return err;
 	}
+	rc = replay_run_parallel(r, rd);
+	if (rc != 1)
+		return rc;
+	rc = 0;
 	r->rd = rd; /* the warning's place in the trace (replay_assume_conflict()) */
 	while (!err && (rc = vpmc_reader_next(rd, &ev)) > 0)
 		err = vpmc_replay_event(r, &ev);

@@ -750,10 +750,7 @@ static int dat_next(struct vpmc_reader *r, struct vpmc_event *ev)
  * being returned (text_where()). */
 static void dat_where(const struct vpmc_reader *r, char *buf, size_t len)
 {
-	uint64_t n = r->im ? trace_import_line(r->im) : 0;
-
-	snprintf(buf, len, "%s: record %llu", r->name,
-		 (unsigned long long)(n ? n : r->st.records));
+	vpmc_reader_where_at(r, vpmc_reader_mark(r), buf, len);
 }
 
 static void dat_close(struct vpmc_reader *r)
@@ -892,6 +889,24 @@ int vpmc_reader_next(struct vpmc_reader *r, struct vpmc_event *ev)
 void vpmc_reader_where(const struct vpmc_reader *r, char *buf, size_t len)
 {
 	sources[r->format].where(r, buf, len);
+}
+
+uint64_t vpmc_reader_mark(const struct vpmc_reader *r)
+{
+	/* a record that waited for its thread's vCPU (trace_import_push()) keeps its own place */
+	uint64_t n = r->im ? trace_import_line(r->im) : 0;
+
+	if (n)
+		return n;
+	return r->format == VPMC_FORMAT_DAT ? r->st.records : r->lb.line;
+}
+
+void vpmc_reader_where_at(const struct vpmc_reader *r, uint64_t mark, char *buf, size_t len)
+{
+	if (r->format == VPMC_FORMAT_DAT)
+		snprintf(buf, len, "%s: record %llu", r->name, (unsigned long long)mark);
+	else
+		snprintf(buf, len, "%s:%llu", r->lb.name, (unsigned long long)mark);
 }
 
 const char *vpmc_reader_error(const struct vpmc_reader *r)

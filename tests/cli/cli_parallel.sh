@@ -1,0 +1,97 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# cli_parallel.sh - Parallel replay (-j, issue 15): compare, sweep and replay give the same
+# bytes on stdout and stderr, and the same exit code, with -j 1 (one thread), -j 2 and -j 4,
+# on real traces with and without an overlay, a sweep of 32 tolerances, several vCPUs, and
+# traces that fail in the engine (the error names the same place); -j is checked.
+. "$(dirname "$0")/../tap.sh"
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/vpmc-par.XXXXXX")
+trap 'rm -rf "$tmp" "$tap_out" "$tap_out.err"' EXIT
+tr=$VPMC_TRACES
+
+# same NAME CMD...: CMD with -j 1, -j 2 and -j 4 after its command word: the same stdout,
+# stderr and exit code each time.
+same() {
+	local name=$1 cmd=$2 j ok=0
+	shift 2
+	for j in 1 2 4; do
+		$vpmcsim "$cmd" -j "$j" "$@" >"$tmp/out.$j" 2>"$tmp/err.$j"
+		echo $? >"$tmp/rc.$j"
+	done
+	for j in 2 4; do
+		cmp -s "$tmp/out.1" "$tmp/out.$j" && cmp -s "$tmp/err.1" "$tmp/err.$j" &&
+			cmp -s "$tmp/rc.1" "$tmp/rc.$j" || ok=1
+	done
+	tap_result $ok "$name"
+	if [ $ok != 0 ]; then
+		for j in 2 4; do diff "$tmp/out.1" "$tmp/out.$j" | head -5 | tap_quote; done
+		diff "$tmp/err.1" "$tmp/err.4" | head -5 | tap_quote
+	fi
+}
+
+# 32 tolerances from 1 to 2^31
+tols=
+t=1
+while [ $t -le 2147483648 ]; do
+	tols="$tols --tolerance $t"
+	t=$((t * 2))
+done
+
+multi=$tr/local-kvm/multi-vcpu-real.dat # 4 vCPUs, trace.dat
+vmx12=$tr/public/12-vmx-nested-l1-cr0wp-triple-fault-newfmt-multivcpu.txt
+gp0=gp0=instructions,period=10000
+
+tap_plan 16
+if [ -f "$multi" ] && $vpmcsim stat "$multi" >/dev/null 2>&1; then
+	same compare-multi compare "$multi"
+	same compare-multi-overlay compare --assume $gp0 "$multi"
+	same compare-multi-json compare --format json --assume fixed0,period=10000 "$multi"
+	# shellcheck disable=SC2086
+	same sweep-multi-32 sweep $tols --assume $gp0 "$multi"
+	# shellcheck disable=SC2086
+	same sweep-multi-32-wrap-plot sweep --wrap $tols --plot "$tmp/p.svg" "$multi"
+else
+	for n in compare-multi compare-multi-overlay compare-multi-json sweep-multi-32 \
+		 sweep-multi-32-wrap-plot; do
+		tap_result 0 "$n # SKIP no trace.dat reader"
+	done
+fi
+same compare-vmx12 compare "$vmx12"
+same compare-vmx12-overlay compare --assume $gp0 --assume fixed0,period=5000 "$vmx12"
+same compare-vmx12-two compare --policy exact --policy mediated --assume $gp0 "$vmx12"
+same compare-scenario compare "$tr/scenarios/replay-overlay-tolerance-k-of-n.vtr"
+same sweep-scenario sweep --format text $tols "$tr/scenarios/replay-tolerance-late-pmi.vtr"
+# one policy: -j changes nothing (one thread)
+same replay-one replay --policy exact --assume $gp0 "$vmx12"
+
+# An engine error on a later line than a read-ahead block starts: 5000 ordinary events, then a
+# 2-bit GP0 counting instructions wraps 5000 times in the guest segment of line 5006 (more
+# than the 4096 observations the engine keeps for one event), then 10000 more events that the
+# reading thread may read ahead: every -j names line 5006.
+{
+	printf '%s\n' '!vpmcsim-trace 1' \
+		'!pmu vendor=intel version=2 gp=8 fixed=3 gp_width=2 fixed_width=48'
+	i=0
+	while [ $i -lt 5000 ]; do
+		echo "$i 0 guest insn=1"
+		i=$((i + 1))
+	done
+	printf '%s\n' '5000 0 wrmsr 0x186 0x4300c0' '5000 0 retire' '5010 0 entry' \
+		'5100 0 guest insn=20000' '5100 0 exit HLT' '5200 0 entry'
+	while [ $i -lt 15000 ]; do # read ahead while the workers fail
+		echo "$((i + 300)) 0 guest insn=1"
+		i=$((i + 1))
+	done
+} >"$tmp/wrap.vtr"
+# (the reader's counts before the message cover what it read ahead: not compared)
+for j in 1 2 4; do
+	check engine-error-line-j$j 1 "vpmcsim: $tmp/wrap.vtr:5006: guest segment of 20000 instructions at 5100 ns on vCPU 0: more than 4096 reference overflows" \
+		$vpmcsim compare -j $j "$tmp/wrap.vtr"
+done
+
+check j-zero 2 "compare: -j '0': expected a number of threads from 1 to 1024" \
+	$vpmcsim compare -j 0 "$vmx12"
+# latency's exit hook sees every policy's exits in trace order: it does not take -j
+check latency-no-j 2 "Usage: vpmcsim latency" $vpmcsim latency -j 2 "$vmx12"
+tap_done
