@@ -143,7 +143,7 @@ golden() {
 # has_dat: this build reads trace.dat
 has_dat() { $vpmcsim stat "$pvm" >/dev/null 2>&1; }
 
-tap_plan 151
+tap_plan 153
 
 golden compare-vmx-overlay "$golden/compare-12-vmx-gp0.txt" \
 	$vpmcsim compare --assume gp0=instructions,period=10000 "$vmx"
@@ -547,8 +547,17 @@ check vendor-svm-nested-vmexit 0 "$amd SVM exit reason 'hypercall' of kvm_nested
 if has_dat; then
 	check vendor-dat-no-exit 0 "$intel nothing in the trace says: intel by default (--vendor))" \
 		$vpmcsim compare "$pvm"
+	# tests/nested/data: kvm_exit records in 6.18's binary layout, isa 2 and isa 1 in record 1
+	# (tests/nested/mkdat_nested.py writes them from gen nested-pingpong's ftrace text)
+	nd=$(dirname "$0")/../nested/data
+	check vendor-dat-svm-isa 0 "$amd kvm_exit isa=2 (SVM) at record 1)" \
+		$vpmcsim compare "$nd/pingpong-svm-io.dat"
+	check vendor-dat-vmx-isa 0 "$intel kvm_exit isa=1 (VMX) at record 1)" \
+		$vpmcsim compare "$nd/pingpong-vmx-msr.dat"
 else
-	echo "ok $((tap_n += 1)) - vendor-dat-no-exit # SKIP no trace.dat support"
+	for t in vendor-dat-no-exit vendor-dat-svm-isa vendor-dat-vmx-isa; do
+		echo "ok $((tap_n += 1)) - $t # SKIP no trace.dat support"
+	done
 fi
 check vendor-stdin 0 "$intel a pipe is not probed: intel by default (--vendor))" \
 	sh -c "$vpmcsim compare - <'$tmp/svm-tc.txt'"
