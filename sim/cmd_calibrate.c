@@ -394,21 +394,6 @@ static void json_num(FILE *f, double v)
 		fputs("null", f);
 }
 
-/* @s as a JSON string: quotes, backslashes and control bytes escaped. */
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(f, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(f, "\\u%04x", (unsigned char)*s);
-		else
-			fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
 static void report_json(struct cli *c, const struct cal_opts *co, const struct vpmc_calib *k,
 			const struct vpmc_cost *fit, const struct vpmc_latency_stats *stats,
 			const char *outcome, FILE *f)
@@ -419,9 +404,9 @@ static void report_json(struct cli *c, const struct cal_opts *co, const struct v
 	int st;
 
 	fputs("{\n  \"trace\": ", f);
-	json_str(f, c->trace);
+	vpmc_json_string(f, c->trace);
 	fputs(",\n  \"base\": ", f);
-	json_str(f, c->prof.name);
+	vpmc_json_string(f, c->prof.name);
 	fputs(",\n  \"fitted\": {", f);
 	if (k->fit_h)
 		fprintf(f, "%s\"handler_overhead_ns\": %.10g", first ? "" : ", ",
@@ -437,7 +422,7 @@ static void report_json(struct cli *c, const struct cal_opts *co, const struct v
 		const struct cal_item *t = &co->target[i];
 
 		fprintf(f, "%s\n    {\"target\": ", i ? "," : "");
-		json_str(f, t->text);
+		vpmc_json_string(f, t->text);
 		fputs(", \"value\": ", f);
 		json_num(f, t->value);
 		fputs(", \"model\": ", f);
@@ -463,7 +448,7 @@ static void report_json(struct cli *c, const struct cal_opts *co, const struct v
 		}
 	}
 	fputs("\n  ],\n  \"outcome\": ", f);
-	json_str(f, outcome);
+	vpmc_json_string(f, outcome);
 	fputs("\n}\n", f);
 }
 

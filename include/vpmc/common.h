@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -59,6 +60,14 @@ enum vpmc_output {
  * Return: 0, or VPMC_ERR_INVAL.
  */
 int vpmc_output_parse(enum vpmc_output *out, const char *s);
+
+/**
+ * vpmc_json_string() - Write @s as a JSON string: quoted, with quotes, backslashes and control
+ * bytes escaped (RFC 8259, section 7).
+ * @f: output stream
+ * @s: NUL-terminated
+ */
+void vpmc_json_string(FILE *f, const char *s);
 
 #ifdef __cplusplus
 }

@@ -36,12 +36,12 @@ static void line(const struct vpmc_nested *n, const struct nested_logent *e, boo
 		fprintf(f, "\"%s\"", nested_entry_name(e->rt.entry));
 	fputs(", \"l2_reason\": ", f);
 	if (e->rt.l2_reason[0])
-		nested_json_str(f, e->rt.l2_reason);
+		vpmc_json_string(f, e->rt.l2_reason);
 	else
 		fputs("null", f);
 	fputs(", \"inject_reason\": ", f);
 	if (e->rt.inject_reason[0])
-		nested_json_str(f, e->rt.inject_reason);
+		vpmc_json_string(f, e->rt.inject_reason);
 	else
 		fputs("null", f);
 	fprintf(f, ", \"maps_baseline\": %" PRIu64 ", \"reads_baseline\": %" PRIu64

@@ -276,9 +276,6 @@ const char *nested_entry_name(enum nested_entry e);
 void nested_measured_pair(const struct nested_cfg *c, uint64_t cyc, int64_t delta, uint64_t *b,
 			  uint64_t *g);
 
-/* @s as a JSON string. */
-void nested_json_str(FILE *f, const char *s);
-
 /* ---- the log (log.c) ---------------------------------------------------------------------- */
 
 /* Log @e: written now if the anchor is known, else kept in a temporary file until it is.

@@ -160,20 +160,6 @@ static const char *row_status(const struct vpmc_nested *n, enum nested_kind k)
 
 /* ---- JSON --------------------------------------------------------------------------------- */
 
-void nested_json_str(FILE *f, const char *s)
-{
-	putc('"', f);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(f, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(f, "\\u%04x", (unsigned char)*s);
-		else
-			putc(*s, f);
-	}
-	putc('"', f);
-}
-
 static void json_model(const struct vpmc_nested *n, FILE *f)
 {
 	const struct nested_cfg *c = &n->cfg;
@@ -201,7 +187,7 @@ static void json_model(const struct vpmc_nested *n, FILE *f)
 		else if (k >= VPMC_NESTED_KEY_PI && k <= VPMC_NESTED_KEY_EVMCS)
 			fputs(val[0] == '1' ? "true" : "false", f);
 		else
-			nested_json_str(f, val);
+			vpmc_json_string(f, val);
 		fprintf(f, ",\n    \"%s_from\": \"%s\",\n",
 			vpmc_nested_key_name((enum vpmc_nested_key)k),
 			k == VPMC_NESTED_KEY_SVM_INTERCEPTS && n->intercepts_seen ? "trace" :
@@ -229,7 +215,7 @@ static void json_model(const struct vpmc_nested *n, FILE *f)
 	fputs("]\n    },\n    \"param_tags\": {\n", f);
 	for (p = 0; p < VPMC_NP_NR; p++) {
 		fprintf(f, "      \"%s\": ", vpmc_nested_param_name(p));
-		nested_json_str(f, nested_param_tag(c, p));
+		vpmc_json_string(f, nested_param_tag(c, p));
 		fputs(p + 1 < VPMC_NP_NR ? ",\n" : "\n", f);
 	}
 	fputs("    }\n  },\n", f);
@@ -252,7 +238,7 @@ static void json_report(const struct vpmc_nested *n, FILE *f)
 	int k, nr = 0;
 
 	fputs("{\n  \"trace\": {\n    \"path\": ", f);
-	nested_json_str(f, n->name);
+	vpmc_json_string(f, n->name);
 	fprintf(f, ",\n    \"events\": %" PRIu64 ",\n    \"vcpus\": %u,\n    \"first_ns\": %" PRIu64
 		",\n    \"last_ns\": %" PRIu64 ",\n    \"usable_times\": %s,\n    \"partial_lines\": %"
 		PRIu64 "\n  },\n", n->nr_events, n->nr_vcpus, n->first_ns, n->last_ns,
