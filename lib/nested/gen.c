@@ -505,8 +505,9 @@ static int header(struct gen *g)
 
 	if (g->o->format != VPMC_NESTED_GEN_VTR)
 		return 0;
-	/* the converter's defaults, so that the vtr is what convert makes of the ftrace output */
-	vpmc_pmu_config_default(&pmu, VPMC_VENDOR_INTEL);
+	/* the converter's defaults for the isa's vendor (nSVM runs on AMD): what convert
+	 * --vendor amd|intel makes of the ftrace output */
+	vpmc_pmu_config_default(&pmu, g->vmx ? VPMC_VENDOR_INTEL : VPMC_VENDOR_AMD);
 	ret = vpmc_vtr_write_header(g->out, &pmu, NULL, NULL);
 	if (ret)
 		return ret;

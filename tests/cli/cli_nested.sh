@@ -37,7 +37,7 @@ json() {
 	$vpmcsim nested --format json "$@" >"$out/$name.json" 2>"$out/$name.err"
 }
 
-tap_plan 71
+tap_plan 72
 
 # ---- command line ------------------------------------------------------------------------------
 check help 0 "Usage: vpmcsim nested [OPTIONS] TRACE" $vpmcsim nested --help
@@ -63,6 +63,11 @@ check isa-contradicts 2 "a 'vmcb:' label (isa svm) contradicts --isa vmx" \
 # the fit refuses a hit so dear that a fitted cost goes below 0 (§7.3)
 check fit-negative 2 "the fit to M1 (nested-gpc.md §7.3) gives read_guest 5210" \
 	$vpmcsim nested --cost gpc_hit=5000 "$public/23-"*
+# the PMU of the header is the isa's vendor: nSVM runs on AMD (SVM is AMD's), nVMX on Intel
+gen pp-svm.vtr --isa svm --iterations 1
+gen pp-vmx.vtr --isa vmx --iterations 1
+grep -q '^!pmu vendor=amd ' "$out/pp-svm.vtr" && grep -q '^!pmu vendor=intel ' "$out/pp-vmx.vtr"
+tap_result $? gen-pmu-vendor-of-isa
 check gen-no-output 2 "vpmcsim: gen nested-pingpong: expected -o FILE" \
 	$vpmcsim gen nested-pingpong
 check gen-unknown 2 "vpmcsim: gen: unknown workload 'no-such-workload'" \
