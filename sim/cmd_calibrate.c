@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "latency_cli.h"
+#include "outfile.h"
 #include "vpmcsim.h"
 
 static const char usage_line[] =
@@ -38,6 +39,7 @@ struct cal_opts {
 	struct cal_item target[CAL_MAX], measured[CAL_MAX];
 	unsigned int nr_target, nr_measured;
 	const char *fit, *name, *out;
+	struct outfile outf; /* -o, open from before the fit (write_profile()) */
 	const char *seen[OPT_CAL_OUT - OPT_CAL_FIT + 1];
 };
 
@@ -187,6 +189,9 @@ static int plan(struct cal_opts *co, struct vpmc_latency *l, struct vpmc_calib *
 		bool drains;
 
 		vpmc_latency_stats(l, (size_t)t->pol, -1, &s);
+		if (!s.samples) /* all windows flagged: no statistic to fit */
+			return vpmcsim_fail(EXIT_INPUT, "calibrate: --target '%s': %s has no "
+					    "handler window to measure", t->text, t->policy);
 		drains = s.drains > 0;
 		if (!drains && t->stat != ST_MEAN)
 			return vpmcsim_fail(EXIT_USAGE, "calibrate: --target '%s': %s has no drain in "
@@ -492,19 +497,15 @@ static int fill_profile(struct cli *c, const struct cal_opts *co, const struct v
 	return rc || !pr->fitted || !pr->fitted_on;
 }
 
-static int write_profile(const struct cli *c, const char *out)
+/* -o PROFILE is opened before the fit (outfile.h: a temporary file beside it), so that an -o
+ * that cannot be written is refused first, and is renamed into place only when written whole. */
+static int write_profile(const struct cli *c, struct cal_opts *co)
 {
-	FILE *f = fopen(out, "w");
-	int e;
+	int e = vpmc_cost_profile_write(&c->prof, co->outf.f);
+	int ce = outfile_close(&co->outf, !e);
 
-	if (!f)
-		return vpmcsim_fail(EXIT_USAGE, "calibrate: -o '%s': %s", out, strerror(errno));
-	e = vpmc_cost_profile_write(&c->prof, f);
-	if (fclose(f) || e) {
-		unlink(out);
-		return vpmcsim_write_error(out, errno);
-	}
-	return 0;
+	co->outf.f = NULL;
+	return e || ce ? vpmcsim_write_error(co->out, ce > 0 ? ce : 0) : 0;
 }
 
 static int calibrate(struct cli *c, struct cal_opts *co)
@@ -519,6 +520,8 @@ static int calibrate(struct cli *c, struct cal_opts *co)
 
 	co->lc.o.keep_samples = true;
 	rc = latency_cli_run(c, &co->lc, &l);
+	if (!rc && latency_cli_no_handler(c, &co->lc, l, "calibrate"))
+		rc = EXIT_INPUT;
 	if (!rc)
 		rc = plan(co, l, &k);
 	if (rc) {
@@ -559,7 +562,7 @@ static int calibrate(struct cli *c, struct cal_opts *co)
 		return vpmcsim_fail(EXIT_INPUT, "calibrate: %s; nothing written", err);
 	if (fill_profile(c, co, &k, &fit, fitted_on))
 		return vpmcsim_fail(EXIT_INPUT, "calibrate: out of memory");
-	rc = write_profile(c, co->out);
+	rc = write_profile(c, co);
 	if (!rc && c->fmt != VPMC_OUTPUT_JSON)
 		printf("wrote %s\n", co->out);
 	return rc;
@@ -596,8 +599,13 @@ static int calibrate_run(int argc, char **argv)
 				  usage_line);
 	if (!rc)
 		rc = check_fit_names(co.fit);
-	if (!rc)
+	if (!rc && !outfile_open(&co.outf, co.out))
+		rc = vpmcsim_fail(EXIT_USAGE, "calibrate: -o '%s': %s", co.out, strerror(errno));
+	else if (!rc) {
 		rc = calibrate(&c, &co);
+		if (co.outf.f)
+			outfile_close(&co.outf, false); /* no fit: an existing profile stays */
+	}
 	cli_close(&c);
 	return rc == CLI_HELP ? EXIT_OK : rc;
 }

@@ -111,10 +111,7 @@ static int latency_report(struct cli *c, struct latency_opts *lo, struct vpmc_la
 	snprintf(fitted_on, sizeof(fitted_on), "gen %s", lab.gen ? lab.gen + strlen("workload=")
 								 : c->trace);
 	lab.other_trace = c->prof.fitted_on && strcmp(c->prof.fitted_on, fitted_on);
-	if (!vpmc_latency_starts(l))
-		fprintf(stderr, "vpmcsim: warning: latency: %s has no injection of vector 0x%x "
-			"(irq) followed by an entry: no handler to measure\n", c->trace,
-			lo->lc.o.vector);
+	latency_cli_no_handler(c, &lo->lc, l, "warning: latency");
 	for (p = 0; p < vpmc_replay_nr_policies(c->r); p++) {
 		vpmc_latency_stats(l, p, -1, &s);
 		if (s.flagged * 100 > s.samples + s.flagged && s.flagged)

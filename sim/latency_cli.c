@@ -107,3 +107,13 @@ const char *latency_cli_gen(const struct cli *c, char *buf, size_t len)
 	snprintf(buf, len, "%.*s", (int)strcspn(g, "\n"), g);
 	return buf;
 }
+
+bool latency_cli_no_handler(const struct cli *c, const struct latency_cli *lc,
+			    const struct vpmc_latency *l, const char *what)
+{
+	if (vpmc_latency_starts(l))
+		return false;
+	fprintf(stderr, "vpmcsim: %s: %s has no injection of vector 0x%x (irq) followed by an "
+		"entry: no handler to measure\n", what, c->trace, lc->o.vector);
+	return true;
+}

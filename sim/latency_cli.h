@@ -34,6 +34,11 @@ int latency_cli_option(struct latency_cli *lc, const char *cmd, int opt, const c
  * success. Return 0 or the exit code (message printed). */
 int latency_cli_run(struct cli *c, struct latency_cli *lc, struct vpmc_latency **l);
 
+/* Whether @l saw no injection of the handler's vector; then "vpmcsim: @what: TRACE has no
+ * injection of vector V (irq) followed by an entry: no handler to measure" is printed. */
+bool latency_cli_no_handler(const struct cli *c, const struct latency_cli *lc,
+			    const struct vpmc_latency *l, const char *what);
+
 /* The trace's first "!gen" line without its newline into @buf, or NULL. */
 const char *latency_cli_gen(const struct cli *c, char *buf, size_t len);
 

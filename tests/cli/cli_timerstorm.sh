@@ -22,7 +22,7 @@ out=$(mktemp -d "${TMPDIR:-/tmp}/vpmc-ts.XXXXXX")
 trap 'rm -rf "$out" "$tap_out" "$tap_out.err"' EXIT
 src=${top_srcdir:-$(dirname "$0")/../..}
 
-tap_plan 38
+tap_plan 41
 
 # field NAME CSV POLICY: the named column of POLICY's row
 field() {
@@ -187,5 +187,24 @@ for p in exact disabled=0x12 tolerance=100 tolerance=10000 tolerance-wrap=10000 
 done
 tap_result $inside_ok "V1: drains inside handler windows (replay log, trace) = latency's, each policy"
 tap_result $total_ok "V1: all drains of the replay log = compare's drains, each policy"
+# C4: -o is checked before the fit (gen and convert open theirs first): the directory does not
+# exist, so nothing is fitted, nothing printed on standard output
+$vpmcsim calibrate "$out/a.vtr" --target exact:mean=209.8 -o "$out/none/x.cost" \
+	>"$out/c4.txt" 2>"$out/c4.err"
+rc=$?
+[ $rc = 2 ] && [ ! -s "$out/c4.txt" ] && grep -qF -- "-o '$out/none/x.cost'" "$out/c4.err"
+tap_result $? "C4: an -o that cannot be written is refused before the fit"
+# C4: a fit that fails leaves a profile already at -o as it was
+echo keep >"$out/old.cost"
+$vpmcsim calibrate "$out/a.vtr" --target exact:mean=209.8 --target exact:p50=100000 \
+	-o "$out/old.cost" >/dev/null 2>&1
+[ "$(cat "$out/old.cost")" = keep ]; tap_result $? "C4: a failed fit leaves an existing -o alone"
+# C5: canonical.vtr injects no 0xec (latency's check above): latency's message, exit 1, no nan
+$vpmcsim calibrate "$VPMC_TRACES"/vtr/canonical.vtr --target exact:mean=209.8 \
+	-o "$out/x.cost" >"$out/c5.txt" 2>"$out/c5.err"
+rc=$?
+[ $rc = 1 ] && grep -q 'no injection of vector 0xec .*no handler to measure' "$out/c5.err" &&
+	! grep -qi nan "$out/c5.txt" "$out/c5.err" && [ ! -e "$out/x.cost" ]
+tap_result $? "C5: calibrate on a trace without handlers says so, exit 1, no nan, no file"
 
 tap_done
