@@ -118,8 +118,8 @@ void vpmc_latency_free(struct vpmc_latency *l);
 
 /**
  * vpmc_latency_sample_stats() - Statistics of a policy's kept samples repriced under @c: each
- * sample's fixed part + handler_overhead_ns + the drain extras its keys draw (exact: mean by
- * sum, percentiles by nearest rank on the sorted samples).
+ * sample's fixed part + handler_overhead_ns + the drain extras its keys draw (mean by sum;
+ * percentiles by nearest rank on the histogram vpmc_latency_stats() uses, so both agree).
  * @l: latency with kept samples
  * @policy: index
  * @c: cost parameters (handler_overhead_ns, drain_extra_*, draw_seed)

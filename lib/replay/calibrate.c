@@ -15,6 +15,7 @@
 #include <vpmc/latency.h>
 
 #include "internal.h"
+#include "latency-local.h"
 
 /* A drain of a sample, with its draws: X = u1 < q ? 0 : m * quantum. */
 struct cdrain {
@@ -144,8 +145,10 @@ static double cset_fast(const struct cset *s, double fast_ns)
 int vpmc_latency_sample_stats(const struct vpmc_latency *l, size_t policy,
 			      const struct vpmc_cost *c, struct vpmc_latency_stats *st)
 {
+	struct vpmc_hist h;
 	struct cset s;
 	int err = cset_make(&s, l, policy, c);
+	size_t i;
 
 	memset(st, 0, sizeof(*st));
 	if (err)
@@ -155,16 +158,14 @@ int vpmc_latency_sample_stats(const struct vpmc_latency *l, size_t policy,
 	st->mean_us = cset_price(&s, c->handler_overhead_ns, c->drain_extra_p0,
 				 c->drain_extra_quantum_us) / 1000.0;
 	st->fast_fraction = cset_fast(&s, vpmc_latency_options(l)->fast_us * 1000.0);
-	if (s.n) {
-		st->p50_us = cset_rank(&s, 5000) / 1000.0; /* sorts s.d */
-		st->p99_us = s.d[(9900ULL * s.n + 9999) / 10000 - 1] / 1000.0;
-		st->p999_us = s.d[(9990ULL * s.n + 9999) / 10000 - 1] / 1000.0;
-		st->max_us = s.d[s.n - 1] / 1000.0;
-	} else {
-		st->p50_us = st->p99_us = st->p999_us = st->max_us = NAN;
-	}
+	/* the percentiles as latency prints them: of the same histogram, not of the sorted list */
+	hist_init(&h);
+	for (i = 0; !err && i < s.n; i++)
+		err = hist_add(&h, replay_latency_ns(s.d[i]));
+	replay_latency_percentiles(&h, st);
+	hist_release(&h);
 	cset_free(&s);
-	return 0;
+	return err;
 }
 
 /* The quantum that meets the mean at @q; with its p50 or fast fraction in *@shape. */

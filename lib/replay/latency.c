@@ -14,8 +14,8 @@
 #include <string.h>
 #include <vpmc/latency.h>
 
-#include "hist.h"
 #include "internal.h"
+#include "latency-local.h"
 #include "msr-index.h"
 
 enum exit_class { C_MSR_FAST, C_MSR_SLOW, C_INTR, C_VINTR, C_NMI, C_HLT, C_OTHER };
@@ -200,7 +200,7 @@ static void close_window(struct vpmc_latency *l, struct lat_vcpu *lv, uint32_t v
 		    l->cost->handler_overhead_ns;
 		if (d < 0)
 			d = 0;
-		if (hist_add(&pv->h, (uint64_t)(d + 0.5)))
+		if (hist_add(&pv->h, replay_latency_ns(d)))
 			l->err = VPMC_ERR_NOMEM;
 		pv->sum_ns += d;
 		pv->n++;
@@ -401,20 +401,26 @@ int vpmc_latency_finish(struct vpmc_latency *l)
 	return l->err;
 }
 
+void replay_latency_percentiles(const struct vpmc_hist *h, struct vpmc_latency_stats *s)
+{
+	s->p50_us = s->p99_us = s->p999_us = s->max_us = NAN;
+	if (!h->n)
+		return;
+	s->p50_us = (double)hist_percentile(h, 5000) / 1000.0;
+	s->p99_us = (double)hist_percentile(h, 9900) / 1000.0;
+	s->p999_us = (double)hist_percentile(h, 9990) / 1000.0;
+	s->max_us = (double)h->max / 1000.0;
+}
+
 static void stats_of(const struct vpmc_latency *l, const struct vpmc_hist *h,
 		     struct vpmc_latency_stats *s)
 {
 	double span = vpmc_latency_span_s(l);
 
 	s->samples_per_s = span > 0 ? (double)s->samples / span : NAN;
-	s->mean_us = s->p50_us = s->p99_us = s->p999_us = s->max_us = NAN;
+	s->mean_us = NAN;
 	s->fast_fraction = s->drains_per_sample = NAN;
-	if (!s->samples)
-		return;
-	s->p50_us = (double)hist_percentile(h, 5000) / 1000.0;
-	s->p99_us = (double)hist_percentile(h, 9900) / 1000.0;
-	s->p999_us = (double)hist_percentile(h, 9990) / 1000.0;
-	s->max_us = (double)h->max / 1000.0;
+	replay_latency_percentiles(h, s);
 }
 
 void vpmc_latency_stats(const struct vpmc_latency *l, size_t policy, int vcpu,

@@ -22,7 +22,7 @@ out=$(mktemp -d "${TMPDIR:-/tmp}/vpmc-ts.XXXXXX")
 trap 'rm -rf "$out" "$tap_out" "$tap_out.err"' EXIT
 src=${top_srcdir:-$(dirname "$0")/../..}
 
-tap_plan 41
+tap_plan 42
 
 # field NAME CSV POLICY: the named column of POLICY's row
 field() {
@@ -206,5 +206,21 @@ rc=$?
 [ $rc = 1 ] && grep -q 'no injection of vector 0xec .*no handler to measure' "$out/c5.err" &&
 	! grep -qi nan "$out/c5.txt" "$out/c5.err" && [ ! -e "$out/x.cost" ]
 tap_result $? "C5: calibrate on a trace without handlers says so, exit 1, no nan, no file"
+# C6: one percentile definition: every statistic calibrate reports for the profile it wrote
+# (C1) is the one latency prints with that profile, to the digits latency's table prints (0.01
+# us; the histogram's p50 would differ by its half bucket, 1 us at 256 us)
+$vpmcsim latency "$out/ts.vtr" --cost-profile "$out/rfc-milan.cost" --format csv \
+	>"$out/c6.csv" 2>/dev/null
+bad=
+for s in exact:mean exact:p50 exact:p99 exact:p999 disabled=0x12:mean disabled=0x12:p50 \
+	disabled=0x12:p99; do
+	# targets: "STAT TARGET MODEL RESIDUAL"; then "predicted": "STAT MODEL MEASURED ERROR"
+	c=$(awk -v s="$s" '/^predicted/ { p = 1 } $1 == s { print p ? $2 : $3 }' "$out/c1.txt")
+	l=$(field "handler_us_${s#*:}" "$out/c6.csv" "${s%:*}")
+	awk -v c="$c" -v l="$l" 'BEGIN { d = c - l; exit !(c != "" && l != "" &&
+		d < 0.005 && d > -0.005) }' || bad="$bad $s: calibrate $c, latency $l;"
+done
+[ -z "$bad" ]; tap_result $? "C6: calibrate's model values are latency's"
+[ -z "$bad" ] || echo "#$bad"
 
 tap_done
