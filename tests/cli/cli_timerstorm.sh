@@ -22,7 +22,7 @@ out=$(mktemp -d "${TMPDIR:-/tmp}/vpmc-ts.XXXXXX")
 trap 'rm -rf "$out" "$tap_out" "$tap_out.err"' EXIT
 src=${top_srcdir:-$(dirname "$0")/../..}
 
-tap_plan 42
+tap_plan 43
 
 # field NAME CSV POLICY: the named column of POLICY's row
 field() {
@@ -82,6 +82,20 @@ for t in "$VPMC_TRACES"/vtr/canonical.vtr "$out/a.vtr"; do
 done
 check "compare says which profile it priced with" 0 "cost profile: rfc-milan (calibrated:" \
 	$vpmcsim compare --cost-profile rfc-milan "$out/a.vtr"
+# P3: rfc-milan has slowpath_tax_ns = 400 and mediated_switch_cycles = 3400
+# (profiles/rfc-milan.cost), which only latency prices: compare, replay and sweep say so on
+# stderr and in the JSON's warnings; without mediated among the rows, only the tax; the
+# default profile has neither (zero), so no such warning
+$vpmcsim compare --cost-profile rfc-milan "$out/a.vtr" 2>&1 >/dev/null |
+	grep -q 'warning: .*slowpath_tax_ns = 400, mediated_switch_cycles = 3400, .*vpmcsim latency' &&
+	$vpmcsim compare --cost-profile rfc-milan --format json "$out/a.vtr" 2>/dev/null |
+	tr -d '\n' | grep -q '"warnings": \[ *"[^]]*mediated_switch_cycles = 3400' &&
+	$vpmcsim sweep --tolerance 100 --cost-profile rfc-milan "$out/a.vtr" 2>&1 >/dev/null |
+	grep -q 'warning: .*slowpath_tax_ns = 400, which' &&
+	$vpmcsim replay --policy exact --cost-profile rfc-milan "$out/a.vtr" 2>&1 >/dev/null |
+	grep 'warning: .*slowpath_tax_ns' | grep -qv mediated &&
+	! $vpmcsim compare "$out/a.vtr" 2>&1 >/dev/null | grep -q slowpath_tax_ns
+tap_result $? "P3: compare, sweep, replay name the profile's terms that only latency prices"
 printf 'base = rfc-milan\nprofile = mine\nresume_us = 3.1  # guess; me\n' >"$out/bad.cost"
 check "P2: a profile file without a proper tag" 2 "bad.cost:3: resume_us: expected a tag" \
 	$vpmcsim latency --cost-profile "$out/bad.cost" "$out/a.vtr"
