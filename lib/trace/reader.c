@@ -82,6 +82,7 @@ struct vpmc_reader {
 	struct text_parser *tp;
 	struct vtr_parser *vtr;
 	char vendor_from[160];        /* vpmc_reader_vendor_from(), "" until decided */
+	bool dat_magic;               /* the input starts as a trace.dat does (format given) */
 	enum vpmc_vendor vendor_seen;
 	struct vpmc_event held;       /* .vtr: the first event, read at open with the header */
 	struct trace_exit_names exit_names; /* .vtr: exit reasons in the kernel's spelling */
@@ -162,6 +163,13 @@ static int next_line(struct vpmc_reader *r, struct linebuf_line *l)
 	return ret;
 }
 
+/* What a bad line of a trace.dat read as text (a format given) adds to its message. */
+static const char *dat_hint(const struct vpmc_reader *r)
+{
+	return r->dat_magic ? " (is it a trace.dat? try --input-format dat or leave --input-format "
+			      "out)" : "";
+}
+
 /* How a malformed line may be the end of an interrupted recording (bad_line()). */
 enum cut_kind {
 	CUT_NO,
@@ -201,9 +209,10 @@ static int bad_line(struct vpmc_reader *r, unsigned int col, const char *msg, in
 		return 0;
 	}
 	if (!r->opts.lenient)
-		return fail(r, VPMC_ERR_PARSE, "%s: %s (--lenient skips such lines)", at, msg);
+		return fail(r, VPMC_ERR_PARSE, "%s: %s%s (--lenient skips such lines)", at, msg,
+			    dat_hint(r));
 	r->st.skipped_lines++;
-	warn(r, WARN_SKIPPED, "%s: %s", at, msg);
+	warn(r, WARN_SKIPPED, "%s: %s%s", at, msg, dat_hint(r));
 	return 0;
 }
 
@@ -790,6 +799,8 @@ static int start(struct vpmc_reader *r)
 		return fail(r, VPMC_ERR_PARSE, "%s: empty input (no trace)", r->name);
 	if (r->format == VPMC_FORMAT_AUTO)
 		r->format = detect(r->lb.buf, (size_t)n);
+	else
+		r->dat_magic = detect(r->lb.buf, (size_t)n) == VPMC_FORMAT_DAT;
 	return open_source(r);
 }
 

@@ -38,7 +38,7 @@ each_command() {
 	read -r tap_n tap_failed <"$tmp/counts"
 }
 
-tap_plan 106
+tap_plan 107
 
 # ---- the reader's report, the same for every command ----------------------------------------
 # The last line of truncated-tail.txt is "... kvm_entry" without payload or newline: a warning.
@@ -150,6 +150,12 @@ check endless-line-stdin 1 "vpmcsim: <stdin>:1:1: NUL byte in the line (binary d
 	sh -c "exec timeout $hang_s $vpmcsim stat - </dev/zero"
 check endless-line-text 1 "vpmcsim: /dev/zero:1:1: NUL byte in the line (binary data?)" \
 	timeout "$hang_s" $vpmcsim compare --input-format text /dev/zero
+# a trace.dat read as text (--input-format given): its magic, 0x17 0x08 0x44 "tracing" then the
+# version "6" and a NUL (trace-cmd.dat(5)), names the likely mistake
+printf '\027\010\104tracing6\000\001\010\000\000\000\n' >"$tmp/magic.dat"
+hint="(is it a trace.dat? try --input-format dat or leave --input-format out)"
+check dat-read-as-text 1 "magic.dat:1:12: NUL byte in the line (binary data?) $hint" \
+	$vpmcsim stat --input-format text "$tmp/magic.dat"
 check endless-line-lenient 1 "and no newline in its first 1 MiB: too much to skip, even with --lenient" \
 	timeout "$hang_s" $vpmcsim stat --lenient /dev/zero
 # 10 MB of NUL bytes: the same message as 100 (and not after reading all of it)
