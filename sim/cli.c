@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -498,12 +499,30 @@ int cli_open(struct cli *c)
 			    vpmc_reader_error(c->reader));
 }
 
+/* Print a warning about the replay of @c, and keep it for the JSON report's "warnings". */
+static void cli_warn(struct cli *c, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "vpmcsim: warning: %s\n", msg);
+	if (c->r)
+		vpmc_replay_add_warning(c->r, msg);
+}
+
 int cli_read_end(struct cli *c, int err, const char *msg, const char *warning)
 {
+	size_t i;
+
 	cli_progress_done();
 	cli_reader_report(c->trace, c->reader);
+	for (i = 0; c->r && i < vpmc_reader_nr_warnings(c->reader); i++)
+		vpmc_replay_add_warning(c->r, vpmc_reader_warning(c->reader, i));
 	if (warning && warning[0])
-		fprintf(stderr, "vpmcsim: warning: %s\n", warning);
+		cli_warn(c, "%s", warning);
 	return err ? cli_fail(err, msg) : 0;
 }
 
@@ -541,10 +560,10 @@ static void host_read_warning(struct cli *c)
 			snprintf(model, sizeof(model), "#GP");
 		else
 			snprintf(model, sizeof(model), "%#" PRIx64, h->value);
-		fprintf(stderr, "vpmcsim: warning: %s: %" PRIu64 " of the %" PRIu64 " reads whose "
+		cli_warn(c, "%s: %" PRIu64 " of the %" PRIu64 " reads whose "
 			"value the trace recorded on the real host differ from the model under %s "
 			"(is the modeled PMU the recording host's?); the first at %" PRIu64 " ns on "
-			"vCPU %" PRIu32 ": %s %#" PRIx32 ": model %s, host %#" PRIx64 "\n", c->trace,
+			"vCPU %" PRIu32 ": %s %#" PRIx32 ": model %s, host %#" PRIx64, c->trace,
 			m.host_differ, m.host_reads, name, h->time_ns, h->vcpu,
 			h->rdpmc ? "rdpmc" : "rdmsr", h->index, model, h->host);
 		return;
@@ -564,9 +583,9 @@ static void not_modeled_warning(struct cli *c)
 	for (i = 0; i < VPMC_MAX_GP; i++) {
 		if (vpmc_replay_metrics(c->r, 0, -1, i, &m) || !m.reads_not_modeled)
 			continue;
-		fprintf(stderr, "vpmcsim: warning: %s: GP counter %d not modeled: %" PRIu64 " read%s "
+		cli_warn(c, "%s: GP counter %d not modeled: %" PRIu64 " read%s "
 			"while its event select had CMASK, INV, EDGE or IN_TX/IN_TXCP, which the "
-			"reference does not count; not scored (column \"not modeled\")\n", c->trace,
+			"reference does not count; not scored (column \"not modeled\")", c->trace,
 			i, m.reads_not_modeled, m.reads_not_modeled == 1 ? "" : "s");
 	}
 }
@@ -585,11 +604,11 @@ static void handler_capped_warning(struct cli *c)
 		if (!capped)
 			continue;
 		vpmc_policy_format(vpmc_replay_policy(c->r, i), name, sizeof(name));
-		fprintf(stderr, "vpmcsim: warning: %s: under %s the guest's PMI handler was cut off "
+		cli_warn(c, "%s: under %s the guest's PMI handler was cut off "
 			"%" PRIu64 " time%s, first at %" PRIu64 " ns on vCPU %" PRIu32 ": PMIs kept "
 			"coming while it ran (8 runs in a row) and the last got none (an Intel guest's "
 			"LVTPC stays masked then: no more PMIs on that vCPU); the --assume period is "
-			"too short for the events the handler's own exits count\n", c->trace, name,
+			"too short for the events the handler's own exits count", c->trace, name,
 			capped, capped == 1 ? "" : "s", t, vcpu);
 	}
 }

@@ -529,6 +529,26 @@ int vpmc_replay_run(struct vpmc_replay *r, struct vpmc_reader *rd);
 const char *vpmc_replay_warning(const struct vpmc_replay *r);
 
 /**
+ * vpmc_replay_add_warning() - Keep a warning the caller printed about this replay (the reader's,
+ * vpmc_replay_warning(), the figures'), so that the JSON report's "warnings" lists it too, after
+ * vpmc_replay_verdict_warning()'s. The first 64 are kept.
+ * @r: engine
+ * @msg: the warning, copied
+ *
+ * Return: 0, VPMC_ERR_INVAL (NULL argument) or VPMC_ERR_NOMEM.
+ */
+int vpmc_replay_add_warning(struct vpmc_replay *r, const char *msg);
+
+/**
+ * vpmc_replay_added_warning() - Warning @i of vpmc_replay_add_warning(), in the order added.
+ * @r: engine
+ * @i: from 0
+ *
+ * Return: the warning, or NULL past the last; owned by @r.
+ */
+const char *vpmc_replay_added_warning(const struct vpmc_replay *r, size_t i);
+
+/**
  * vpmc_replay_nr_policies() - How many policies the engine replays.
  * @r: engine
  *

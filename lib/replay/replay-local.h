@@ -84,7 +84,12 @@ struct replay_lane {
  * samples are known when the policies' lanes take the event; policy i is lane i + 1. */
 #define REPLAY_IDEAL 0
 
+/* vpmc_replay_add_warning(): more than any run prints (the reader keeps its first few of a kind) */
+#define REPLAY_MAX_WARNINGS 64
+
 struct vpmc_replay {
+	char *warnings[REPLAY_MAX_WARNINGS]; /* vpmc_replay_add_warning() (warnings.c) */
+	size_t nr_warnings;
 	struct replay_lane lanes[VPMC_REPLAY_MAX_POLICIES + 1];
 	unsigned int nr_lanes;
 	struct replay_group *groups[VPMC_REPLAY_MAX_POLICIES + 1];
@@ -137,5 +142,8 @@ int replay_run_parallel(struct vpmc_replay *r, struct vpmc_reader *rd);
 
 /* Prefix the engine's error @err with @where (a place in the trace); Return: @err. */
 int replay_error_at(struct vpmc_replay *r, const char *where, int err);
+
+/* Free what vpmc_replay_add_warning() kept (warnings.c). */
+void replay_warnings_free(struct vpmc_replay *r);
 
 #endif /* VPMC_REPLAY_LOCAL_H */

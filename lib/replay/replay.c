@@ -75,6 +75,7 @@ void vpmc_replay_free(struct vpmc_replay *r)
 	for (i = 0; i < r->nr_shards; i++)
 		vpmc_replay_free(r->shards[i]);
 	free(r->shards);
+	replay_warnings_free(r);
 	free(r->source);
 	free(r->text);
 	free(r);

@@ -755,6 +755,10 @@ static void json_warnings(const struct vpmc_replay *rp, json_t *root, int *err)
 		if (json_array_append_new(w, json_string(msg)))
 			*err = VPMC_ERR_NOMEM;
 	}
+	for (i = 0; w && vpmc_replay_added_warning(rp, i); i++) {
+		if (json_array_append_new(w, json_string(vpmc_replay_added_warning(rp, i))))
+			*err = VPMC_ERR_NOMEM;
+	}
 	out_json_set(root, "warnings", w, err);
 }
 

@@ -143,7 +143,7 @@ golden() {
 # has_dat: this build reads trace.dat
 has_dat() { $vpmcsim stat "$pvm" >/dev/null 2>&1; }
 
-tap_plan 153
+tap_plan 154
 
 golden compare-vmx-overlay "$golden/compare-12-vmx-gp0.txt" \
 	$vpmcsim compare --assume gp0=instructions,period=10000 "$vmx"
@@ -324,6 +324,11 @@ gp=$traces/local-kvm/pmu-gp-real.txt
 # handler of the #GP'd WRMSR 0x38f (5), a MOV: 18 when the first RDMSR PMC0 (line 51) reads it.
 check host-differ-warning 0 "vpmcsim: warning: $gp: 100 of the 100 reads whose value the trace recorded on the real host differ from the model under exact (is the modeled PMU the recording host's?); the first at 880240271000 ns on vCPU 0: rdmsr 0xc1: model 0x12, host 0" \
 	$vpmcsim compare "$gp"
+# the same warning in the JSON report's "warnings": every warning the run printed is there
+# (pmu-gp-real.txt: 100 PMC0 reads the trace recorded, none of which the model reads alike)
+test "$($vpmcsim compare --format json "$gp" 2>/dev/null |
+	grep -cF 'pmu-gp-real.txt: 100 of the 100 reads whose value the trace recorded')" = 1
+tap_result $? json-warnings-has-host-differ
 # disabled=0x12 counts nothing here: its PMC0 reads match, only the 50 EVNTSEL0 reads differ
 check host-differ-csv 0 "disabled=0x12,all,all,0,0,,0,,,,,0.000,,1.0000,50,50,18.00,18,-18.00,0,0,0,100,50," \
 	$vpmcsim replay --policy disabled=0x12 --format csv "$gp"
