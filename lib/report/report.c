@@ -129,8 +129,8 @@ static const char *const sect_titles[S_NR] = {
 	[S_PMIS] = "PMIs: samples against the ideal guest; then against the lane's reference "
 		   "(exact counting under the policy's own guest actions): its overflows that "
 		   "raised a PMI, matched, missed and late",
-	[S_COST] = "Host cost: each VM-entry ends one exit; modeled PMU work per exit (not exit "
-		   "latency), and its share of the trace's measured exit handling",
+	[S_COST] = ("Host cost: each VM-entry ends one exit; modeled PMU work per exit (not exit "
+		    "latency), and its share of the trace's measured exit handling"),
 };
 
 /* Sweep columns, in this order after "policy,tolerance". */
