@@ -37,6 +37,7 @@ build=$top/_build/fuzz
 mkdir -p "$build"
 cd "$build"
 [ -f Makefile ] || "$top/configure" -q --enable-fuzzing CC=clang
+make -s built-sources # the generated headers, which a single target's make does not build
 for t in $targets; do
 	make -s -j2 "fuzz/fuzz_$t"
 done
