@@ -351,6 +351,8 @@ struct vpmc_metrics {
 	 * ExtINT mode): not in ref_overflows, neither matched nor missed */
 	uint64_t dropped_by_guest;
 	uint64_t pmis_delivered, pmis_dropped, pmis_spurious;
+	uint64_t pmis_not_modeled; /* delivered PMIs that covered only overflows of counters not
+				    * modeled (CMASK, INV...): neither matched nor spurious */
 	uint64_t lateness_events_p50, lateness_events_p99, lateness_events_max;
 	uint64_t lateness_ns_p50, lateness_ns_p99, lateness_ns_max;
 	/* host cost */

@@ -286,6 +286,8 @@ static void metrics_pmi(struct metrics_vcpu *m, const struct vpmc_obs *o,
 		matched = true;
 		metrics_note(m, &n);
 	}
+	if (!matched && (o->global_status & m->ovf_not_modeled))
+		m->pmis_not_modeled++;
 	if (!matched && !(o->global_status & m->ovf_not_modeled)) {
 		struct metrics_note n = { .kind = METRICS_NOTE_SPURIOUS, .obs = o, .counter = -1 };
 
@@ -410,6 +412,7 @@ int metrics_vcpu_add(struct metrics_vcpu *dst, const struct metrics_vcpu *src)
 	dst->pmis += src->pmis;
 	dst->pmis_dropped += src->pmis_dropped;
 	dst->spurious += src->spurious;
+	dst->pmis_not_modeled += src->pmis_not_modeled;
 	dst->exits += src->exits;
 	dst->exits_implicit += src->exits_implicit;
 	dst->exits_drained += src->exits_drained;

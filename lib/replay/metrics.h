@@ -129,6 +129,7 @@ struct metrics_vcpu {
 	struct metrics_ctr ctr[METRICS_NR_SLOTS];
 	uint64_t status_reads, status_differ, unpaired_reads;
 	uint64_t pmis, pmis_dropped, spurious;
+	uint64_t pmis_not_modeled; /* delivered, covering only overflows of counters not modeled */
 	uint64_t exits, exits_implicit, exits_drained;
 	uint64_t drains, reprograms, resumes, creates;
 	uint64_t ref_overflows_no_pmi;

@@ -95,6 +95,7 @@ static void replay_fill_metrics(const struct metrics_vcpu *sum, int slot, struct
 	m->pmis_delivered = sum->pmis;
 	m->pmis_dropped = sum->pmis_dropped;
 	m->pmis_spurious = sum->spurious;
+	m->pmis_not_modeled = sum->pmis_not_modeled;
 	m->exits = sum->exits;
 	m->exits_implicit = sum->exits_implicit;
 	m->exits_with_drain = sum->exits_drained;
