@@ -125,7 +125,9 @@ struct vpmc_exit_work {
 	unsigned int reprogrammed, resumed, created; /* by the drain at its entry */
 	bool drained;                /* kvm_pmu_handle_event() ran at its entry */
 	uint32_t vcpu;
-	uint64_t ordinal;            /* the exit's ordinal on its vCPU: keys the draws */
+	uint64_t ordinal;            /* keys the draws: a trace exit's ordinal on its vCPU; a
+				      * modeled exit's, that of the trace exit before it +
+				      * 2^40 x its index since (timer-storm.md §6.5) */
 };
 
 /**
@@ -142,7 +144,7 @@ bool vpmc_cost_v2(const struct vpmc_cost *c);
  * vpmc_cost_draw() - Cost draw i of an exit, uniform in [0, 1) (timer-storm.md §6.5).
  * @c: parameters (draw_seed)
  * @vcpu: the exit's vCPU
- * @ordinal: the exit's ordinal on it
+ * @ordinal: the exit's key on it (struct vpmc_exit_work.ordinal)
  * @i: 1, 2, 3 for the drain extra; 4 + 2c, 5 + 2c for counter c's creation
  *
  * Return: the draw.

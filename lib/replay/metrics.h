@@ -143,6 +143,9 @@ struct metrics_vcpu {
 	bool cost_v2;             /* vpmc_cost_v2(cost): price the v2 terms too */
 	bool no_perf_events;      /* mediated, reference: a drain reprograms no perf event */
 	uint32_t vcpu;            /* keys the cost draws */
+	bool exit_traced;         /* the open exit began at a trace exit */
+	uint64_t exit_ord;        /* ordinal of the vCPU's last trace exit (UINT64_MAX: none yet) */
+	uint64_t exit_modeled;    /* modeled exits priced since that trace exit */
 	unsigned int cur_reprogrammed;
 	/* each priced exit: its work, its cost and the drain extra in it (us) */
 	void (*exit_fn)(void *data, const struct vpmc_exit_work *w, double us, double x_us);
@@ -189,6 +192,15 @@ static inline void metrics_triggers(struct metrics_vcpu *m, uint64_t n)
 	m->triggers += n;
 	m->cur_triggers += n;
 	m->cur_open = true;
+}
+
+/* The trace's own VM-exit (not the overlay's): the next exit ordinal, which keys the cost draws
+ * of the exit it opens (timer-storm.md §6.5). */
+static inline void metrics_trace_exit(struct metrics_vcpu *m)
+{
+	m->exit_ord++;
+	m->exit_modeled = 0;
+	m->exit_traced = true;
 }
 
 /* A VM-entry: the exit it ends is priced and counted. */

@@ -486,6 +486,8 @@ static inline int lane_event(struct lane_vcpu *lv, const struct vpmc_event *ev)
 	if (ev->type == VPMC_EV_RETIRE && !lv->in_handler) /* not the overlay's own */
 		lv->pos++; /* a sample at it is at it */
 	metrics_event_begin(&lv->m, ev->type);
+	if (ev->type == VPMC_EV_EXIT && !lv->in_handler)
+		metrics_trace_exit(&lv->m);
 	metrics_event_host(&lv->m, ev);
 	err = vpmc_vcpu_event(lv->pol, ev);
 	if (err)
