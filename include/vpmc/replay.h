@@ -192,7 +192,7 @@ struct vpmc_cost_param_info {
 	double low, high;        /* plausible range; low == high == 0: none documented */
 	const char *range_source;
 	size_t off;              /* of its double in struct vpmc_cost (drain_extra_mult: 0) */
-	bool latency_only;       /* prices only latency's exits, not a replay's host cost */
+	bool latency_only;       /* prices only latency's windows (round trips, the handler) */
 };
 
 /**
@@ -621,10 +621,9 @@ int vpmc_replay_report(struct vpmc_replay *r, enum vpmc_replay_view view, enum v
 /**
  * vpmc_replay_verdict_warning() - Warning @i about the results, one that keeps a reader from a
  * wrong conclusion: the trace's guest uses no counter and there is no overlay (every policy
- * does the same nothing); every row is identical; the cost has a term priced by latency only
- * (slowpath_tax_ns; mediated_switch_cycles with a mediated row); an estimated cost parameter's
- * documented range reverses two policies by host us ("an estimated cost parameter decides the
- * ranking: NAME", one per parameter; vpmcsim(1), COST MODEL, Sensitivity).
+ * does the same nothing); every row is identical; an estimated cost parameter's documented
+ * range reverses two policies by host us ("an estimated cost parameter decides the ranking:
+ * NAME", one per parameter; vpmcsim(1), COST MODEL, Sensitivity).
  * @r: engine after vpmc_replay_finish()
  * @i: index, from 0
  * @buf: set to the warning (no newline)

@@ -42,6 +42,8 @@ void metrics_vcpu_init(struct metrics_vcpu *m, const struct vpmc_pmu_config *cfg
 	m->cost_v2 = cost && vpmc_cost_v2(cost);
 	m->exit_ord = UINT64_MAX;
 	if (cfg) {
+		replay_exit_init(&m->xs, cfg);
+		m->cost_class = cost && (cost->slowpath_tax_ns || cost->mediated_switch_cycles);
 		m->mask[0] = width_mask(cfg->gp_width);
 		m->mask[1] = width_mask(cfg->fixed_width);
 		m->status_msr = cfg->vendor == VPMC_VENDOR_AMD ? MSR_AMD64_PERF_CNTR_GLOBAL_STATUS
@@ -111,6 +113,8 @@ static void metrics_exit(struct metrics_vcpu *m, uint64_t resumes, uint64_t crea
 
 	if (m->cost_v2 && !m->no_perf_events)
 		us += vpmc_cost_extra_us(m->cost, &w, &x);
+	if (m->cost_class && traced)
+		us += replay_exit_class_us(m->cost, m->kind, &m->xs, drained);
 	if (m->exit_fn)
 		m->exit_fn(m->exit_data, &w, us, x);
 	metrics_hist_add(m, &m->cost_ns, cost_ns(us));

@@ -43,6 +43,7 @@
 #include <stdint.h>
 #include <vpmc/replay.h>
 
+#include "exitclass.h"
 #include "hist.h"
 #include "internal.h"
 
@@ -142,6 +143,9 @@ struct metrics_vcpu {
 	const struct vpmc_cost *cost;
 	bool cost_v2;             /* vpmc_cost_v2(cost): price the v2 terms too */
 	bool no_perf_events;      /* mediated, reference: a drain reprograms no perf event */
+	bool cost_class;          /* the cost has terms the exit's class decides: track it */
+	enum vpmc_policy_kind kind;
+	struct replay_exit_state xs; /* the class of the trace exit being applied */
 	uint32_t vcpu;            /* keys the cost draws */
 	bool exit_traced;         /* the open exit began at a trace exit */
 	uint64_t exit_ord;        /* ordinal of the vCPU's last trace exit (UINT64_MAX: none yet) */
@@ -192,6 +196,13 @@ static inline void metrics_triggers(struct metrics_vcpu *m, uint64_t n)
 	m->triggers += n;
 	m->cur_triggers += n;
 	m->cur_open = true;
+}
+
+/* Trace event @ev (not the overlay's) of a type that classifies an exit (exitclass.h). */
+static inline void metrics_trace_class(struct metrics_vcpu *m, const struct vpmc_event *ev)
+{
+	if (m->cost_class)
+		replay_exit_event(&m->xs, ev);
 }
 
 /* The trace's own VM-exit (not the overlay's): the next exit ordinal, which keys the cost draws

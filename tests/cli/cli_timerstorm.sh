@@ -22,7 +22,7 @@ out=$(mktemp -d "${TMPDIR:-/tmp}/vpmc-ts.XXXXXX")
 trap 'rm -rf "$out" "$tap_out" "$tap_out.err"' EXIT
 src=${top_srcdir:-$(dirname "$0")/../..}
 
-tap_plan 49
+tap_plan 50
 
 # field NAME CSV POLICY: the named column of POLICY's row
 field() {
@@ -82,20 +82,44 @@ for t in "$VPMC_TRACES"/vtr/canonical.vtr "$out/a.vtr"; do
 done
 check "compare says which profile it priced with" 0 "cost profile: rfc-milan (calibrated:" \
 	$vpmcsim compare --cost-profile rfc-milan "$out/a.vtr"
-# P3: rfc-milan has slowpath_tax_ns = 400 and mediated_switch_cycles = 3400
-# (profiles/rfc-milan.cost), which only latency prices: compare, replay and sweep say so on
-# stderr and in the JSON's warnings; without mediated among the rows, only the tax; the
-# default profile has neither (zero), so no such warning
-$vpmcsim compare --cost-profile rfc-milan "$out/a.vtr" 2>&1 >/dev/null |
-	grep -q 'warning: .*slowpath_tax_ns = 400, mediated_switch_cycles = 3400, .*vpmcsim latency' &&
-	$vpmcsim compare --cost-profile rfc-milan --format json "$out/a.vtr" 2>/dev/null |
-	tr -d '\n' | grep -q '"warnings": \[ *"[^]]*mediated_switch_cycles = 3400' &&
-	$vpmcsim sweep --tolerance 100 --cost-profile rfc-milan "$out/a.vtr" 2>&1 >/dev/null |
-	grep -q 'warning: .*slowpath_tax_ns = 400, which' &&
-	$vpmcsim replay --policy exact --cost-profile rfc-milan "$out/a.vtr" 2>&1 >/dev/null |
-	grep 'warning: .*slowpath_tax_ns' | grep -qv mediated &&
-	! $vpmcsim compare "$out/a.vtr" 2>&1 >/dev/null | grep -q slowpath_tax_ns
-tap_result $? "P3: compare, sweep, replay name the profile's terms that only latency prices"
+# P3: one cost model, two views: compare prices the slowpath tax and the mediated switch per
+# exit as latency does. A hand-made trace on a 6.18 host (0x6e0 is a fastpath write): E0 writes
+# PERF_CTR0, E1 enables it (instructions), E2 a host interrupt that injects 0xec, E3 the handler's
+# 0x6e0 write. --cost cpu_ghz=3,slowpath_tax_ns=400,mediated_switch_cycles=3000 (default profile
+# otherwise: resume 2.4 us, create 5.2 us, a trigger 200 / 3 GHz = 0.0667 us; switch 1 us):
+# - exact drains at E1 (creation 5.2 + its retire's trigger) and at E3 (resume 2.4 + trigger +
+#   the tax: a fastpath exit whose entry drains): 5.2667 + 2.8667 = 8.133 us host; latency's
+#   window (E3's entry to its end) is 1000 ns of guest + E3's 650 ns span + 2.8667 = 4.5167 us.
+# - mediated: two triggers (0.1333), the switch on E0, E1, E2 (3 us) and on E3 the tax and the
+#   switch (a counter counts instructions: no fastpath, f7a65e58d643): 4.533 us; latency 1.65 +
+#   0.0667 + 1.4 = 3.1167 us.
+# - disabled=0x12 and tolerance=100 do not drain at E3: no tax; the same as without the terms.
+# Without the two terms (cpu_ghz=3 alone) exact is 0.4 us less in both views, mediated 4.4 us
+# (compare) and 1.4 us (latency) less.
+printf '%s\n' '!vpmcsim-trace 1' '!pmu vendor=amd version=1 gp=6 gp_width=48' '!host kernel=6.18' \
+	'!gaps base' '0 0 exit msr' '0 0 wrmsr 0xc0010201 0x800000000001' '0 0 retire' \
+	'1000 0 entry' '1000 0 exit msr' '1000 0 wrmsr 0xc0010200 0x5300c0' '1000 0 retire' \
+	'2000 0 entry' '3000 0 guest insn=3000 cpl=3' '3000 0 exit intr' '4000 0 irq 0xec' \
+	'4000 0 entry' '5000 0 guest insn=3000 cpl=0' '5000 0 exit msr' '5000 0 wrmsr 0x6e0 0x1000' \
+	'5000 0 retire' '5650 0 entry' '6000 0 guest insn=1000 cpl=0' >"$out/tiny.vtr"
+for c in cpu_ghz=3 cpu_ghz=3,slowpath_tax_ns=400,mediated_switch_cycles=3000; do
+	$vpmcsim compare "$out/tiny.vtr" --cost "$c" --format csv >"$out/tc-${c##*=}.csv" 2>/dev/null
+	$vpmcsim latency "$out/tiny.vtr" --cost "$c" --format csv >"$out/tl-${c##*=}.csv" 2>/dev/null
+done
+ok=0
+for e in exact:8.133:4.5167:7.733:4.1167 mediated:4.533:3.1167:0.133:1.7167 \
+	disabled=0x12:5.200:1.6500:5.200:1.6500 tolerance=100:5.333:1.7167:5.333:1.7167; do
+	# shellcheck disable=SC2046
+	set -- $(echo "$e" | tr : ' ')
+	[ "$(field host_us_total "$out/tc-3000.csv" "$1")" = "$2" ] &&
+		[ "$(field handler_us_mean "$out/tl-3000.csv" "$1")" = "$3" ] &&
+		[ "$(field host_us_total "$out/tc-3.csv" "$1")" = "$4" ] &&
+		[ "$(field handler_us_mean "$out/tl-3.csv" "$1")" = "$5" ] ||
+		{ ok=1; echo "# $1: want host $2 ($4 without the terms), handler $3 ($5)"; }
+done
+tap_result $ok "P3: compare's host us and latency price the slowpath tax and the mediated switch alike"
+! $vpmcsim compare --cost-profile rfc-milan "$out/a.vtr" 2>&1 >/dev/null | grep -q slowpath_tax_ns
+tap_result $? "P3: ... so compare no longer warns about terms only latency prices"
 printf 'base = rfc-milan\nprofile = mine\nresume_us = 3.1  # guess; me\n' >"$out/bad.cost"
 check "P2: a profile file without a proper tag" 2 "bad.cost:3: resume_us: expected a tag" \
 	$vpmcsim latency --cost-profile "$out/bad.cost" "$out/a.vtr"
