@@ -40,7 +40,6 @@ void metrics_vcpu_init(struct metrics_vcpu *m, const struct vpmc_pmu_config *cfg
 	hist_init(&m->cost_ns);
 	m->cost = cost;
 	m->cost_v2 = cost && vpmc_cost_v2(cost);
-	m->exit_ord = UINT64_MAX;
 	if (cfg) {
 		replay_exit_init(&m->xs, cfg);
 		m->cost_class = cost && (cost->slowpath_tax_ns || cost->mediated_switch_cycles);
@@ -88,14 +87,16 @@ static uint64_t cost_ns(double us)
 }
 
 /* The key of the cost draws of the exit being priced (timer-storm.md §6.5): a trace exit's
- * ordinal on its vCPU; a modeled exit (a host PMI's implicit exit, the overlay's accesses, an
- * exit with no trace exit before its entry) that of the trace exit before it plus 2^40 times
- * its index since (1, 2, ...), so that a modeled exit shifts no trace exit's draws. */
+ * (one the trace's entry, or its end, closes) ordinal on its vCPU, from 0; a modeled exit's (a
+ * host PMI's implicit exit, the overlay's accesses) that of the trace exit before it plus 2^40
+ * times its index since (1, 2, ...): a modeled exit shifts no trace exit's draws. */
 static uint64_t metrics_draw_key(struct metrics_vcpu *m, bool traced)
 {
-	if (traced)
-		return m->exit_ord;
-	return m->exit_ord + (++m->exit_modeled << 40);
+	if (traced) {
+		m->exit_modeled = 0;
+		return m->exit_ord++;
+	}
+	return m->exit_ord - 1 + (++m->exit_modeled << 40);
 }
 
 /* Price one exit and count it: vpmcsim 0.1's expression, then the v2 terms when the profile
@@ -357,11 +358,10 @@ void metrics_pol_obs(struct metrics_vcpu *m, const struct vpmc_obs *o,
 	}
 }
 
-void metrics_close_exit(struct metrics_vcpu *m)
+void metrics_close_exit(struct metrics_vcpu *m, bool traced)
 {
 	metrics_exit(m, m->cur_resumes, m->cur_creates, m->cur_triggers, m->cur_drained,
-		     m->cur_reprogrammed, m->exit_traced);
-	m->exit_traced = false;
+		     m->cur_reprogrammed, traced);
 	m->cur_resumes = m->cur_creates = m->cur_triggers = m->cur_reprogrammed = 0;
 	m->cur_drained = m->cur_open = false;
 }
@@ -396,7 +396,7 @@ void metrics_finish(struct metrics_vcpu *m, uint64_t time_ns)
 			metrics_missed(m, i, time_ns);
 	}
 	if (m->cur_open)
-		metrics_close_exit(m);
+		metrics_close_exit(m, true); /* the trace ends inside its exit */
 }
 
 int metrics_vcpu_add(struct metrics_vcpu *dst, const struct metrics_vcpu *src)

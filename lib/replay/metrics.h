@@ -147,9 +147,9 @@ struct metrics_vcpu {
 	enum vpmc_policy_kind kind;
 	struct replay_exit_state xs; /* the class of the trace exit being applied */
 	uint32_t vcpu;            /* keys the cost draws */
-	bool exit_traced;         /* the open exit began at a trace exit */
-	uint64_t exit_ord;        /* ordinal of the vCPU's last trace exit (UINT64_MAX: none yet) */
-	uint64_t exit_modeled;    /* modeled exits priced since that trace exit */
+	bool entry_traced;        /* the entry being applied is the trace's, not the overlay's */
+	uint64_t exit_ord;        /* trace exits priced on the vCPU so far */
+	uint64_t exit_modeled;    /* modeled exits priced since the last of them */
 	unsigned int cur_reprogrammed;
 	/* each priced exit: its work, its cost and the drain extra in it (us) */
 	void (*exit_fn)(void *data, const struct vpmc_exit_work *w, double us, double x_us);
@@ -205,17 +205,15 @@ static inline void metrics_trace_class(struct metrics_vcpu *m, const struct vpmc
 		replay_exit_event(&m->xs, ev);
 }
 
-/* The trace's own VM-exit (not the overlay's): the next exit ordinal, which keys the cost draws
- * of the exit it opens (timer-storm.md §6.5). */
-static inline void metrics_trace_exit(struct metrics_vcpu *m)
+/* The trace's own VM-entry (not the overlay's) is being applied: the exit it ends is a trace
+ * exit, whose ordinal keys its cost draws (timer-storm.md §6.5). */
+static inline void metrics_trace_entry(struct metrics_vcpu *m)
 {
-	m->exit_ord++;
-	m->exit_modeled = 0;
-	m->exit_traced = true;
+	m->entry_traced = true;
 }
 
-/* A VM-entry: the exit it ends is priced and counted. */
-void metrics_close_exit(struct metrics_vcpu *m);
+/* A VM-entry (@traced: the trace's): the exit it ends is priced and counted. */
+void metrics_close_exit(struct metrics_vcpu *m, bool traced);
 
 /* The rare part of metrics_event_end(): reference overflows of the event without a reference
  * PMI are dropped, a reference read the policy did not make is counted. */
@@ -228,8 +226,10 @@ static inline void metrics_event_end(struct metrics_vcpu *m, enum vpmc_event_typ
 {
 	if (m->event_slots || m->ref_read)
 		metrics_event_settle(m);
-	if (type == VPMC_EV_ENTRY)
-		metrics_close_exit(m);
+	if (type == VPMC_EV_ENTRY) {
+		metrics_close_exit(m, m->entry_traced);
+		m->entry_traced = false;
+	}
 	else if (type == VPMC_EV_EXIT || type == VPMC_EV_RETIRE || type == VPMC_EV_WRMSR ||
 		 type == VPMC_EV_RDMSR || type == VPMC_EV_RDPMC)
 		m->cur_open = true;

@@ -488,8 +488,8 @@ static inline int lane_event(struct lane_vcpu *lv, const struct vpmc_event *ev)
 	metrics_event_begin(&lv->m, ev->type);
 	if (!lv->in_handler) {
 		metrics_trace_class(&lv->m, ev);
-		if (ev->type == VPMC_EV_EXIT)
-			metrics_trace_exit(&lv->m);
+		if (ev->type == VPMC_EV_ENTRY)
+			metrics_trace_entry(&lv->m);
 	}
 	metrics_event_host(&lv->m, ev);
 	err = vpmc_vcpu_event(lv->pol, ev);

@@ -391,11 +391,20 @@ static void key_of(void *data, const struct vpmc_exit_work *w, double us, double
 		keys[nr_keys++] = w->ordinal;
 }
 
-/* A trace exit (exit, retire, entry). */
+/* A trace exit (exit, entry), as the engine applies it. */
 static void trace_exit(void)
 {
 	metrics_event_begin(&m, VPMC_EV_EXIT);
-	metrics_trace_exit(&m);
+	metrics_event_end(&m, VPMC_EV_EXIT);
+	metrics_event_begin(&m, VPMC_EV_ENTRY);
+	metrics_trace_entry(&m);
+	metrics_event_end(&m, VPMC_EV_ENTRY);
+}
+
+/* An exit the overlay adds (its entry is not the trace's). */
+static void overlay_exit(void)
+{
+	metrics_event_begin(&m, VPMC_EV_EXIT);
 	metrics_event_end(&m, VPMC_EV_EXIT);
 	metrics_event_begin(&m, VPMC_EV_ENTRY);
 	metrics_event_end(&m, VPMC_EV_ENTRY);
@@ -416,23 +425,28 @@ START_TEST(test_draw_keys)
 {
 	/* timer-storm.md §6.5: a trace exit's key is its ordinal on the vCPU (0, 1, ...); a
 	 * modeled exit's, that of the trace exit before it + 2^40 x its index since (1, 2, ...):
-	 * so the trace exits keep keys 0, 1, 2 whatever modeled exits come between them */
+	 * so the trace exits keep keys 0, 1, 2 whatever modeled exits come between them; one the
+	 * trace's end closes is a trace exit (3) */
 	m.exit_fn = key_of;
 	nr_keys = 0;
 	trace_exit();
 	implicit_exit(5);
-	implicit_exit(9);
+	overlay_exit();
 	trace_exit();
 	trace_exit();
 	implicit_exit(3);
-	ck_assert_uint_eq(nr_keys, 6);
+	metrics_event_begin(&m, VPMC_EV_EXIT);
+	metrics_event_end(&m, VPMC_EV_EXIT);
+	metrics_finish(&m, 100);
+	ck_assert_uint_eq(nr_keys, 7);
 	ck_assert_uint_eq(keys[0], 0);
 	ck_assert_uint_eq(keys[1], 0 + (1ULL << 40));
 	ck_assert_uint_eq(keys[2], 0 + (2ULL << 40));
 	ck_assert_uint_eq(keys[3], 1);
 	ck_assert_uint_eq(keys[4], 2);
 	ck_assert_uint_eq(keys[5], 2 + (1ULL << 40));
-	ck_assert_uint_eq(m.exits, 6);
+	ck_assert_uint_eq(keys[6], 3);
+	ck_assert_uint_eq(m.exits, 7);
 }
 END_TEST
 
