@@ -125,7 +125,9 @@ struct vpmc_exit_work {
 	unsigned int reprogrammed, resumed, created; /* by the drain at its entry */
 	bool drained;                /* kvm_pmu_handle_event() ran at its entry */
 	uint32_t vcpu;
-	uint64_t ordinal;            /* the exit's ordinal on its vCPU: keys the draws */
+	uint64_t ordinal;            /* keys the draws: a trace exit's ordinal on its vCPU; a
+				      * modeled exit's, that of the trace exit before it +
+				      * 2^40 x its index since (timer-storm.md §6.5) */
 };
 
 /**
@@ -142,7 +144,7 @@ bool vpmc_cost_v2(const struct vpmc_cost *c);
  * vpmc_cost_draw() - Cost draw i of an exit, uniform in [0, 1) (timer-storm.md §6.5).
  * @c: parameters (draw_seed)
  * @vcpu: the exit's vCPU
- * @ordinal: the exit's ordinal on it
+ * @ordinal: the exit's key on it (struct vpmc_exit_work.ordinal)
  * @i: 1, 2, 3 for the drain extra; 4 + 2c, 5 + 2c for counter c's creation
  *
  * Return: the draw.
@@ -190,7 +192,7 @@ struct vpmc_cost_param_info {
 	double low, high;        /* plausible range; low == high == 0: none documented */
 	const char *range_source;
 	size_t off;              /* of its double in struct vpmc_cost (drain_extra_mult: 0) */
-	bool latency_only;       /* prices only latency's exits, not a replay's host cost */
+	bool latency_only;       /* prices only latency's windows (round trips, the handler) */
 };
 
 /**
@@ -619,10 +621,9 @@ int vpmc_replay_report(struct vpmc_replay *r, enum vpmc_replay_view view, enum v
 /**
  * vpmc_replay_verdict_warning() - Warning @i about the results, one that keeps a reader from a
  * wrong conclusion: the trace's guest uses no counter and there is no overlay (every policy
- * does the same nothing); every row is identical; the cost has a term priced by latency only
- * (slowpath_tax_ns; mediated_switch_cycles with a mediated row); an estimated cost parameter's
- * documented range reverses two policies by host us ("an estimated cost parameter decides the
- * ranking: NAME", one per parameter; vpmcsim(1), COST MODEL, Sensitivity).
+ * does the same nothing); every row is identical; an estimated cost parameter's documented
+ * range reverses two policies by host us ("an estimated cost parameter decides the ranking:
+ * NAME", one per parameter; vpmcsim(1), COST MODEL, Sensitivity).
  * @r: engine after vpmc_replay_finish()
  * @i: index, from 0
  * @buf: set to the warning (no newline)

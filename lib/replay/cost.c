@@ -64,7 +64,7 @@ struct cost_param {
 #define COST_P(n, u, lo, hi, los, his, rlo, rhi, rsrc)                                          \
 	{ { #n, u, lo, hi, rlo, rhi, rsrc, offsetof(struct vpmc_cost, n), false },              \
 	  #n ": expected " u ", from " los " to " his, #n " given twice" }
-/* A parameter that prices only latency's exits (round trips, the slow path, the handler). */
+/* A parameter that prices only latency's windows (round trips, the handler). */
 #define COST_L(n, u, lo, hi, los, his, rlo, rhi, rsrc)                                          \
 	{ { #n, u, lo, hi, rlo, rhi, rsrc, offsetof(struct vpmc_cost, n), true },               \
 	  #n ": expected " u ", from " los " to " his, #n " given twice" }
@@ -92,7 +92,7 @@ static const struct cost_param cost_params[] = {
 	       "Wang, kvm@ 2018-11-01 (~2.5 ms creations)"),
 	COST_P(drain_fixed_ns, "nanoseconds per drain", 0, 1e9, "0", "1e9", 100, 500,
 	       "kvm_pmu_handle_event() loop and recalc (estimate)"),
-	COST_L(slowpath_tax_ns, "nanoseconds per fastpath exit leaving the loop", 0, 1e9, "0",
+	COST_P(slowpath_tax_ns, "nanoseconds per fastpath exit leaving the loop", 0, 1e9, "0",
 	       "1e9", 300, 600, "timer-storm.md §6.2"),
 	COST_L(exit_rt_msr_fast_ns, "nanoseconds", 0, 1e9, "0", "1e9", 0, 0, NULL),
 	COST_L(exit_rt_msr_slow_ns, "nanoseconds", 0, 1e9, "0", "1e9", 900, 1300,
@@ -114,7 +114,7 @@ static const struct cost_param cost_params[] = {
 	  "drain_extra_mult given twice" },
 	COST_P(drain_extra_jitter, "a relative +-", 0, 1, "0", "1", 0, 0.2,
 	       "narrow slow mode of the RFC's ON row"),
-	COST_L(mediated_switch_cycles, "host cycles per slow-path exit", 0, 1e8, "0", "1e8", 2000,
+	COST_P(mediated_switch_cycles, "host cycles per slow-path exit", 0, 1e8, "0", "1e8", 2000,
 	       5000, "b0b6a8d3be16: 5.3k-cycle CPUID exit with the mediated PMU on Turin"),
 	COST_P(draw_seed, "a seed", 0, 9007199254740992.0, "0", "2^53", 0, 0, NULL),
 };

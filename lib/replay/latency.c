@@ -4,8 +4,8 @@
  * window from the entry that injects the vector to the entry after the deadline write, priced
  * as its trace time (or the exits' modeled round trips) plus what each policy's replay added to
  * the exits in it, plus handler_overhead_ns. The replay decides, the cost model prices: the
- * engine reports each priced exit (vpmc_replay_set_exit_hook()), this file adds the terms only
- * the exit's class decides (slowpath tax, mediated switch).
+ * engine reports each priced exit with its cost (vpmc_replay_set_exit_hook()), the terms only
+ * the exit's class decides (slowpath tax, mediated switch) included (exitclass.h).
  */
 #include "config.h"
 
@@ -14,14 +14,12 @@
 #include <string.h>
 #include <vpmc/latency.h>
 
+#include "exitclass.h"
 #include "internal.h"
 #include "latency-local.h"
 #include "msr-index.h"
 
-enum exit_class { C_MSR_FAST, C_MSR_SLOW, C_INTR, C_VINTR, C_NMI, C_HLT, C_OTHER };
-
 #define MSR_X2APIC_TMICT 0x838 /* x2APIC initial count: the end marker of a one-shot timer */
-#define MSR_X2APIC_ICR 0x830   /* a fastpath write (handle_fastpath_set_msr_irqoff) */
 
 /* One policy on one vCPU: the window being measured and the results. */
 struct lat_pv {
@@ -38,11 +36,10 @@ struct lat_pv {
 
 /* One vCPU of the trace: where its window stands. */
 struct lat_vcpu {
-	bool seen, armed, in_win, in_exit, end_pending, fb_pending, fb_have, has_access, fast;
+	bool seen, armed, in_win, in_exit, end_pending, fb_pending, fb_have;
 	uint64_t t_start, exit_t, fb_t;
-	enum exit_class cls;
+	struct replay_exit_state xs; /* the exit's class */
 	double adj_ns, fb_adj_ns;   /* --gaps model: sum of (round trip - span) in the window */
-	uint32_t insn_mask;         /* GP counters programmed to count instructions, enabled */
 	struct lat_pv *pv;          /* by policy */
 };
 
@@ -51,7 +48,7 @@ struct vpmc_latency {
 	struct vpmc_replay *r;
 	const struct vpmc_cost *cost;
 	size_t nr_pol;
-	bool gaps_trace, fast_6e0;
+	bool gaps_trace;
 	uint32_t nr_vcpus;
 	struct lat_vcpu *vc[VPMC_MAX_VCPUS];
 	uint64_t starts;
@@ -68,32 +65,18 @@ void vpmc_latency_opts_default(struct vpmc_latency_opts *o)
 	o->fast_us = 20.0;
 }
 
-static enum exit_class class_of_reason(const char *r)
-{
-	if (!strcmp(r, "intr") || !strcmp(r, "EXTERNAL_INTERRUPT"))
-		return C_INTR;
-	if (!strcmp(r, "vintr") || !strcmp(r, "INTERRUPT_WINDOW") ||
-	    !strcmp(r, "PENDING_INTERRUPT"))
-		return C_VINTR;
-	if (!strcmp(r, "nmi") || !strcmp(r, "EXCEPTION_NMI"))
-		return C_NMI;
-	if (!strcmp(r, "hlt") || !strcmp(r, "HLT"))
-		return C_HLT;
-	return C_OTHER;
-}
-
-static double rt_ns(const struct vpmc_cost *c, enum exit_class k)
+static double rt_ns(const struct vpmc_cost *c, enum replay_exit_class k)
 {
 	switch (k) {
-	case C_MSR_FAST:
+	case EXIT_MSR_FAST:
 		return c->exit_rt_msr_fast_ns;
-	case C_MSR_SLOW:
+	case EXIT_MSR_SLOW:
 		return c->exit_rt_msr_slow_ns;
-	case C_INTR:
+	case EXIT_INTR:
 		return c->exit_rt_intr_ns;
-	case C_VINTR:
+	case EXIT_VINTR:
 		return c->exit_rt_vintr_ns;
-	case C_NMI:
+	case EXIT_NMI:
 		return c->exit_rt_nmi_ns;
 	default:
 		return c->exit_rt_other_ns;
@@ -117,28 +100,11 @@ static struct lat_vcpu *lat_vcpu(struct vpmc_latency *l, uint32_t v)
 	}
 	for (p = 0; p < l->nr_pol; p++)
 		hist_init(&lv->pv[p].h);
+	replay_exit_init(&lv->xs, vpmc_replay_config(l->r));
 	l->vc[v] = lv;
 	if (v >= l->nr_vcpus)
 		l->nr_vcpus = v + 1;
 	return lv;
-}
-
-/* What only the exit's class decides (timer-storm.md §6.3, §6.4), in us. */
-static double class_extra_us(const struct vpmc_latency *l, const struct vpmc_policy *pol,
-			     const struct lat_vcpu *lv, bool drained)
-{
-	const struct vpmc_cost *c = l->cost;
-	double sw = c->mediated_switch_cycles / c->cpu_ghz / 1000.0;
-
-	if (!lv->in_exit || pol->kind == VPMC_POLICY_REFERENCE)
-		return 0.0;
-	if (pol->kind == VPMC_POLICY_MEDIATED) {
-		/* f7a65e58d643: no fastpath while a counter counts instructions */
-		if (lv->cls == C_MSR_FAST)
-			return lv->insn_mask ? c->slowpath_tax_ns / 1000.0 + sw : 0.0;
-		return sw;
-	}
-	return lv->cls == C_MSR_FAST && drained ? c->slowpath_tax_ns / 1000.0 : 0.0;
 }
 
 static void exit_hook(void *data, unsigned int policy, const struct vpmc_exit_work *w, double us,
@@ -151,7 +117,7 @@ static void exit_hook(void *data, unsigned int policy, const struct vpmc_exit_wo
 	if (!lv || !lv->in_win || policy >= l->nr_pol)
 		return;
 	pv = &lv->pv[policy];
-	pv->extra_us += us + class_extra_us(l, vpmc_replay_policy(l->r, policy), lv, w->drained);
+	pv->extra_us += us;
 	pv->x_us += x_us;
 	if (w->drained) {
 		pv->drains++;
@@ -245,52 +211,22 @@ static void open_window(struct vpmc_latency *l, struct lat_vcpu *lv, uint64_t t)
 	}
 }
 
-/* A GP event select written: track counters that count instructions (event 0xc0), enabled. */
-static void eventsel(struct lat_vcpu *lv, uint32_t msr, uint64_t value, bool amd)
-{
-	int n = -1;
-
-	if (amd && msr >= MSR_F15H_PERF_CTL0 && msr <= MSR_F15H_PERF_CTR5 && !(msr & 1))
-		n = (int)(msr - MSR_F15H_PERF_CTL0) / 2;
-	else if (amd && msr >= MSR_K7_EVNTSEL0 && msr < MSR_K7_EVNTSEL0 + 4)
-		n = (int)(msr - MSR_K7_EVNTSEL0);
-	else if (!amd && msr >= MSR_P6_EVNTSEL0 && msr < MSR_P6_EVNTSEL0 + 8)
-		n = (int)(msr - MSR_P6_EVNTSEL0);
-	if (n < 0)
-		return;
-	if ((value & 0xff) == 0xc0 && (value & ARCH_PERFMON_EVENTSEL_ENABLE))
-		lv->insn_mask |= 1u << n;
-	else
-		lv->insn_mask &= ~(1u << n);
-}
-
 static void event_before(struct vpmc_latency *l, struct lat_vcpu *lv, const struct vpmc_event *ev)
 {
-	bool amd = vpmc_replay_config(l->r)->vendor == VPMC_VENDOR_AMD;
-
+	replay_exit_event(&lv->xs, ev);
 	if (lv->in_win && ev->time_ns > lv->t_start + l->o.max_window_ns)
 		give_up(l, lv, ev->vcpu);
 	switch (ev->type) {
 	case VPMC_EV_EXIT:
 		lv->in_exit = true;
 		lv->exit_t = ev->time_ns;
-		lv->cls = class_of_reason(ev->reason);
-		lv->end_pending = lv->fb_pending = lv->has_access = lv->fast = false;
+		lv->end_pending = lv->fb_pending = false;
 		break;
 	case VPMC_EV_WRMSR:
-		eventsel(lv, ev->index, ev->value, amd);
-		lv->has_access = true;
 		if (ev->index == MSR_IA32_TSC_DEADLINE || ev->index == MSR_X2APIC_TMICT)
 			lv->end_pending = true;
 		if (ev->index == X2APIC_MSR_EOI)
 			lv->fb_pending = true;
-		if (ev->index == MSR_X2APIC_ICR ||
-		    (ev->index == MSR_IA32_TSC_DEADLINE && l->fast_6e0))
-			lv->fast = true;
-		break;
-	case VPMC_EV_RDMSR:
-	case VPMC_EV_RDPMC:
-		lv->has_access = true;
 		break;
 	case VPMC_EV_EOI:
 		if (ev->index == l->o.vector)
@@ -304,10 +240,8 @@ static void event_before(struct vpmc_latency *l, struct lat_vcpu *lv, const stru
 		lv->armed = true;
 		break;
 	case VPMC_EV_ENTRY:
-		if (lv->in_exit && lv->has_access)
-			lv->cls = lv->fast ? C_MSR_FAST : C_MSR_SLOW;
-		if (lv->in_win && lv->in_exit && lv->cls != C_HLT)
-			lv->adj_ns += rt_ns(l->cost, lv->cls) - (double)(ev->time_ns - lv->exit_t);
+		if (lv->in_win && lv->in_exit && lv->xs.cls != EXIT_HLT)
+			lv->adj_ns += rt_ns(l->cost, lv->xs.cls) - (double)(ev->time_ns - lv->exit_t);
 		break;
 	default:
 		break;
@@ -354,14 +288,8 @@ static void event_hook(void *data, const struct vpmc_event *ev, bool after)
 
 	if (!lv)
 		return;
-	if (!l->cost) {
-		const struct vpmc_pmu_config *cfg = vpmc_replay_config(l->r);
-
+	if (!l->cost)
 		l->cost = vpmc_replay_cost(l->r);
-		/* 0x6e0 is a fastpath write on Intel, and on AMD from 6.18 (0a94b2042419) */
-		l->fast_6e0 = cfg->vendor == VPMC_VENDOR_INTEL ||
-			      cfg->host_kernel >= VPMC_KERNEL(6, 18);
-	}
 	if (after)
 		event_after(l, lv, ev);
 	else

@@ -41,6 +41,8 @@ void metrics_vcpu_init(struct metrics_vcpu *m, const struct vpmc_pmu_config *cfg
 	m->cost = cost;
 	m->cost_v2 = cost && vpmc_cost_v2(cost);
 	if (cfg) {
+		replay_exit_init(&m->xs, cfg);
+		m->cost_class = cost && (cost->slowpath_tax_ns || cost->mediated_switch_cycles);
 		m->mask[0] = width_mask(cfg->gp_width);
 		m->mask[1] = width_mask(cfg->fixed_width);
 		m->status_msr = cfg->vendor == VPMC_VENDOR_AMD ? MSR_AMD64_PERF_CNTR_GLOBAL_STATUS
@@ -84,20 +86,36 @@ static uint64_t cost_ns(double us)
 	return ns >= 0x1p64 ? UINT64_MAX : (uint64_t)(ns + 0.5);
 }
 
+/* The key of the cost draws of the exit being priced (timer-storm.md §6.5): a trace exit's
+ * (one the trace's entry, or its end, closes) ordinal on its vCPU, from 0; a modeled exit's (a
+ * host PMI's implicit exit, the overlay's accesses) that of the trace exit before it plus 2^40
+ * times its index since (1, 2, ...): a modeled exit shifts no trace exit's draws. */
+static uint64_t metrics_draw_key(struct metrics_vcpu *m, bool traced)
+{
+	if (traced) {
+		m->exit_modeled = 0;
+		return m->exit_ord++;
+	}
+	return m->exit_ord - 1 + (++m->exit_modeled << 40);
+}
+
 /* Price one exit and count it: vpmcsim 0.1's expression, then the v2 terms when the profile
- * has any (so that the profile "default" prints the same digits). */
+ * has any (so that the profile "default" prints the same digits). @traced: it is the trace's
+ * exit, not a modeled one. */
 static void metrics_exit(struct metrics_vcpu *m, uint64_t resumes, uint64_t creates,
-			 uint64_t triggers, bool drained, unsigned int reprogrammed)
+			 uint64_t triggers, bool drained, unsigned int reprogrammed, bool traced)
 {
 	double us = m->cost ? vpmc_cost_us(m->cost, resumes, creates, triggers) : 0.0, x = 0.0;
 	struct vpmc_exit_work w = {
 		.triggers = triggers, .reprogrammed = reprogrammed, .resumed = (unsigned int)resumes,
 		.created = (unsigned int)creates, .drained = drained, .vcpu = m->vcpu,
-		.ordinal = m->exits,
+		.ordinal = metrics_draw_key(m, traced),
 	};
 
 	if (m->cost_v2 && !m->no_perf_events)
 		us += vpmc_cost_extra_us(m->cost, &w, &x);
+	if (m->cost_class && traced)
+		us += replay_exit_class_us(m->cost, m->kind, &m->xs, drained);
 	if (m->exit_fn)
 		m->exit_fn(m->exit_data, &w, us, x);
 	metrics_hist_add(m, &m->cost_ns, cost_ns(us));
@@ -253,7 +271,7 @@ static void metrics_pmi(struct metrics_vcpu *m, const struct vpmc_obs *o,
 
 	if (m->in_guest && !(m->implicit_open && m->implicit_insn == o->seg_insn)) {
 		/* a host PMI forced an exit with no drain to absorb (mediated) */
-		metrics_exit(m, 0, 0, 0, false, 0);
+		metrics_exit(m, 0, 0, 0, false, 0, false);
 		m->exits_implicit++;
 	}
 	if (!o->delivered) {
@@ -322,7 +340,8 @@ void metrics_pol_obs(struct metrics_vcpu *m, const struct vpmc_obs *o,
 		m->creates += o->nr_created;
 		if (m->in_guest) {
 			/* the implicit exit/entry of a host PMI inside the segment */
-			metrics_exit(m, o->nr_resumed, o->nr_created, 0, true, o->nr_reprogrammed);
+			metrics_exit(m, o->nr_resumed, o->nr_created, 0, true, o->nr_reprogrammed,
+				     false);
 			m->exits_implicit++;
 			m->implicit_open = true;
 			m->implicit_insn = o->seg_insn;
@@ -339,10 +358,10 @@ void metrics_pol_obs(struct metrics_vcpu *m, const struct vpmc_obs *o,
 	}
 }
 
-void metrics_close_exit(struct metrics_vcpu *m)
+void metrics_close_exit(struct metrics_vcpu *m, bool traced)
 {
 	metrics_exit(m, m->cur_resumes, m->cur_creates, m->cur_triggers, m->cur_drained,
-		     m->cur_reprogrammed);
+		     m->cur_reprogrammed, traced);
 	m->cur_resumes = m->cur_creates = m->cur_triggers = m->cur_reprogrammed = 0;
 	m->cur_drained = m->cur_open = false;
 }
@@ -377,7 +396,7 @@ void metrics_finish(struct metrics_vcpu *m, uint64_t time_ns)
 			metrics_missed(m, i, time_ns);
 	}
 	if (m->cur_open)
-		metrics_close_exit(m);
+		metrics_close_exit(m, true); /* the trace ends inside its exit */
 }
 
 int metrics_vcpu_add(struct metrics_vcpu *dst, const struct metrics_vcpu *src)

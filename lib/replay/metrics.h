@@ -43,6 +43,7 @@
 #include <stdint.h>
 #include <vpmc/replay.h>
 
+#include "exitclass.h"
 #include "hist.h"
 #include "internal.h"
 
@@ -142,7 +143,13 @@ struct metrics_vcpu {
 	const struct vpmc_cost *cost;
 	bool cost_v2;             /* vpmc_cost_v2(cost): price the v2 terms too */
 	bool no_perf_events;      /* mediated, reference: a drain reprograms no perf event */
+	bool cost_class;          /* the cost has terms the exit's class decides: track it */
+	enum vpmc_policy_kind kind;
+	struct replay_exit_state xs; /* the class of the trace exit being applied */
 	uint32_t vcpu;            /* keys the cost draws */
+	bool entry_traced;        /* the entry being applied is the trace's, not the overlay's */
+	uint64_t exit_ord;        /* trace exits priced on the vCPU so far */
+	uint64_t exit_modeled;    /* modeled exits priced since the last of them */
 	unsigned int cur_reprogrammed;
 	/* each priced exit: its work, its cost and the drain extra in it (us) */
 	void (*exit_fn)(void *data, const struct vpmc_exit_work *w, double us, double x_us);
@@ -191,8 +198,22 @@ static inline void metrics_triggers(struct metrics_vcpu *m, uint64_t n)
 	m->cur_open = true;
 }
 
-/* A VM-entry: the exit it ends is priced and counted. */
-void metrics_close_exit(struct metrics_vcpu *m);
+/* Trace event @ev (not the overlay's) of a type that classifies an exit (exitclass.h). */
+static inline void metrics_trace_class(struct metrics_vcpu *m, const struct vpmc_event *ev)
+{
+	if (m->cost_class)
+		replay_exit_event(&m->xs, ev);
+}
+
+/* The trace's own VM-entry (not the overlay's) is being applied: the exit it ends is a trace
+ * exit, whose ordinal keys its cost draws (timer-storm.md §6.5). */
+static inline void metrics_trace_entry(struct metrics_vcpu *m)
+{
+	m->entry_traced = true;
+}
+
+/* A VM-entry (@traced: the trace's): the exit it ends is priced and counted. */
+void metrics_close_exit(struct metrics_vcpu *m, bool traced);
 
 /* The rare part of metrics_event_end(): reference overflows of the event without a reference
  * PMI are dropped, a reference read the policy did not make is counted. */
@@ -205,8 +226,10 @@ static inline void metrics_event_end(struct metrics_vcpu *m, enum vpmc_event_typ
 {
 	if (m->event_slots || m->ref_read)
 		metrics_event_settle(m);
-	if (type == VPMC_EV_ENTRY)
-		metrics_close_exit(m);
+	if (type == VPMC_EV_ENTRY) {
+		metrics_close_exit(m, m->entry_traced);
+		m->entry_traced = false;
+	}
 	else if (type == VPMC_EV_EXIT || type == VPMC_EV_RETIRE || type == VPMC_EV_WRMSR ||
 		 type == VPMC_EV_RDMSR || type == VPMC_EV_RDPMC)
 		m->cur_open = true;

@@ -486,6 +486,11 @@ static inline int lane_event(struct lane_vcpu *lv, const struct vpmc_event *ev)
 	if (ev->type == VPMC_EV_RETIRE && !lv->in_handler) /* not the overlay's own */
 		lv->pos++; /* a sample at it is at it */
 	metrics_event_begin(&lv->m, ev->type);
+	if (!lv->in_handler) {
+		metrics_trace_class(&lv->m, ev);
+		if (ev->type == VPMC_EV_ENTRY)
+			metrics_trace_entry(&lv->m);
+	}
 	metrics_event_host(&lv->m, ev);
 	err = vpmc_vcpu_event(lv->pol, ev);
 	if (err)
@@ -648,6 +653,7 @@ static int replay_add_vcpu(struct vpmc_replay *r, uint32_t vcpu, uint64_t t)
 		lv->m.vcpu = vcpu;
 		lv->m.no_perf_events = l->policy.kind == VPMC_POLICY_MEDIATED ||
 				       l->policy.kind == VPMC_POLICY_REFERENCE;
+		lv->m.kind = l->policy.kind;
 		if (r->exit_fn && i != REPLAY_IDEAL) {
 			lv->m.exit_fn = lane_exit;
 			lv->m.exit_data = lv;

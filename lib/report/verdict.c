@@ -1,15 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * verdict.c - Warnings that keep a reader of compare or sweep from a wrong conclusion: a trace
- * on which no policy can differ, rows that do not differ, cost terms of the profile that these
- * figures leave out, and a ranking by host cost that an estimated cost parameter decides.
+ * on which no policy can differ, rows that do not differ, and a ranking by host cost that an
+ * estimated cost parameter decides.
  */
 #include "config.h"
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-
 #include <vpmc/replay.h>
 
 #include "internal.h"
@@ -82,37 +80,8 @@ static bool verdict_sensitivity(const struct vpmc_replay *r, size_t i, char *buf
 	return found;
 }
 
-/* Whether a policy of @kind is among the rows. */
-static bool verdict_has(const struct vpmc_replay *r, enum vpmc_policy_kind kind)
-{
-	size_t i, n = vpmc_replay_nr_policies(r);
-
-	for (i = 0; i < n; i++) {
-		if (vpmc_replay_policy(r, i)->kind == kind)
-			return true;
-	}
-	return false;
-}
-
-/* The non-zero cost terms that vpmc_cost_us() and vpmc_cost_extra_us() leave out and that
- * differ by policy (priced by exit class, latency only: timer-storm.md §13) into @buf; whether
- * there is one. The exit round trips and handler_overhead_ns are the same under every policy. */
-static bool verdict_unpriced(const struct vpmc_replay *r, char *buf, size_t len)
-{
-	const struct vpmc_cost *c = vpmc_replay_cost(r);
-
-	buf[0] = '\0';
-	if (c->slowpath_tax_ns)
-		snprintf(buf, len, "slowpath_tax_ns = %g", c->slowpath_tax_ns);
-	if (verdict_has(r, VPMC_POLICY_MEDIATED) && c->mediated_switch_cycles)
-		snprintf(buf + strlen(buf), len - strlen(buf), "%smediated_switch_cycles = %g",
-			 buf[0] ? ", " : "", c->mediated_switch_cycles);
-	return buf[0];
-}
-
 bool vpmc_replay_verdict_warning(const struct vpmc_replay *r, size_t i, char *buf, size_t len)
 {
-	char terms[128];
 	size_t k = 0;
 
 	if (!vpmc_replay_nr_assumed(r) && !verdict_counter_used(r) && k++ == i) {
@@ -125,13 +94,6 @@ bool vpmc_replay_verdict_warning(const struct vpmc_replay *r, size_t i, char *bu
 	if (verdict_all_same(r) && k++ == i) {
 		snprintf(buf, len, "all %zu rows are identical: on this trace the policies do not "
 			 "differ", vpmc_replay_nr_policies(r));
-		return true;
-	}
-	if (verdict_unpriced(r, terms, sizeof(terms)) && k++ == i) {
-		snprintf(buf, len, "the cost profile has %s, which vpmcsim latency prices per exit "
-			 "class and these host figures leave out (they price the drains only)%s; see "
-			 "vpmcsim latency", terms, verdict_has(r, VPMC_POLICY_MEDIATED) ?
-			 ": mediated's PMU switch and lost fastpath are not in its row" : "");
 		return true;
 	}
 	return i >= k && verdict_sensitivity(r, i - k, buf, len);

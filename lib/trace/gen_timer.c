@@ -211,13 +211,17 @@ struct xoshiro {
 	uint64_t s[4];
 };
 
-static uint64_t splitmix64(uint64_t *x)
+/* splitmix64's finalizer (Steele, Lea, Flood 2014). */
+static uint64_t mix(uint64_t z)
 {
-	uint64_t z = (*x += 0x9E3779B97F4A7C15ULL);
-
 	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
 	z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
 	return z ^ (z >> 31);
+}
+
+static uint64_t splitmix64(uint64_t *x)
+{
+	return mix(*x += 0x9E3779B97F4A7C15ULL);
 }
 
 static uint64_t rotl(uint64_t x, int k)
@@ -244,7 +248,8 @@ static double xuniform(struct xoshiro *x)
 	return (double)(xnext(x) >> 11) * 0x1.0p-53;
 }
 
-/* The stream of vCPU @v for purpose @purpose (0 slots, 1 ticks, 2 host, 3 profiler). */
+/* The stream of vCPU @v for purpose @purpose (1 ticks, 2 host, 3 profiler; 0, the slots, is keyed:
+ * slot_is_busy()). */
 static void xseed(struct xoshiro *x, uint64_t seed, uint32_t v, unsigned int purpose)
 {
 	uint64_t sm = seed + 0x9E3779B97F4A7C15ULL * (1 + 16 * (uint64_t)v + purpose);
@@ -278,8 +283,6 @@ struct tgen {
 	const struct vpmc_timerstorm_opts *o;
 	uint32_t nr_vcpus;
 	uint64_t end_ns, tick_ns, slot_ns, nr_slots, host_period, burst_period;
-	uint8_t *busy;            /* nr_vcpus x nr_slots bits: 18 MB at 4096 vCPUs x 3600 s */
-	uint32_t *duty;           /* per slot: the lowest busy vCPU, or UINT32_MAX */
 	struct tvcpu *vc;
 	int err;
 };
@@ -350,13 +353,36 @@ static void guest(struct tgen *g, struct tvcpu *c, uint64_t ns, uint8_t cpl)
 	push(g, c, &ev);
 }
 
+/*
+ * Whether vCPU @v is busy in slot @s: a draw keyed by (seed, v, s), not streamed, so that no
+ * slot is stored and memory does not grow with --seconds (timer-storm.md §4.7 as implemented,
+ * §13): k_v is the first splitmix64 output of the (v, purpose 0) stream's start, and the slot's
+ * uniform is (mix(k_v ^ mix(s)) >> 11) * 2^-53, as the cost draws of §6.5.
+ */
+static bool slot_is_busy(const struct tgen *g, uint32_t v, uint64_t s)
+{
+	uint64_t k = g->o->seed + 0x9E3779B97F4A7C15ULL * (1 + 16 * (uint64_t)v);
+	double u;
+
+	k = splitmix64(&k);
+	u = (double)(mix(k ^ mix(s)) >> 11) * 0x1.0p-53;
+	return s < g->nr_slots && u < PV(g, P_ACTIVE_FRACTION);
+}
+
 static bool slot_busy(const struct tgen *g, uint32_t v, uint64_t t)
 {
-	uint64_t s = t / g->slot_ns;
+	return slot_is_busy(g, v, t / g->slot_ns);
+}
 
-	size_t bit = (size_t)v * g->nr_slots + s;
+/* The duty vCPU of slot @s (§4.2): the lowest busy one, or UINT32_MAX. */
+static uint32_t slot_duty(const struct tgen *g, uint64_t s)
+{
+	uint32_t v;
 
-	return s < g->nr_slots && (g->busy[bit / 8] >> (bit % 8) & 1);
+	for (v = 0; v < g->nr_vcpus; v++)
+		if (slot_is_busy(g, v, s))
+			return v;
+	return UINT32_MAX;
 }
 
 /* The long host interrupt of the next millisecond that has one, at or after @t (draws per ms:
@@ -510,7 +536,7 @@ static void tick(struct tgen *g, struct tvcpu *c, uint64_t T, uint64_t next)
 		n = native / 4;
 	if (n > 4 * native)
 		n = 4 * native;
-	if (slot < g->nr_slots && g->duty[slot] == c->v)
+	if (slot_duty(g, slot) == c->v)
 		n += PV(g, P_DUTY_NS);
 	if (c->halted) {
 		c->halted = false;
@@ -697,7 +723,6 @@ static int header(struct tgen *g, FILE *out)
 
 static int tgen_init(struct tgen *g, const struct vpmc_timerstorm_opts *o)
 {
-	uint64_t s;
 	uint32_t v;
 
 	memset(g, 0, sizeof(*g));
@@ -709,31 +734,16 @@ static int tgen_init(struct tgen *g, const struct vpmc_timerstorm_opts *o)
 	g->nr_slots = (g->end_ns + g->slot_ns - 1) / g->slot_ns;
 	g->host_period = o->v[P_HOST_HZ] ? 1000000000ULL / (uint64_t)o->v[P_HOST_HZ] : 0;
 	g->burst_period = o->v[P_PROFILER] ? (uint64_t)o->v[P_P0_PERIOD_MS] * 1000000ULL : 0;
-	g->busy = calloc(((size_t)g->nr_vcpus * g->nr_slots + 7) / 8, 1);
-	g->duty = malloc(g->nr_slots * sizeof(*g->duty));
 	g->vc = calloc(g->nr_vcpus, sizeof(*g->vc));
-	if (!g->busy || !g->duty || !g->vc)
+	if (!g->vc)
 		return VPMC_ERR_NOMEM;
-	for (s = 0; s < g->nr_slots; s++)
-		g->duty[s] = UINT32_MAX;
 	for (v = 0; v < g->nr_vcpus; v++) {
 		struct tvcpu *c = &g->vc[v];
-		struct xoshiro slots;
 
 		c->v = v;
-		xseed(&slots, o->seed, v, 0);
 		xseed(&c->ticks, o->seed, v, 1);
 		xseed(&c->host, o->seed, v, 2);
 		xseed(&c->prof, o->seed, v, 3);
-		for (s = 0; s < g->nr_slots; s++) {
-			bool b = xuniform(&slots) < o->v[P_ACTIVE_FRACTION];
-
-			size_t bit = (size_t)v * g->nr_slots + s;
-
-			g->busy[bit / 8] |= (uint8_t)(b << (bit % 8));
-			if (b && g->duty[s] == UINT32_MAX)
-				g->duty[s] = v;
-		}
 		c->host_next = g->host_period ? (uint64_t)(xuniform(&c->host) *
 							   (double)g->host_period) : 0;
 		c->big_at = UINT64_MAX;
@@ -750,8 +760,6 @@ static void tgen_release(struct tgen *g)
 	for (v = 0; g->vc && v < g->nr_vcpus; v++)
 		free(g->vc[v].q);
 	free(g->vc);
-	free(g->busy);
-	free(g->duty);
 }
 
 /* The vCPU whose next event comes first (equal times: the lowest index), refilling; NULL at the

@@ -22,7 +22,7 @@ out=$(mktemp -d "${TMPDIR:-/tmp}/vpmc-ts.XXXXXX")
 trap 'rm -rf "$out" "$tap_out" "$tap_out.err"' EXIT
 src=${top_srcdir:-$(dirname "$0")/../..}
 
-tap_plan 43
+tap_plan 50
 
 # field NAME CSV POLICY: the named column of POLICY's row
 field() {
@@ -82,20 +82,44 @@ for t in "$VPMC_TRACES"/vtr/canonical.vtr "$out/a.vtr"; do
 done
 check "compare says which profile it priced with" 0 "cost profile: rfc-milan (calibrated:" \
 	$vpmcsim compare --cost-profile rfc-milan "$out/a.vtr"
-# P3: rfc-milan has slowpath_tax_ns = 400 and mediated_switch_cycles = 3400
-# (profiles/rfc-milan.cost), which only latency prices: compare, replay and sweep say so on
-# stderr and in the JSON's warnings; without mediated among the rows, only the tax; the
-# default profile has neither (zero), so no such warning
-$vpmcsim compare --cost-profile rfc-milan "$out/a.vtr" 2>&1 >/dev/null |
-	grep -q 'warning: .*slowpath_tax_ns = 400, mediated_switch_cycles = 3400, .*vpmcsim latency' &&
-	$vpmcsim compare --cost-profile rfc-milan --format json "$out/a.vtr" 2>/dev/null |
-	tr -d '\n' | grep -q '"warnings": \[ *"[^]]*mediated_switch_cycles = 3400' &&
-	$vpmcsim sweep --tolerance 100 --cost-profile rfc-milan "$out/a.vtr" 2>&1 >/dev/null |
-	grep -q 'warning: .*slowpath_tax_ns = 400, which' &&
-	$vpmcsim replay --policy exact --cost-profile rfc-milan "$out/a.vtr" 2>&1 >/dev/null |
-	grep 'warning: .*slowpath_tax_ns' | grep -qv mediated &&
-	! $vpmcsim compare "$out/a.vtr" 2>&1 >/dev/null | grep -q slowpath_tax_ns
-tap_result $? "P3: compare, sweep, replay name the profile's terms that only latency prices"
+# P3: one cost model, two views: compare prices the slowpath tax and the mediated switch per
+# exit as latency does. A hand-made trace on a 6.18 host (0x6e0 is a fastpath write): E0 writes
+# PERF_CTR0, E1 enables it (instructions), E2 a host interrupt that injects 0xec, E3 the handler's
+# 0x6e0 write. --cost cpu_ghz=3,slowpath_tax_ns=400,mediated_switch_cycles=3000 (default profile
+# otherwise: resume 2.4 us, create 5.2 us, a trigger 200 / 3 GHz = 0.0667 us; switch 1 us):
+# - exact drains at E1 (creation 5.2 + its retire's trigger) and at E3 (resume 2.4 + trigger +
+#   the tax: a fastpath exit whose entry drains): 5.2667 + 2.8667 = 8.133 us host; latency's
+#   window (E3's entry to its end) is 1000 ns of guest + E3's 650 ns span + 2.8667 = 4.5167 us.
+# - mediated: two triggers (0.1333), the switch on E0, E1, E2 (3 us) and on E3 the tax and the
+#   switch (a counter counts instructions: no fastpath, f7a65e58d643): 4.533 us; latency 1.65 +
+#   0.0667 + 1.4 = 3.1167 us.
+# - disabled=0x12 and tolerance=100 do not drain at E3: no tax; the same as without the terms.
+# Without the two terms (cpu_ghz=3 alone) exact is 0.4 us less in both views, mediated 4.4 us
+# (compare) and 1.4 us (latency) less.
+printf '%s\n' '!vpmcsim-trace 1' '!pmu vendor=amd version=1 gp=6 gp_width=48' '!host kernel=6.18' \
+	'!gaps base' '0 0 exit msr' '0 0 wrmsr 0xc0010201 0x800000000001' '0 0 retire' \
+	'1000 0 entry' '1000 0 exit msr' '1000 0 wrmsr 0xc0010200 0x5300c0' '1000 0 retire' \
+	'2000 0 entry' '3000 0 guest insn=3000 cpl=3' '3000 0 exit intr' '4000 0 irq 0xec' \
+	'4000 0 entry' '5000 0 guest insn=3000 cpl=0' '5000 0 exit msr' '5000 0 wrmsr 0x6e0 0x1000' \
+	'5000 0 retire' '5650 0 entry' '6000 0 guest insn=1000 cpl=0' >"$out/tiny.vtr"
+for c in cpu_ghz=3 cpu_ghz=3,slowpath_tax_ns=400,mediated_switch_cycles=3000; do
+	$vpmcsim compare "$out/tiny.vtr" --cost "$c" --format csv >"$out/tc-${c##*=}.csv" 2>/dev/null
+	$vpmcsim latency "$out/tiny.vtr" --cost "$c" --format csv >"$out/tl-${c##*=}.csv" 2>/dev/null
+done
+ok=0
+for e in exact:8.133:4.5167:7.733:4.1167 mediated:4.533:3.1167:0.133:1.7167 \
+	disabled=0x12:5.200:1.6500:5.200:1.6500 tolerance=100:5.333:1.7167:5.333:1.7167; do
+	# shellcheck disable=SC2046
+	set -- $(echo "$e" | tr : ' ')
+	[ "$(field host_us_total "$out/tc-3000.csv" "$1")" = "$2" ] &&
+		[ "$(field handler_us_mean "$out/tl-3000.csv" "$1")" = "$3" ] &&
+		[ "$(field host_us_total "$out/tc-3.csv" "$1")" = "$4" ] &&
+		[ "$(field handler_us_mean "$out/tl-3.csv" "$1")" = "$5" ] ||
+		{ ok=1; echo "# $1: want host $2 ($4 without the terms), handler $3 ($5)"; }
+done
+tap_result $ok "P3: compare's host us and latency price the slowpath tax and the mediated switch alike"
+! $vpmcsim compare --cost-profile rfc-milan "$out/a.vtr" 2>&1 >/dev/null | grep -q slowpath_tax_ns
+tap_result $? "P3: ... so compare no longer warns about terms only latency prices"
 printf 'base = rfc-milan\nprofile = mine\nresume_us = 3.1  # guess; me\n' >"$out/bad.cost"
 check "P2: a profile file without a proper tag" 2 "bad.cost:3: resume_us: expected a tag" \
 	$vpmcsim latency --cost-profile "$out/bad.cost" "$out/a.vtr"
@@ -201,6 +225,89 @@ for p in exact disabled=0x12 tolerance=100 tolerance=10000 tolerance-wrap=10000 
 done
 tap_result $inside_ok "V1: drains inside handler windows (replay log, trace) = latency's, each policy"
 tap_result $total_ok "V1: all drains of the replay log = compare's drains, each policy"
+# ---- one cost model, two views: PMI lateness and counts ----------------------------------------
+# The generated trace never overflows (its counter starts 2^47 - 1 events away). Here every write
+# of the resident counter (PERF_CTR0, at setup and in each P0 burst) is made -1 (0xffffffffffff),
+# so the retire of the write that enables it next (PERF_CTL0 = 0x5300c0, INT set; LVTPC starts
+# unmasked, trace-format.md) wraps it: one reference overflow per counter write (W), at that
+# retire. What each policy must then report, from KVM's code and the trace alone (awk below):
+# - exact, tolerance=T, tolerance-wrap=T: the retire is an emulated event; the event-select
+#   write requested a reprogram anyway, so the entry after the retire drains (under tolerance
+#   with 1 <= T pending: the write raised it) and reprogram_counter() finds the overflow; KVM_REQ_PMI
+#   is handled after KVM_REQ_PMU in vcpu_enter_guest(), so the PMI comes at that same entry:
+#   0 events and (entry - retire) ns late, the exit's span RT (rt_msr_slow_ns = 1050). Except the
+#   first of each vCPU (V of them): reprogram_counter() signals an emulated overflow with the old
+#   pmc->intr, and before the counter's first perf event it is 0: missed.
+# - disabled=0x12: the retire is not counted; the perf event left at -1 gets a period of 2
+#   (x86_perf_event_set_period(): "if (unlikely(left < 2)) left = 2"): it overflows at the
+#   second instruction after the entry: 2 events and RT ns (+ 2 x 0.33 ns, floored) late; none missed.
+# - mediated: the counter is the guest's own; the retire overflows it and the PMI comes at the
+#   entry: 0 events, RT ns; none missed.
+# And each matched PMI of exact and tolerance is at a drain of the replay log (the entry after the
+# wrapping retire), as many as compare matched. Counts: triggers = retires while PERF_CTL0 is
+# enabled (exact, tolerance, mediated; none under disabled=0x12); every P0 RDPMC reads the
+# reference's value, except under disabled=0x12, short by the retires since the counter's write.
+$vpmcsim gen timer-storm --vcpus 2 --seconds 1 --seed 1 -o - 2>>"$out/gen.err" |
+	sed 's/^\([0-9]* [0-9]* wrmsr 0xc0010201\) 0x800000000001$/\1 0xffffffffffff/' >"$out/o.vtr"
+set -- $(awk '/^!/ { next }
+	{ v = $2 }
+	$3 == "wrmsr" && $4 == "0xc0010201" { w++; if (!(v in seen)) { seen[v] = 1; nv++ } }
+	$3 == "wrmsr" && $4 == "0xc0010200" { en[v] = $5 == "0x5300c0"; armed[v] = en[v] }
+	$3 == "retire" { if (en[v]) { trig++; since[v]++ }
+			 if (armed[v]) { rt_t[v] = $1; wait[v] = 1 } armed[v] = 0 }
+	$3 == "entry" && wait[v] { d = $1 - rt_t[v]; if (!n++ || d < lo) lo = d; if (d > hi) hi = d
+				   wait[v] = 0 }
+	$3 == "rdpmc" { reads++; e = since[v]; sum += e; if (e > max) max = e }
+	$3 == "wrmsr" && $4 == "0xc0010201" { since[v] = 0 }
+	END { printf "%d %d %d %d %d %d %.2f %d\n", w, nv, lo, hi, trig, reads, sum / reads, max }' \
+	"$out/o.vtr")
+w=$1 nv=$2 rt=$3 rt_hi=$4 trig=$5 reads=$6 err_mean=$7 err_max=$8
+$vpmcsim compare "$out/o.vtr" --format csv >"$out/o.csv" 2>/dev/null
+# pmi POLICY MATCHED MISSED EVENTS: compare's row against the expectation above
+pmi() {
+	[ "$(field lane_ref_overflows "$out/o.csv" "$1")" = "$w" ] &&
+	[ "$(field lane_ref_matched "$out/o.csv" "$1")" = "$2" ] &&
+	[ "$(field lane_ref_missed "$out/o.csv" "$1")" = "$3" ] &&
+	[ "$(field lane_ref_lateness_events_p50 "$out/o.csv" "$1")" = "$4" ] &&
+	[ "$(field lane_ref_lateness_events_max "$out/o.csv" "$1")" = "$4" ] &&
+	[ "$(field lane_ref_lateness_ns_p50 "$out/o.csv" "$1")" = "$rt" ] &&
+	[ "$(field lane_ref_lateness_ns_max "$out/o.csv" "$1")" = "$rt" ] ||
+	{ echo "# $1: want $w overflows, $2 matched, $3 missed, $4 events and $rt ns late"; return 1; }
+}
+[ "$w" -gt "$nv" ] && [ "$rt" = 1050 ] && [ "$rt_hi" = 1050 ]
+tap_result $? "V2: the edited trace re-arms the counter $w times on $nv vCPUs, each wrap 1050 ns before its entry"
+ok=0
+for p in exact tolerance=100 tolerance=10000 tolerance-wrap=10000; do
+	pmi "$p" $((w - nv)) "$nv" 0 || ok=1
+done
+tap_result $ok "V2: exact, tolerance: the PMI at the entry after the wrap, 0 events late; the first per vCPU missed"
+pmi disabled=0x12 "$w" 0 2
+tap_result $? "V2: disabled=0x12: the PMI 2 instructions after the entry (perf's period of at least 2)"
+pmi mediated "$w" 0 0
+tap_result $? "V2: mediated: the PMI at the entry after the wrap, 0 events late"
+ok=0
+for p in exact tolerance=100 tolerance-wrap=10000; do
+	$vpmcsim replay --policy "$p" --log "$out/o.log" "$out/o.vtr" >/dev/null 2>&1
+	m=$(awk '{ match($0, /"t_ns":[0-9]+/); t = substr($0, RSTART + 7, RLENGTH - 7)
+		   match($0, /"vcpu":[0-9]+/); v = substr($0, RSTART + 7, RLENGTH - 7) }
+		 /"kind":"drain"/ { d[v " " t] = 1 }
+		 /"kind":"match"/ { n++; if (!((v " " t) in d)) bad++ }
+		 END { print bad ? -1 : n + 0 }' "$out/o.log")
+	[ "$m" = "$(field lane_ref_matched "$out/o.csv" "$p")" ] ||
+		{ ok=1; echo "# $p: $m matched PMIs at drains in the log"; }
+done
+tap_result $ok "V2: every matched PMI (compare) is at a drain of the replay log (the entry after the wrap)"
+ok=0
+for p in exact tolerance=100 tolerance=10000 tolerance-wrap=10000 mediated; do
+	[ "$(field triggers "$out/o.csv" "$p")" = "$trig" ] &&
+		[ "$(field reads "$out/o.csv" "$p")" = "$reads" ] &&
+		[ "$(field reads_with_error "$out/o.csv" "$p")" = 0 ] || ok=1
+done
+[ "$(field triggers "$out/o.csv" disabled=0x12)" = 0 ] &&
+	[ "$(field reads_with_error "$out/o.csv" disabled=0x12)" = "$reads" ] &&
+	[ "$(field error_events_mean "$out/o.csv" disabled=0x12)" = "-$err_mean" ] &&
+	[ "$(field error_events_max_abs "$out/o.csv" disabled=0x12)" = "$err_max" ] || ok=1
+tap_result $ok "V3: triggers = the trace's retires with the counter on ($trig); reads exact but under disabled=0x12 (-$err_mean mean, $err_max max)"
 # C4: -o is checked before the fit (gen and convert open theirs first): the directory does not
 # exist, so nothing is fitted, nothing printed on standard output
 $vpmcsim calibrate "$out/a.vtr" --target exact:mean=209.8 -o "$out/none/x.cost" \

@@ -378,6 +378,78 @@ START_TEST(test_exit_cost)
 }
 END_TEST
 
+/* the draw key of each priced exit, in order */
+static uint64_t keys[8];
+static unsigned int nr_keys;
+
+static void key_of(void *data, const struct vpmc_exit_work *w, double us, double x_us)
+{
+	(void)data;
+	(void)us;
+	(void)x_us;
+	if (nr_keys < 8)
+		keys[nr_keys++] = w->ordinal;
+}
+
+/* A trace exit (exit, entry), as the engine applies it. */
+static void trace_exit(void)
+{
+	metrics_event_begin(&m, VPMC_EV_EXIT);
+	metrics_event_end(&m, VPMC_EV_EXIT);
+	metrics_event_begin(&m, VPMC_EV_ENTRY);
+	metrics_trace_entry(&m);
+	metrics_event_end(&m, VPMC_EV_ENTRY);
+}
+
+/* An exit the overlay adds (its entry is not the trace's). */
+static void overlay_exit(void)
+{
+	metrics_event_begin(&m, VPMC_EV_EXIT);
+	metrics_event_end(&m, VPMC_EV_EXIT);
+	metrics_event_begin(&m, VPMC_EV_ENTRY);
+	metrics_event_end(&m, VPMC_EV_ENTRY);
+}
+
+/* A host PMI's drain inside a guest segment: an implicit (modeled) exit. */
+static void implicit_exit(uint64_t insn)
+{
+	struct vpmc_obs d = obs(VPMC_OBS_DRAIN, 70, -1);
+
+	d.seg_insn = insn;
+	metrics_event_begin(&m, VPMC_EV_GUEST);
+	pol(d);
+	metrics_event_end(&m, VPMC_EV_GUEST);
+}
+
+START_TEST(test_draw_keys)
+{
+	/* timer-storm.md §6.5: a trace exit's key is its ordinal on the vCPU (0, 1, ...); a
+	 * modeled exit's, that of the trace exit before it + 2^40 x its index since (1, 2, ...):
+	 * so the trace exits keep keys 0, 1, 2 whatever modeled exits come between them; one the
+	 * trace's end closes is a trace exit (3) */
+	m.exit_fn = key_of;
+	nr_keys = 0;
+	trace_exit();
+	implicit_exit(5);
+	overlay_exit();
+	trace_exit();
+	trace_exit();
+	implicit_exit(3);
+	metrics_event_begin(&m, VPMC_EV_EXIT);
+	metrics_event_end(&m, VPMC_EV_EXIT);
+	metrics_finish(&m, 100);
+	ck_assert_uint_eq(nr_keys, 7);
+	ck_assert_uint_eq(keys[0], 0);
+	ck_assert_uint_eq(keys[1], 0 + (1ULL << 40));
+	ck_assert_uint_eq(keys[2], 0 + (2ULL << 40));
+	ck_assert_uint_eq(keys[3], 1);
+	ck_assert_uint_eq(keys[4], 2);
+	ck_assert_uint_eq(keys[5], 2 + (1ULL << 40));
+	ck_assert_uint_eq(keys[6], 3);
+	ck_assert_uint_eq(m.exits, 7);
+}
+END_TEST
+
 START_TEST(test_add_totals)
 {
 	struct metrics_vcpu tot;
@@ -418,6 +490,7 @@ static Suite *metrics_suite(void)
 	tcase_add_test(tc, test_stale_status_bit_covers_nothing);
 	tcase_add_test(tc, test_dropped_pmi_then_delivered);
 	tcase_add_test(tc, test_exit_cost);
+	tcase_add_test(tc, test_draw_keys);
 	tcase_add_test(tc, test_add_totals);
 	suite_add_tcase(s, tc);
 	return s;
