@@ -363,6 +363,11 @@ void cli_reader_report(const char *path, const struct vpmc_reader *r)
 		}
 		fputc('\n', stderr);
 	}
+	if (st.unnamed_reasons)
+		fprintf(stderr, "vpmcsim: %s: %" PRIu64 " exit%s with a reason in neither the VMX "
+			"nor the SVM exit-reason table (the first: '%s'), kept as written\n", path,
+			st.unnamed_reasons, st.unnamed_reasons == 1 ? "" : "s",
+			st.first_unnamed_reason);
 	if (st.synthesized_entries)
 		fprintf(stderr,
 			"vpmcsim: %s: %" PRIu64 " VM-entries synthesized (the trace has no kvm_entry)\n",
