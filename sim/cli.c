@@ -418,10 +418,11 @@ int cli_reader_exit(int err)
 /* What the trace says of the vendor (@how, "" if nothing in the first PROBE_EVENTS_MAX
  * events) and of the host kernel (@host), read by a reader of its own; errors are the main
  * reader's to report. */
-static void cli_probe(const struct cli *c, enum vpmc_vendor *vendor, char *how, size_t len,
-		      char *host, size_t hlen, bool *vtr)
+static void cli_probe(const char *trace, const struct vpmc_reader_opts *ropts,
+		      enum vpmc_vendor *vendor, char *how, size_t len, char *host, size_t hlen,
+		      bool *vtr)
 {
-	struct vpmc_reader_opts o = c->ropts;
+	struct vpmc_reader_opts o = *ropts;
 	struct vpmc_reader *rd;
 	struct vpmc_event ev;
 	unsigned int n = 0;
@@ -432,7 +433,7 @@ static void cli_probe(const struct cli *c, enum vpmc_vendor *vendor, char *how, 
 	o.guest_ips = 0;
 	if (vpmc_reader_new(&rd, &o))
 		return;
-	if (!vpmc_reader_open(rd, c->trace)) {
+	if (!vpmc_reader_open(rd, trace)) {
 		while (!vpmc_reader_vendor_from(rd, NULL)[0] && n++ < PROBE_EVENTS_MAX &&
 		       vpmc_reader_next(rd, &ev) > 0)
 			;
@@ -443,22 +444,20 @@ static void cli_probe(const struct cli *c, enum vpmc_vendor *vendor, char *how, 
 	vpmc_reader_free(rd);
 }
 
-/* The vendor and host kernel: the options, else the trace, else the defaults (c->assumed says
- * which); into c->ropts. */
-static void cli_decide_pmu(struct cli *c)
+void cli_decide_pmu(const char *trace, const struct cli_pmu *given, struct vpmc_reader_opts *ropts,
+		    struct vpmc_replay_assumptions *a)
 {
-	struct vpmc_replay_assumptions *a = &c->assumed;
 	enum vpmc_vendor vendor = VPMC_VENDOR_INTEL;
-	bool stdin_trace = !strcmp(c->trace, "-");
+	bool stdin_trace = !strcmp(trace, "-");
 	char how[sizeof(a->vendor_how)] = "", host[sizeof(a->host_how)] = "";
-	struct cli_pmu p = c->pmu;
+	struct cli_pmu p = *given;
 	bool vtr = false, regular;
 	struct stat st;
 
 	/* a pipe or FIFO is read once: by the reader that replays it */
-	regular = !stdin_trace && !stat(c->trace, &st) && S_ISREG(st.st_mode);
+	regular = !stdin_trace && !stat(trace, &st) && S_ISREG(st.st_mode);
 	if (!p.vendor_set && regular)
-		cli_probe(c, &vendor, how, sizeof(how), host, sizeof(host), &vtr);
+		cli_probe(trace, ropts, &vendor, how, sizeof(how), host, sizeof(host), &vtr);
 	if (p.vendor_set) {
 		vendor = p.vendor;
 		snprintf(a->vendor_how, sizeof(a->vendor_how), "--vendor");
@@ -473,23 +472,23 @@ static void cli_decide_pmu(struct cli *c)
 			 !regular ? "a pipe is not probed" :
 			 "nothing in the trace says");
 	}
-	if (c->pmu.kernel_set)
+	if (given->kernel_set)
 		snprintf(a->host_how, sizeof(a->host_how), "--host-kernel");
 	else if (host[0] && !p.vendor_set)
 		snprintf(a->host_how, sizeof(a->host_how), "%.*s", (int)sizeof(host) - 1, host);
 	else
 		snprintf(a->host_how, sizeof(a->host_how), "not in the trace: the newest modeled "
 			 "(--host-kernel)");
-	cli_pmu_apply(&p, vendor, &c->ropts);
-	a->guest_ips = c->ropts.guest_ips;
-	a->guest_branch_permille = c->ropts.guest_branch_permille;
+	cli_pmu_apply(&p, vendor, ropts);
+	a->guest_ips = ropts->guest_ips;
+	a->guest_branch_permille = ropts->guest_branch_permille;
 }
 
 int cli_open(struct cli *c)
 {
 	int err;
 
-	cli_decide_pmu(c);
+	cli_decide_pmu(c->trace, &c->pmu, &c->ropts, &c->assumed);
 	err = vpmc_reader_new(&c->reader, &c->ropts);
 
 	if (err)

@@ -105,6 +105,13 @@ int cli_pmu_option(const char *cmd, struct cli_pmu *p, struct vpmc_reader_opts *
  * defaults and the kernel given (else the newest modeled), as convert does. */
 void cli_pmu_apply(const struct cli_pmu *p, enum vpmc_vendor vendor, struct vpmc_reader_opts *o);
 
+/* The vendor and host kernel of @trace: @given (--vendor, --host-kernel), else what the trace
+ * says (a .vtr's !pmu/!host, an isa field, an exit name only one vendor uses; a regular file is
+ * probed by a reader of its own), else the defaults; into @ropts, and how each was decided into
+ * @a (vendor_how, host_how). compare, replay, sweep, stat and convert decide alike (issue 12). */
+void cli_decide_pmu(const char *trace, const struct cli_pmu *given, struct vpmc_reader_opts *ropts,
+		    struct vpmc_replay_assumptions *a);
+
 /* Defaults for command @cmd, output @fmt. */
 void cli_init(struct cli *c, const char *cmd, enum vpmc_output fmt);
 
