@@ -327,6 +327,7 @@ int cli_parse(struct cli *c, int argc, char **argv, const struct option *opts, c
 		return vpmcsim_fail(EXIT_USAGE, "%s: expected one TRACE (usage: %s)", c->cmd,
 				    usage_line);
 	c->trace = argv[optind];
+	c->name = cli_trace_name(c->trace);
 	return 0;
 }
 
@@ -338,10 +339,15 @@ int cli_report(struct cli *c, enum vpmc_replay_view view)
 
 	/* the same warnings as the JSON's "warnings" */
 	for (i = 0; vpmc_replay_verdict_warning(c->r, i, msg, sizeof(msg)); i++)
-		fprintf(stderr, "vpmcsim: warning: %s: %s\n", c->trace, msg);
+		fprintf(stderr, "vpmcsim: warning: %s: %s\n", c->name, msg);
 	if (vpmc_replay_report(c->r, view, c->fmt, &text))
 		return vpmcsim_fail(EXIT_INPUT, "%s: %s", c->cmd, vpmc_replay_error(c->r));
 	return cli_print(text);
+}
+
+const char *cli_trace_name(const char *path)
+{
+	return strcmp(path, "-") ? path : "<stdin>";
 }
 
 void cli_reader_report(const char *path, const struct vpmc_reader *r)
@@ -351,6 +357,7 @@ void cli_reader_report(const char *path, const struct vpmc_reader *r)
 	uint64_t count;
 	size_t i, n;
 
+	path = cli_trace_name(path);
 	vpmc_reader_stats(r, &st);
 	fprintf(stderr, "vpmcsim: %s: %" PRIu64 " records, %" PRIu64 " events\n", path, st.records,
 		st.events);
@@ -567,7 +574,7 @@ static void host_read_warning(struct cli *c)
 		cli_warn(c, "%s: %" PRIu64 " of the %" PRIu64 " reads whose "
 			"value the trace recorded on the real host differ from the model under %s "
 			"(is the modeled PMU the recording host's?); the first at %" PRIu64 " ns on "
-			"vCPU %" PRIu32 ": %s %#" PRIx32 ": model %s, host %#" PRIx64, c->trace,
+			"vCPU %" PRIu32 ": %s %#" PRIx32 ": model %s, host %#" PRIx64, c->name,
 			m.host_differ, m.host_reads, name, h->time_ns, h->vcpu,
 			h->rdpmc ? "rdpmc" : "rdmsr", h->index, model, h->host);
 		return;
@@ -589,7 +596,7 @@ static void not_modeled_warning(struct cli *c)
 			continue;
 		cli_warn(c, "%s: GP counter %d not modeled: %" PRIu64 " read%s "
 			"while its event select had CMASK, INV, EDGE or IN_TX/IN_TXCP, which the "
-			"reference does not count; not scored (column \"not modeled\")", c->trace,
+			"reference does not count; not scored (column \"not modeled\")", c->name,
 			i, m.reads_not_modeled, m.reads_not_modeled == 1 ? "" : "s");
 	}
 }
@@ -612,7 +619,7 @@ static void handler_capped_warning(struct cli *c)
 			"%" PRIu64 " time%s, first at %" PRIu64 " ns on vCPU %" PRIu32 ": PMIs kept "
 			"coming while it ran (8 runs in a row) and the last got none (an Intel guest's "
 			"LVTPC stays masked then: no more PMIs on that vCPU); the --assume period is "
-			"too short for the events the handler's own exits count", c->trace, name,
+			"too short for the events the handler's own exits count", c->name, name,
 			capped, capped == 1 ? "" : "s", t, vcpu);
 	}
 }
@@ -632,7 +639,7 @@ int cli_run(struct cli *c)
 
 	if (err)
 		return err;
-	vpmc_replay_set_source(r, c->trace, NULL);
+	vpmc_replay_set_source(r, c->name, NULL);
 	vpmc_replay_set_assumptions(r, &c->assumed);
 	vpmc_replay_set_progress(r, cli_progress, NULL);
 	vpmc_replay_set_threads(r, c->jobs ? c->jobs : cli_online_cpus());

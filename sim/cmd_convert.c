@@ -139,7 +139,7 @@ static void convert_say_pmu(const char *in, const struct vpmc_pmu_config *pmu,
 static int convert_events(struct vpmc_reader *r, const struct convert_args *a, const char *what,
 			  FILE *f)
 {
-	const char *in = a->in;
+	const char *in = cli_trace_name(a->in);
 	const struct vpmc_nested_assume *nested;
 	const char *kind = NULL, *file = NULL;
 	struct vpmc_event ev;
