@@ -411,6 +411,7 @@ static void text_header(const struct vpmc_replay *rp, FILE *f)
 	uint32_t nr_vcpus;
 	size_t i, nr_params, nr_assumed = vpmc_replay_nr_assumed(rp);
 	bool has_stats = vpmc_replay_source(rp, &source, &st);
+	char kernel[48];
 
 	events = vpmc_replay_span(rp, &nr_vcpus, &t_first, &t_last);
 	fprintf(f, "trace: %s\n", source ? source : "(events)");
@@ -425,7 +426,8 @@ static void text_header(const struct vpmc_replay *rp, FILE *f)
 		cfg->vendor == VPMC_VENDOR_AMD ? "amd" : "intel", cfg->version, cfg->nr_gp,
 		cfg->gp_width, cfg->nr_fixed, cfg->fixed_width,
 		a->vendor_how[0] ? a->vendor_how : "not said");
-	fprintf(f, "host kernel: %u.%u (%s)\n", cfg->host_kernel >> 16, cfg->host_kernel & 0xffff,
+	fprintf(f, "host kernel: %s (%s)\n",
+		vpmc__kernel_name(cfg->host_kernel, kernel, sizeof(kernel)),
 		a->host_how[0] ? a->host_how : "not said");
 	if (a->guest_synthesized)
 		fprintf(f, "guest: %" PRIu64 " instructions/s, %u branches per 1000: assumed, the "
@@ -717,6 +719,7 @@ static void json_assumptions(const struct vpmc_replay *rp, json_t *root, int *er
 	const struct vpmc_pmu_config *cfg = vpmc_replay_config(rp);
 	json_t *o = json_object(), *g = json_object(), *x = json_object();
 	uint64_t exit_ns, nr_exits = vpmc_replay_trace_exits(rp, &exit_ns);
+	unsigned int modeled;
 	char kernel[32];
 
 	if (!o || !g || !x) {
@@ -735,6 +738,10 @@ static void json_assumptions(const struct vpmc_replay *rp, json_t *root, int *er
 	out_json_set(o, "vendor_from", json_string(a->vendor_how), err);
 	snprintf(kernel, sizeof(kernel), "%u.%u", cfg->host_kernel >> 16, cfg->host_kernel & 0xffff);
 	out_json_set(o, "host_kernel", json_string(kernel), err);
+	/* a kernel newer than the newest modeled runs with that one's rules */
+	modeled = cfg->host_kernel > VPMC_KERNEL_LATEST ? VPMC_KERNEL_LATEST : cfg->host_kernel;
+	snprintf(kernel, sizeof(kernel), "%u.%u", modeled >> 16, modeled & 0xffff);
+	out_json_set(o, "host_kernel_modeled", json_string(kernel), err);
 	out_json_set(o, "host_kernel_from", json_string(a->host_how), err);
 	out_json_set(o, "ideal_guest", json_string(vpmc_replay_nr_assumed(rp) ?
 						   "own_overlay" : "trace_guest"), err);

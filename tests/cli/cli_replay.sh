@@ -143,7 +143,7 @@ golden() {
 # has_dat: this build reads trace.dat
 has_dat() { $vpmcsim stat "$pvm" >/dev/null 2>&1; }
 
-tap_plan 155
+tap_plan 161
 
 golden compare-vmx-overlay "$golden/compare-12-vmx-gp0.txt" \
 	$vpmcsim compare --assume gp0=instructions,period=10000 "$vmx"
@@ -549,6 +549,17 @@ check vendor-vmx-raw-isa 0 "$intel kvm_exit isa=1 (VMX) at line 1)" $vpmcsim com
 # an ancient VMX trace's lower-case "hlt" is also an SVM name: it says nothing; --vendor decides
 check vendor-option 0 "$amd --vendor)" $vpmcsim sweep --format text --tolerance 1 --vendor amd "$tmp/vmx-tc.txt"
 check vendor-host-kernel 0 "host kernel: 6.8 (--host-kernel)" $vpmcsim compare --host-kernel 6.8 "$tmp/svm-tc.txt"
+# a host newer than VPMC_KERNEL_LATEST (7.0) runs with 7.0's rules and says so (gen
+# timer-storm's traces say 7.2); JSON keeps the kernel given and names the one modeled
+printf '%s\n' '!vpmcsim-trace 1' '!host kernel=7.2' '0 0 exit HLT' '1 0 entry' >"$tmp/k72.vtr"
+check kernel-newer-text 0 "host kernel: 7.2 (modeled as 7.0) (!host in the .vtr)" $vpmcsim compare "$tmp/k72.vtr"
+check kernel-newer-option 0 "host kernel: 7.1 (modeled as 7.0) (--host-kernel)" \
+	$vpmcsim compare --host-kernel 7.1 "$tmp/k72.vtr"
+check kernel-newer-json 0 '"host_kernel_modeled": "7.0"' $vpmcsim compare --format json "$tmp/k72.vtr"
+check kernel-newer-json-given 0 '"host_kernel": "7.2"' $vpmcsim compare --format json "$tmp/k72.vtr"
+check kernel-older-json 0 '"host_kernel_modeled": "6.8"' \
+	$vpmcsim compare --format json --host-kernel 6.8 "$tmp/k72.vtr"
+check kernel-newer-latency 0 "host kernel 7.2 (modeled as 7.0);" $vpmcsim latency "$tmp/k72.vtr"
 check vendor-bad 2 "vpmcsim: compare: --vendor: 'arm' is not intel or amd" $vpmcsim compare --vendor arm "$late"
 check vendor-vtr 0 "$intel !pmu in the .vtr)" $vpmcsim compare "$late"
 # an SVM trace with only kvm_nested_vmexit (L0's record of L2's exits, L0's isa)
