@@ -327,6 +327,7 @@ int cli_parse(struct cli *c, int argc, char **argv, const struct option *opts, c
 		return vpmcsim_fail(EXIT_USAGE, "%s: expected one TRACE (usage: %s)", c->cmd,
 				    usage_line);
 	c->trace = argv[optind];
+	c->name = cli_trace_name(c->trace);
 	return 0;
 }
 
@@ -338,10 +339,15 @@ int cli_report(struct cli *c, enum vpmc_replay_view view)
 
 	/* the same warnings as the JSON's "warnings" */
 	for (i = 0; vpmc_replay_verdict_warning(c->r, i, msg, sizeof(msg)); i++)
-		fprintf(stderr, "vpmcsim: warning: %s: %s\n", c->trace, msg);
+		fprintf(stderr, "vpmcsim: warning: %s: %s\n", c->name, msg);
 	if (vpmc_replay_report(c->r, view, c->fmt, &text))
 		return vpmcsim_fail(EXIT_INPUT, "%s: %s", c->cmd, vpmc_replay_error(c->r));
 	return cli_print(text);
+}
+
+const char *cli_trace_name(const char *path)
+{
+	return strcmp(path, "-") ? path : "<stdin>";
 }
 
 void cli_reader_report(const char *path, const struct vpmc_reader *r)
@@ -351,6 +357,7 @@ void cli_reader_report(const char *path, const struct vpmc_reader *r)
 	uint64_t count;
 	size_t i, n;
 
+	path = cli_trace_name(path);
 	vpmc_reader_stats(r, &st);
 	fprintf(stderr, "vpmcsim: %s: %" PRIu64 " records, %" PRIu64 " events\n", path, st.records,
 		st.events);
@@ -363,6 +370,11 @@ void cli_reader_report(const char *path, const struct vpmc_reader *r)
 		}
 		fputc('\n', stderr);
 	}
+	if (st.unnamed_reasons)
+		fprintf(stderr, "vpmcsim: %s: %" PRIu64 " exit%s with a reason in neither the VMX "
+			"nor the SVM exit-reason table (the first: '%s'), kept as written\n", path,
+			st.unnamed_reasons, st.unnamed_reasons == 1 ? "" : "s",
+			st.first_unnamed_reason);
 	if (st.synthesized_entries)
 		fprintf(stderr,
 			"vpmcsim: %s: %" PRIu64 " VM-entries synthesized (the trace has no kvm_entry)\n",
@@ -413,10 +425,11 @@ int cli_reader_exit(int err)
 /* What the trace says of the vendor (@how, "" if nothing in the first PROBE_EVENTS_MAX
  * events) and of the host kernel (@host), read by a reader of its own; errors are the main
  * reader's to report. */
-static void cli_probe(const struct cli *c, enum vpmc_vendor *vendor, char *how, size_t len,
-		      char *host, size_t hlen, bool *vtr)
+static void cli_probe(const char *trace, const struct vpmc_reader_opts *ropts,
+		      enum vpmc_vendor *vendor, char *how, size_t len, char *host, size_t hlen,
+		      bool *vtr)
 {
-	struct vpmc_reader_opts o = c->ropts;
+	struct vpmc_reader_opts o = *ropts;
 	struct vpmc_reader *rd;
 	struct vpmc_event ev;
 	unsigned int n = 0;
@@ -427,7 +440,7 @@ static void cli_probe(const struct cli *c, enum vpmc_vendor *vendor, char *how, 
 	o.guest_ips = 0;
 	if (vpmc_reader_new(&rd, &o))
 		return;
-	if (!vpmc_reader_open(rd, c->trace)) {
+	if (!vpmc_reader_open(rd, trace)) {
 		while (!vpmc_reader_vendor_from(rd, NULL)[0] && n++ < PROBE_EVENTS_MAX &&
 		       vpmc_reader_next(rd, &ev) > 0)
 			;
@@ -438,22 +451,20 @@ static void cli_probe(const struct cli *c, enum vpmc_vendor *vendor, char *how, 
 	vpmc_reader_free(rd);
 }
 
-/* The vendor and host kernel: the options, else the trace, else the defaults (c->assumed says
- * which); into c->ropts. */
-static void cli_decide_pmu(struct cli *c)
+void cli_decide_pmu(const char *trace, const struct cli_pmu *given, struct vpmc_reader_opts *ropts,
+		    struct vpmc_replay_assumptions *a)
 {
-	struct vpmc_replay_assumptions *a = &c->assumed;
 	enum vpmc_vendor vendor = VPMC_VENDOR_INTEL;
-	bool stdin_trace = !strcmp(c->trace, "-");
+	bool stdin_trace = !strcmp(trace, "-");
 	char how[sizeof(a->vendor_how)] = "", host[sizeof(a->host_how)] = "";
-	struct cli_pmu p = c->pmu;
+	struct cli_pmu p = *given;
 	bool vtr = false, regular;
 	struct stat st;
 
 	/* a pipe or FIFO is read once: by the reader that replays it */
-	regular = !stdin_trace && !stat(c->trace, &st) && S_ISREG(st.st_mode);
+	regular = !stdin_trace && !stat(trace, &st) && S_ISREG(st.st_mode);
 	if (!p.vendor_set && regular)
-		cli_probe(c, &vendor, how, sizeof(how), host, sizeof(host), &vtr);
+		cli_probe(trace, ropts, &vendor, how, sizeof(how), host, sizeof(host), &vtr);
 	if (p.vendor_set) {
 		vendor = p.vendor;
 		snprintf(a->vendor_how, sizeof(a->vendor_how), "--vendor");
@@ -468,23 +479,23 @@ static void cli_decide_pmu(struct cli *c)
 			 !regular ? "a pipe is not probed" :
 			 "nothing in the trace says");
 	}
-	if (c->pmu.kernel_set)
+	if (given->kernel_set)
 		snprintf(a->host_how, sizeof(a->host_how), "--host-kernel");
 	else if (host[0] && !p.vendor_set)
 		snprintf(a->host_how, sizeof(a->host_how), "%.*s", (int)sizeof(host) - 1, host);
 	else
 		snprintf(a->host_how, sizeof(a->host_how), "not in the trace: the newest modeled "
 			 "(--host-kernel)");
-	cli_pmu_apply(&p, vendor, &c->ropts);
-	a->guest_ips = c->ropts.guest_ips;
-	a->guest_branch_permille = c->ropts.guest_branch_permille;
+	cli_pmu_apply(&p, vendor, ropts);
+	a->guest_ips = ropts->guest_ips;
+	a->guest_branch_permille = ropts->guest_branch_permille;
 }
 
 int cli_open(struct cli *c)
 {
 	int err;
 
-	cli_decide_pmu(c);
+	cli_decide_pmu(c->trace, &c->pmu, &c->ropts, &c->assumed);
 	err = vpmc_reader_new(&c->reader, &c->ropts);
 
 	if (err)
@@ -563,7 +574,7 @@ static void host_read_warning(struct cli *c)
 		cli_warn(c, "%s: %" PRIu64 " of the %" PRIu64 " reads whose "
 			"value the trace recorded on the real host differ from the model under %s "
 			"(is the modeled PMU the recording host's?); the first at %" PRIu64 " ns on "
-			"vCPU %" PRIu32 ": %s %#" PRIx32 ": model %s, host %#" PRIx64, c->trace,
+			"vCPU %" PRIu32 ": %s %#" PRIx32 ": model %s, host %#" PRIx64, c->name,
 			m.host_differ, m.host_reads, name, h->time_ns, h->vcpu,
 			h->rdpmc ? "rdpmc" : "rdmsr", h->index, model, h->host);
 		return;
@@ -585,7 +596,7 @@ static void not_modeled_warning(struct cli *c)
 			continue;
 		cli_warn(c, "%s: GP counter %d not modeled: %" PRIu64 " read%s "
 			"while its event select had CMASK, INV, EDGE or IN_TX/IN_TXCP, which the "
-			"reference does not count; not scored (column \"not modeled\")", c->trace,
+			"reference does not count; not scored (column \"not modeled\")", c->name,
 			i, m.reads_not_modeled, m.reads_not_modeled == 1 ? "" : "s");
 	}
 }
@@ -608,7 +619,7 @@ static void handler_capped_warning(struct cli *c)
 			"%" PRIu64 " time%s, first at %" PRIu64 " ns on vCPU %" PRIu32 ": PMIs kept "
 			"coming while it ran (8 runs in a row) and the last got none (an Intel guest's "
 			"LVTPC stays masked then: no more PMIs on that vCPU); the --assume period is "
-			"too short for the events the handler's own exits count", c->trace, name,
+			"too short for the events the handler's own exits count", c->name, name,
 			capped, capped == 1 ? "" : "s", t, vcpu);
 	}
 }
@@ -628,7 +639,7 @@ int cli_run(struct cli *c)
 
 	if (err)
 		return err;
-	vpmc_replay_set_source(r, c->trace, NULL);
+	vpmc_replay_set_source(r, c->name, NULL);
 	vpmc_replay_set_assumptions(r, &c->assumed);
 	vpmc_replay_set_progress(r, cli_progress, NULL);
 	vpmc_replay_set_threads(r, c->jobs ? c->jobs : cli_online_cpus());

@@ -73,7 +73,8 @@ struct cli {
 	struct cli_pmu pmu;
 	struct vpmc_replay_assumptions assumed; /* set by cli_open() */
 	enum vpmc_output fmt;
-	const char *trace;
+	const char *trace;          /* as given: "-" is standard input */
+	const char *name;           /* the trace in messages and reports: cli_trace_name() */
 	struct vpmc_reader *reader;
 	const char *given[OPT_END_ - OPT_FORMAT]; /* each option's value, for those given once */
 	const char *policies[VPMC_REPLAY_MAX_POLICIES]; /* each policy's text, in c->r's order */
@@ -85,6 +86,9 @@ struct cli {
 /* A decimal number at most @max, the whole of @s, first character a digit; *@out is set on
  * success only. Return: 0, or -1. */
 int cli_parse_u64(const char *s, uint64_t max, uint64_t *out);
+
+/* @path as messages and reports name it: "<stdin>" for "-" (as the reader's own messages do). */
+const char *cli_trace_name(const char *path);
 
 /* After reading @path (to its end or to an error): records and events read, unused event
  * names with counts, synthesized VM-entries, lost events, skipped lines, time stamps that went
@@ -104,6 +108,13 @@ int cli_pmu_option(const char *cmd, struct cli_pmu *p, struct vpmc_reader_opts *
 /* Either of --vendor, --host-kernel replaces the trace's !pmu and !host with @vendor's
  * defaults and the kernel given (else the newest modeled), as convert does. */
 void cli_pmu_apply(const struct cli_pmu *p, enum vpmc_vendor vendor, struct vpmc_reader_opts *o);
+
+/* The vendor and host kernel of @trace: @given (--vendor, --host-kernel), else what the trace
+ * says (a .vtr's !pmu/!host, an isa field, an exit name only one vendor uses; a regular file is
+ * probed by a reader of its own), else the defaults; into @ropts, and how each was decided into
+ * @a (vendor_how, host_how). compare, replay, sweep, stat and convert decide alike (issue 12). */
+void cli_decide_pmu(const char *trace, const struct cli_pmu *given, struct vpmc_reader_opts *ropts,
+		    struct vpmc_replay_assumptions *a);
 
 /* Defaults for command @cmd, output @fmt. */
 void cli_init(struct cli *c, const char *cmd, enum vpmc_output fmt);

@@ -330,7 +330,7 @@ static void report_text(struct cli *c, const struct cal_opts *co, const struct v
 	unsigned int i;
 	int st;
 
-	fprintf(f, "calibrate: %s (%s), base %s\n", c->trace, fitted_on, c->prof.name);
+	fprintf(f, "calibrate: %s (%s), base %s\n", c->name, fitted_on, c->prof.name);
 	fputs("fitted\n", f);
 	if (k->fit_h) {
 		char name[VPMC_POLICY_NAME_MAX];
@@ -409,7 +409,7 @@ static void report_json(struct cli *c, const struct cal_opts *co, const struct v
 	int st;
 
 	fputs("{\n  \"trace\": ", f);
-	vpmc_json_string(f, c->trace);
+	vpmc_json_string(f, c->name);
 	fputs(",\n  \"base\": ", f);
 	vpmc_json_string(f, c->prof.name);
 	fputs(",\n  \"fitted\": {", f);
@@ -531,7 +531,7 @@ static int calibrate(struct cli *c, struct cal_opts *co)
 	if (latency_cli_gen(c, gen, sizeof(gen)))
 		snprintf(fitted_on, sizeof(fitted_on), "gen %s", gen + strlen("workload="));
 	else
-		snprintf(fitted_on, sizeof(fitted_on), "%s", c->trace);
+		snprintf(fitted_on, sizeof(fitted_on), "%s", c->name);
 	fit = c->prof.cost;
 	fr = vpmc_calibrate(l, &fit, &k, err, sizeof(err));
 	n = vpmc_replay_nr_policies(c->r);

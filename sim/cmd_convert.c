@@ -17,6 +17,8 @@
 struct convert_args {
 	const char *in, *out;
 	struct vpmc_reader_opts opts;
+	struct cli_pmu pmu;                  /* --vendor, --host-kernel */
+	struct vpmc_replay_assumptions how;  /* how the vendor and kernel were decided */
 };
 
 static void convert_usage(FILE *f)
@@ -34,7 +36,8 @@ static void convert_usage(FILE *f)
 		   "  --guest-branch-permille N\n"
 		   "                      branches per 1000 of them (default %u)\n"
 		   "  --host-kernel X.Y   host kernel of the recording (!host)\n"
-		   "  --vendor V          intel or amd: the guest PMU's vendor (!pmu)\n"
+		   "  --vendor V          intel or amd: the guest PMU's vendor (!pmu; default:\n"
+		   "                      what the trace says, decided as compare decides it)\n"
 		   "  -h, --help          this text; see vpmcsim(1), CONVERT\n",
 		(unsigned long long)d.guest_ips, d.guest_branch_permille);
 }
@@ -62,7 +65,6 @@ static int parse_args(int argc, char **argv, struct convert_args *a)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *given[CONV_VENDOR - CONV_FORMAT + 2] = { NULL }; /* -o, then CONV_FORMAT.. */
-	struct cli_pmu pmu = { .vendor = VPMC_VENDOR_INTEL };
 	char name[64];
 	int c, li, rc;
 
@@ -100,8 +102,8 @@ static int parse_args(int argc, char **argv, struct convert_args *a)
 		case CONV_PERMILLE:
 		case CONV_KERNEL:
 		case CONV_VENDOR:
-			rc = cli_pmu_option("convert", &pmu, &a->opts, pmu_opt[c - CONV_PERMILLE],
-					    optarg);
+			rc = cli_pmu_option("convert", &a->pmu, &a->opts,
+					    pmu_opt[c - CONV_PERMILLE], optarg);
 			if (rc)
 				return rc;
 			break;
@@ -119,16 +121,25 @@ static int parse_args(int argc, char **argv, struct convert_args *a)
 	if (!a->out)
 		return vpmcsim_fail(EXIT_USAGE, "convert: no output: -o OUT.vtr");
 	a->in = argv[optind];
-	/* Either option replaces the input's !pmu/!host with the vendor's defaults. */
-	cli_pmu_apply(&pmu, pmu.vendor, &a->opts);
 	return -1;
+}
+
+/* On stderr: the !pmu vendor and !host kernel written, and what decided each. */
+static void convert_say_pmu(const char *in, const struct vpmc_pmu_config *pmu,
+			    const struct vpmc_replay_assumptions *how)
+{
+	fprintf(stderr, "vpmcsim: %s: !pmu vendor=%s (%s), !host kernel=%u.%u (%s)\n", in,
+		pmu->vendor == VPMC_VENDOR_AMD ? "amd" : "intel", how->vendor_how,
+		pmu->host_kernel >> 16, pmu->host_kernel & 0xffff, how->host_how);
 }
 
 /* Header and events; 0 or the exit code, with the message printed. The header follows the first
  * event: a .vtr's directives and a text's layout are known once reading has begun. When reading
  * ends, the reader's report comes before its error. */
-static int convert_events(struct vpmc_reader *r, const char *in, const char *what, FILE *f)
+static int convert_events(struct vpmc_reader *r, const struct convert_args *a, const char *what,
+			  FILE *f)
 {
+	const char *in = cli_trace_name(a->in);
 	const struct vpmc_nested_assume *nested;
 	const char *kind = NULL, *file = NULL;
 	struct vpmc_event ev;
@@ -141,6 +152,7 @@ static int convert_events(struct vpmc_reader *r, const char *in, const char *wha
 		enum vpmc_gaps gaps = vpmc_reader_gaps(r, &gaps_given);
 
 		nested = vpmc_reader_nested(r); /* a .vtr's "!nested": before "!source" */
+		convert_say_pmu(in, vpmc_reader_pmu(r), &a->how);
 		if (vpmc_vtr_write_header(f, vpmc_reader_pmu(r), nested ? NULL : kind, file) ||
 		    (nested && vpmc_vtr_write_nested(f, nested)) ||
 		    (nested && kind && vpmc_vtr_write_source(f, kind, file)) ||
@@ -165,7 +177,7 @@ static int convert_events(struct vpmc_reader *r, const char *in, const char *wha
 
 static int convert_run(int argc, char **argv)
 {
-	struct convert_args a = { 0 };
+	struct convert_args a = { .pmu.vendor = VPMC_VENDOR_INTEL };
 	struct vpmc_reader *r;
 	struct outfile out;
 	const char *what;
@@ -174,6 +186,8 @@ static int convert_run(int argc, char **argv)
 	ret = parse_args(argc, argv, &a);
 	if (ret >= 0)
 		return ret;
+	/* as compare decides: --vendor/--host-kernel, the trace, the defaults (issue 12) */
+	cli_decide_pmu(a.in, &a.pmu, &a.opts, &a.how);
 	if (vpmc_reader_new(&r, &a.opts))
 		return vpmcsim_fail(EXIT_INPUT, "convert: out of memory");
 	ret = vpmc_reader_open(r, a.in);
@@ -188,7 +202,7 @@ static int convert_run(int argc, char **argv)
 		vpmc_reader_free(r);
 		return ret;
 	}
-	ret = convert_events(r, a.in, what, out.f);
+	ret = convert_events(r, &a, what, out.f);
 	err = outfile_close(&out, !ret); /* no half-written trace */
 	if (!ret && err)
 		ret = vpmcsim_write_error(what, err > 0 ? err : 0);

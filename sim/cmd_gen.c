@@ -17,7 +17,7 @@
 struct gen_workload {
 	const char *name;
 	const char *summary;
-	int (*run)(int argc, char **argv); /* argv[0] is the workload's name */
+	int (*run)(int argc, char **argv); /* argv[0] is "vpmcsim gen NAME" */
 };
 
 /* ---- nested-pingpong (nested-gpc.md §8.1) ------------------------------------------------- */
@@ -383,6 +383,7 @@ static void usage(FILE *out)
 
 static int gen_run(int argc, char **argv)
 {
+	char name[64];
 	size_t i;
 
 	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
@@ -392,6 +393,8 @@ static int gen_run(int argc, char **argv)
 	for (i = 0; i < sizeof(workloads) / sizeof(workloads[0]); i++) {
 		if (!strcmp(argv[1], workloads[i].name)) {
 			optind = 0; /* glibc: full getopt reset for the workload's options */
+			snprintf(name, sizeof(name), "vpmcsim gen %s", workloads[i].name);
+			argv[1] = name; /* getopt's prefix */
 			return workloads[i].run(argc - 1, argv + 1);
 		}
 	}

@@ -94,7 +94,7 @@ static int latency_report(struct cli *c, struct latency_opts *lo, struct vpmc_la
 			  size_t baseline)
 {
 	struct vpmc_latency_labels lab = {
-		.trace = c->trace, .profile = c->prof.name, .fitted = c->prof.fitted,
+		.trace = c->name, .profile = c->prof.name, .fitted = c->prof.fitted,
 		.targets = c->prof.targets, .prof = &c->prof, .baseline = baseline,
 		.per_vcpu = lo->per_vcpu,
 	};
@@ -109,7 +109,7 @@ static int latency_report(struct cli *c, struct latency_opts *lo, struct vpmc_la
 		fprintf(stderr, "vpmcsim: warning: latency: --cost changed a fitted parameter of %s: "
 			"no statistic is marked as calibrated\n", c->prof.name);
 	snprintf(fitted_on, sizeof(fitted_on), "gen %s", lab.gen ? lab.gen + strlen("workload=")
-								 : c->trace);
+								 : c->name);
 	lab.other_trace = c->prof.fitted_on && strcmp(c->prof.fitted_on, fitted_on);
 	latency_cli_no_handler(c, &lo->lc, l, "warning: latency");
 	for (p = 0; p < vpmc_replay_nr_policies(c->r); p++) {

@@ -120,7 +120,7 @@ static int nested_run(int argc, char **argv)
 		vpmc_nested_set_log(n, s.log.f);
 	}
 	if (!rc) {
-		err = vpmc_nested_run(n, c.reader, c.trace);
+		err = vpmc_nested_run(n, c.reader, c.name);
 		rc = cli_read_end(&c, err, vpmc_nested_error(n), NULL);
 		for (i = 0; i < vpmc_nested_nr_warnings(n); i++)
 			fprintf(stderr, "vpmcsim: warning: %s\n", vpmc_nested_warning(n, i));

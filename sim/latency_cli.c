@@ -114,6 +114,6 @@ bool latency_cli_no_handler(const struct cli *c, const struct latency_cli *lc,
 	if (vpmc_latency_starts(l))
 		return false;
 	fprintf(stderr, "vpmcsim: %s: %s has no injection of vector 0x%x (irq) followed by an "
-		"entry: no handler to measure\n", what, c->trace, lc->o.vector);
+		"entry: no handler to measure\n", what, c->name, lc->o.vector);
 	return true;
 }

@@ -88,9 +88,12 @@ static int run(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
+	static char prog[] = "vpmcsim";
+	char name[64]; /* "vpmcsim COMMAND": getopt's messages start with argv[0] */
 	size_t i;
 	int c;
 
+	argv[0] = prog; /* not the path it was run by (libtool's .libs/vpmcsim in the tree) */
 	/* '+': stop at the subcommand; its options are its own. */
 	while ((c = getopt_long(argc, argv, "+hV", opts, NULL)) != -1) {
 		switch (c) {
@@ -114,6 +117,8 @@ static int run(int argc, char **argv)
 			int sub = optind;
 
 			optind = 0; /* glibc: full getopt reset for the subcommand's own options */
+			snprintf(name, sizeof(name), "vpmcsim %s", commands[i]->name);
+			argv[sub] = name;
 			return commands[i]->run(argc - sub, argv + sub);
 		}
 	}

@@ -17,7 +17,7 @@ enum {
 struct vpmcsim_cmd {
 	const char *name;
 	const char *summary; /* one line for --help */
-	int (*run)(int argc, char **argv); /* argv[0] is the subcommand name */
+	int (*run)(int argc, char **argv); /* argv[0] is "vpmcsim NAME" */
 };
 
 /* The subcommands (sim/cmd_<name>.c). */

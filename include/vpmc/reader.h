@@ -131,6 +131,8 @@ struct vpmc_reader_stats {
 				     * error unless lenient) */
 	uint64_t partial_lines;     /* text: records libtraceevent printed with "CAN'T FIND
 				     * FIELD" in place of some fields; read from the others */
+	uint64_t unnamed_reasons;   /* exits whose reason is no VMX or SVM exit-reason name */
+	char first_unnamed_reason[VPMC_REASON_MAX]; /* the first of them, "" if none */
 };
 void vpmc_reader_stats(const struct vpmc_reader *r, struct vpmc_reader_stats *st);
 

@@ -2,6 +2,7 @@
 /* event.c - Native trace event types and PMU configuration defaults (trace-format.md). */
 #include "config.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include <vpmc/event.h>
@@ -48,4 +49,14 @@ void vpmc_pmu_config_default(struct vpmc_pmu_config *cfg, enum vpmc_vendor vendo
 	cfg->gp_width = 48;
 	cfg->fixed_width = 48;
 	cfg->fw_writes = true;
+}
+
+const char *vpmc__kernel_name(unsigned int kernel, char *buf, size_t len)
+{
+	if (kernel > VPMC_KERNEL_LATEST)
+		snprintf(buf, len, "%u.%u (modeled as %u.%u)", kernel >> 16, kernel & 0xffff,
+			 VPMC_KERNEL_LATEST >> 16, VPMC_KERNEL_LATEST & 0xffff);
+	else
+		snprintf(buf, len, "%u.%u", kernel >> 16, kernel & 0xffff);
+	return buf;
 }

@@ -42,4 +42,9 @@ void vpmc__clear_error(struct vpmc__errbuf *eb);
 /* @ns as seconds "S.NNNNNNNNN" in @buf (@len bytes), for messages; return @buf. */
 const char *vpmc__secs(uint64_t ns, char *buf, size_t len);
 
+/* Host kernel @kernel (VPMC_KERNEL()) as "MAJ.MIN" in @buf (@len bytes), for reports; a kernel
+ * newer than VPMC_KERNEL_LATEST, which runs with that one's rules, as "7.2 (modeled as 7.0)".
+ * Return: @buf. */
+const char *vpmc__kernel_name(unsigned int kernel, char *buf, size_t len);
+
 #endif /* VPMC_INTERNAL_H */

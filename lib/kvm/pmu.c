@@ -20,6 +20,7 @@
 #include "pmu.h"
 #include "trace.h"
 #include "vpmcsim.h"
+#include "x86.h"
 
 /* The legacy forks (vpmcsim block) */
 static bool pmc_pause_counter_pre_6_8(struct vpmc_pmc *pmc);
@@ -29,6 +30,7 @@ static int kvm_pmu_rdpmc_pre_6_9(struct vpmc_pmu *vcpu, unsigned int idx, uint64
 static void kvm_pmu_refresh_pre_6_9(struct vpmc_pmu *vcpu, const struct vpmc_pmu_config *cfg);
 static void kvm_pmu_incr_counter_pre_6_8(struct vpmc_pmc *pmc);
 static void pmc_write_counter_pre_6_6(struct vpmc_pmc *pmc, uint64_t val);
+static void __kvm_perf_overflow_pre_6_6(struct vpmc_pmc *pmc, bool in_pmi);
 
 /*
  * Mirrors __kvm_perf_overflow(): set the counter's GLOBAL_STATUS bit and, if the *cached*
@@ -41,6 +43,10 @@ static inline void __kvm_perf_overflow(struct vpmc_pmc *pmc, bool in_pmi)
 	struct vpmc_pmu *pmu = pmc_to_pmu(pmc);
 	bool skip_pmi = false;
 
+	if (pmu_host_before(pmu, 6, 6) && !kvm_vcpu_has_mediated_pmu(pmu_to_vcpu(pmu))) {
+		__kvm_perf_overflow_pre_6_6(pmc, in_pmi);
+		return;
+	}
 	if (pmc->perf_event && pmc->perf_event->attr.precise) {
 		if (!in_pmi) {
 			/* KVM chooses not to generate PEBS records for emulated instructions */
@@ -1336,6 +1342,14 @@ void vpmc__pmu_deliver_skid(struct vpmc_pmu *pmu)
 		simperf_deliver_skid(&pmu->gp_counters[i].perf);
 	for (i = 0; i < KVM_MAX_NR_FIXED_COUNTERS; i++)
 		simperf_deliver_skid(&pmu->fixed_counters[i].perf);
+	/*
+	 * One NMI handled them all; then the irq_work it queued (before 6.6) runs once:
+	 * kvm_pmi_trigger_fn() delivers the PMI now, during the exit, not at the next entry.
+	 */
+	if (pmu->irq_work) {
+		pmu->irq_work = false;
+		kvm_pmu_deliver_pmi(pmu_to_vcpu(pmu));
+	}
 }
 #endif
 
@@ -1518,4 +1532,44 @@ static void pmc_write_counter_pre_6_6(struct vpmc_pmc *pmc, uint64_t val)
 {
 	pmc->counter += val - pmc_read_counter(pmc);
 	pmc_update_sample_period(pmc);
+}
+
+/*
+ * __kvm_perf_overflow() before 73554b29bd70 ("KVM: x86: Synthesize at most one PMI per
+ * VM-exit", 6.6): a host PMI that is not the NMI of a VM-exit from the guest (one that skidded
+ * past the exit) queues the irq_work, which delivers its own PMI during the exit; an emulated
+ * overflow in the same exit then raises KVM_REQ_PMI, a second PMI at the entry. In a replay
+ * every host PMI interrupts guest mode (guest.c): only an injected skid takes the irq_work.
+ */
+static void __kvm_perf_overflow_pre_6_6(struct vpmc_pmc *pmc, bool in_pmi)
+{
+	struct vpmc_pmu *pmu = pmc_to_pmu(pmc);
+	bool skip_pmi = false;
+
+	if (pmc->perf_event && pmc->perf_event->attr.precise) {
+		if (!in_pmi) {
+			/* KVM chooses not to generate PEBS records for emulated instructions */
+			skip_pmi = true;
+		} else {
+			/* Indicate PEBS overflow PMI to guest. */
+			skip_pmi = __test_and_set_bit(GLOBAL_STATUS_BUFFER_OVF_BIT,
+						      &pmu->global_status);
+			trace_vpmc_overflow(pmc, GLOBAL_STATUS_BUFFER_OVF, false);
+		}
+	} else {
+		__set_bit(pmc->idx, &pmu->global_status);
+		trace_vpmc_overflow(pmc, BIT_ULL(pmc->idx), !in_pmi);
+	}
+
+	if (!pmc->intr || skip_pmi)
+		return;
+
+	/*
+	 * Inject PMI. If vcpu was in a guest mode during NMI PMI can be ejected on a guest mode
+	 * re-entry. Otherwise the irq_work wakes it (irq_work_queue(): at most once until it runs).
+	 */
+	if (in_pmi && !kvm_handling_nmi_from_guest(pmu_to_vcpu(pmu)))
+		pmu->irq_work = true;
+	else
+		kvm_make_request(KVM_REQ_PMI, pmu_to_vcpu(pmu));
 }

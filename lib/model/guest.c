@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include "model-local.h"
+#include "x86.h"
 
 /* Which architectural event a guest hardware counter counts in a segment (trace-format.md):
  * instructions (0xc0) or branches (Intel 0xc4, AMD 0xc2), unit mask 0; anything else (cycles,
@@ -163,9 +164,12 @@ static bool hw_units_count(struct vpmc_pmu *pmu, struct hw_unit *u, unsigned int
 		if (!events)
 			continue;
 		if (!kvm_vcpu_has_mediated_pmu(pmu)) {
-			/* the host PMI of a hardware overflow interrupts guest mode */
+			/* the host PMI of a hardware overflow interrupts guest mode: KVM handles
+			 * the NMI of that VM-exit as from the guest (handle_exception_irqoff()) */
+			kvm_before_interrupt(pmu, KVM_HANDLING_NMI);
 			if (simperf_count(pmc->perf_event, events))
 				exit = true;
+			kvm_after_interrupt(pmu);
 			continue;
 		}
 		pmc->counter = (pmc->counter + events) & pmc_bitmask(pmc);

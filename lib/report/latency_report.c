@@ -8,6 +8,7 @@
 #include <string.h>
 #include <vpmc/latency.h>
 
+#include "internal.h"
 #include "outbuf.h"
 
 /* The figures, in output order: short name (targets), JSON/CSV name. */
@@ -126,6 +127,7 @@ static void text_report(const struct vpmc_latency *l, const struct vpmc_replay *
 	const char *notes[VPMC_REPLAY_MAX_POLICIES];
 	bool any_mark = false;
 	int nr_notes = 0;
+	char kernel[48];
 	uint32_t v;
 
 	fprintf(f, "trace: %s", lab->trace);
@@ -134,10 +136,10 @@ static void text_report(const struct vpmc_latency *l, const struct vpmc_replay *
 			lab->gen + strlen("workload="));
 	fprintf(f, ", %.3f s, gaps: %s\n", vpmc_latency_span_s(l),
 		vpmc_latency_gaps_trace(l) ? "trace" : "model");
-	fprintf(f, "pmu: %s version=%u gp=%u, host kernel %u.%u; vector 0x%x, end: %s; fast <= %g "
+	fprintf(f, "pmu: %s version=%u gp=%u, host kernel %s; vector 0x%x, end: %s; fast <= %g "
 		"us\n", cfg->vendor == VPMC_VENDOR_AMD ? "amd" : "intel", cfg->version, cfg->nr_gp,
-		cfg->host_kernel >> 16, cfg->host_kernel & 0xffff, o->vector, end_name(o->end),
-		o->fast_us);
+		vpmc__kernel_name(cfg->host_kernel, kernel, sizeof(kernel)), o->vector,
+		end_name(o->end), o->fast_us);
 	fprintf(f, "cost profile: %s", lab->profile);
 	if (lab->fitted)
 		fprintf(f, " (fitted: %s)", lab->fitted);

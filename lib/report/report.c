@@ -411,6 +411,7 @@ static void text_header(const struct vpmc_replay *rp, FILE *f)
 	uint32_t nr_vcpus;
 	size_t i, nr_params, nr_assumed = vpmc_replay_nr_assumed(rp);
 	bool has_stats = vpmc_replay_source(rp, &source, &st);
+	char kernel[48];
 
 	events = vpmc_replay_span(rp, &nr_vcpus, &t_first, &t_last);
 	fprintf(f, "trace: %s\n", source ? source : "(events)");
@@ -425,7 +426,8 @@ static void text_header(const struct vpmc_replay *rp, FILE *f)
 		cfg->vendor == VPMC_VENDOR_AMD ? "amd" : "intel", cfg->version, cfg->nr_gp,
 		cfg->gp_width, cfg->nr_fixed, cfg->fixed_width,
 		a->vendor_how[0] ? a->vendor_how : "not said");
-	fprintf(f, "host kernel: %u.%u (%s)\n", cfg->host_kernel >> 16, cfg->host_kernel & 0xffff,
+	fprintf(f, "host kernel: %s (%s)\n",
+		vpmc__kernel_name(cfg->host_kernel, kernel, sizeof(kernel)),
 		a->host_how[0] ? a->host_how : "not said");
 	if (a->guest_synthesized)
 		fprintf(f, "guest: %" PRIu64 " instructions/s, %u branches per 1000: assumed, the "
@@ -717,6 +719,7 @@ static void json_assumptions(const struct vpmc_replay *rp, json_t *root, int *er
 	const struct vpmc_pmu_config *cfg = vpmc_replay_config(rp);
 	json_t *o = json_object(), *g = json_object(), *x = json_object();
 	uint64_t exit_ns, nr_exits = vpmc_replay_trace_exits(rp, &exit_ns);
+	unsigned int modeled;
 	char kernel[32];
 
 	if (!o || !g || !x) {
@@ -735,6 +738,10 @@ static void json_assumptions(const struct vpmc_replay *rp, json_t *root, int *er
 	out_json_set(o, "vendor_from", json_string(a->vendor_how), err);
 	snprintf(kernel, sizeof(kernel), "%u.%u", cfg->host_kernel >> 16, cfg->host_kernel & 0xffff);
 	out_json_set(o, "host_kernel", json_string(kernel), err);
+	/* a kernel newer than the newest modeled runs with that one's rules */
+	modeled = cfg->host_kernel > VPMC_KERNEL_LATEST ? VPMC_KERNEL_LATEST : cfg->host_kernel;
+	snprintf(kernel, sizeof(kernel), "%u.%u", modeled >> 16, modeled & 0xffff);
+	out_json_set(o, "host_kernel_modeled", json_string(kernel), err);
 	out_json_set(o, "host_kernel_from", json_string(a->host_how), err);
 	out_json_set(o, "ideal_guest", json_string(vpmc_replay_nr_assumed(rp) ?
 						   "own_overlay" : "trace_guest"), err);
@@ -1049,48 +1056,105 @@ static void plot_terminal(FILE *f, const char *path)
 	fputc('\n', f);
 }
 
+/* Longest line of the plot's title: longer ones break, so that no line is cut at the canvas's
+ * edges (900 pixels at 11 points: about 110 characters). */
+#define PLOT_TITLE_LINE 90
+
+/* Append @s to the title @t (@n bytes so far, @line where its last line starts) after @sep, or
+ * on a new line if the line would be longer than PLOT_TITLE_LINE. Return: the new length. */
+static size_t title_add(char *t, size_t len, size_t n, size_t *line, const char *sep,
+			const char *s)
+{
+	size_t w = strlen(sep) + strlen(s);
+
+	if (n >= len)
+		return n;
+	if (n > *line && n - *line + w > PLOT_TITLE_LINE) {
+		n += (size_t)snprintf(t + n, len - n, "\n");
+		*line = n;
+		sep = "";
+	}
+	if (n < len)
+		n += (size_t)snprintf(t + n, len - n, "%s%s", sep, s);
+	return n;
+}
+
 /* The sweep's title: what was replayed (tolerance or tolerance-wrap), with which overlay, and
- * what the plot cannot show. */
+ * what the plot cannot show; in lines of at most PLOT_TITLE_LINE characters where it can break
+ * (a path longer than that keeps its last PLOT_TITLE_LINE - 3 characters after "..."). */
 static void plot_title(const struct vpmc_replay *rp, FILE *f, bool lateness, bool zero,
 		       bool wrap)
 {
-	char t[4096];
+	char t[4096], src[PLOT_TITLE_LINE + 1];
 	const char *source;
-	size_t n, i, nr_assumed = vpmc_replay_nr_assumed(rp);
+	size_t n, line = 0, i, nr_assumed = vpmc_replay_nr_assumed(rp), sn;
 
 	vpmc_replay_source(rp, &source, NULL);
-	n = (size_t)snprintf(t, sizeof(t), "vpmcsim sweep of %s=T (%s) on %s\n--assume",
-			     wrap ? "tolerance-wrap" : "tolerance", wrap ? "--wrap" : "no --wrap",
-			     source ? source : "(events)");
-	for (i = 0; i < nr_assumed && n < sizeof(t); i++)
-		n += (size_t)snprintf(t + n, sizeof(t) - n, " %s", vpmc_replay_assumed(rp, i));
-	if (!nr_assumed && n < sizeof(t))
-		n += (size_t)snprintf(t + n, sizeof(t) - n, ": none");
-	if (!lateness && n < sizeof(t))
-		n += (size_t)snprintf(t + n, sizeof(t) - n, "; no sample matched an ideal sample "
-				      "at any T: no lateness curve%s", nr_assumed ? "" :
-				      " (program a counter with --assume)");
-	if (zero && n < sizeof(t))
-		snprintf(t + n, sizeof(t) - n, "; T = 0 left out (no place on a log axis)");
+	source = source ? source : "(events)";
+	sn = strlen(source);
+	if (sn > PLOT_TITLE_LINE)
+		snprintf(src, sizeof(src), "...%s", source + sn - (PLOT_TITLE_LINE - 3));
+	else
+		snprintf(src, sizeof(src), "%s", source);
+	n = (size_t)snprintf(t, sizeof(t), "vpmcsim sweep of %s=T (%s) on",
+			     wrap ? "tolerance-wrap" : "tolerance", wrap ? "--wrap" : "no --wrap");
+	n = title_add(t, sizeof(t), n, &line, " ", src);
+	n += (size_t)snprintf(t + n, sizeof(t) - n, "\n--assume"); /* short: t has room */
+	line = n - strlen("--assume");
+	for (i = 0; i < nr_assumed; i++)
+		n = title_add(t, sizeof(t), n, &line, " ", vpmc_replay_assumed(rp, i));
+	if (!nr_assumed)
+		n = title_add(t, sizeof(t), n, &line, "", ": none");
+	if (!lateness)
+		n = title_add(t, sizeof(t), n, &line, "; ", "no sample matched an ideal sample at "
+			      "any T: no lateness curve");
+	if (!lateness && !nr_assumed)
+		n = title_add(t, sizeof(t), n, &line, " ", "(program a counter with --assume)");
+	if (zero)
+		title_add(t, sizeof(t), n, &line, "; ", "T = 0 left out (no place on a log axis)");
 	fputs("set title ", f);
 	plot_string(f, t);
 	fputs(" noenhanced\n", f);
 }
 
-/* Samples lost against the ideal guest at each T, where the point is (all T with samples). */
+/* Samples lost against the ideal guest at each T, where the point is (all T with samples). A
+ * label read upwards lies left of its point: the one at the smallest T, on the y axis, is moved
+ * right of it, the one at the largest a little away from the border. */
 static void plot_lost_labels(const struct vpmc_replay *rp, FILE *f, const struct row *rows,
-			     const bool *on_axis)
+			     const bool *on_axis, uint64_t t_min, uint64_t t_max)
 {
 	size_t i, n = vpmc_replay_nr_policies(rp);
+	uint64_t t, lost;
 
 	for (i = 0; i < n; i++) {
 		if (!on_axis[i] || !rows[i].m.samples_ideal)
 			continue;
+		t = vpmc_replay_policy(rp, i)->arg;
+		lost = rows[i].m.samples > rows[i].m.samples_ideal ?
+		       0 : rows[i].m.samples_ideal - rows[i].m.samples;
 		fprintf(f, "set label 'lost %" PRIu64 "/%" PRIu64 "' at first %" PRIu64 ", graph "
-			"0.03 rotate by 90 left font ',8'\n", rows[i].m.samples > rows[i].m.samples_ideal ?
-			0 : rows[i].m.samples_ideal - rows[i].m.samples, rows[i].m.samples_ideal,
-			vpmc_replay_policy(rp, i)->arg);
+			"0.03 rotate by 90 left font ',8'%s\n", lost, rows[i].m.samples_ideal, t,
+			t == t_min ? " offset character 1,0" :
+			t == t_max ? " offset character -0.4,0" : "");
 	}
+}
+
+/* The x axis's tics at the swept Ts (not only the decades), in full ("2147483648", not gnuplot's
+ * "2.14748x10^9"), read upwards from the axis: a T of ten digits takes no more room from its
+ * neighbours than one of one digit. */
+static void plot_xtics(const struct vpmc_replay *rp, FILE *f, const bool *on_axis)
+{
+	size_t i, n = vpmc_replay_nr_policies(rp);
+	const char *sep = "";
+
+	fputs("set format x '%.0f'\nset xtics rotate by 90 right (", f);
+	for (i = 0; i < n; i++) {
+		if (!on_axis[i])
+			continue;
+		fprintf(f, "%s%" PRIu64, sep, vpmc_replay_policy(rp, i)->arg);
+		sep = ", ";
+	}
+	fputs(")\n", f);
 }
 
 int vpmc_replay_plot(struct vpmc_replay *rp, const char *path, const char **out)
@@ -1142,6 +1206,7 @@ int vpmc_replay_plot(struct vpmc_replay *rp, const char *path, const char **out)
 	plot_title(rp, b.f, lateness, zero, wrap);
 	fputs("set logscale x\nset xlabel 'tolerance T (events, log scale)'\n"
 	      "set ylabel 'modeled host us in all (PMU work)'\n", b.f);
+	plot_xtics(rp, b.f, on_axis);
 	/* the data's x range; one T: a decade either side of it (gnuplot warns of an empty one) */
 	if (t_min == t_max)
 		fprintf(b.f, "set xrange [%.15g:%.15g]\n", (double)t_min / 10, (double)t_min * 10);
@@ -1149,11 +1214,11 @@ int vpmc_replay_plot(struct vpmc_replay *rp, const char *path, const char **out)
 		fprintf(b.f, "set xrange [%" PRIu64 ":%" PRIu64 "]\n", t_min, t_max);
 	fprintf(b.f, "set yrange [0:%s]\n", cost_pos ? "*" : "1");
 	if (lateness)
-		fprintf(b.f, "set y2label 'p99 sample lateness against the ideal guest (trace "
-			"instructions)'\nset y2range [0:%s]\nset ytics nomirror\nset y2tics\n",
+		fprintf(b.f, "set y2label 'p99 lateness against the ideal guest (instructions)'\n"
+			"set y2range [0:%s]\nset ytics nomirror\nset y2tics\n",
 			late_pos ? "*" : "1");
 	fputs("set key below\nset grid\n", b.f);
-	plot_lost_labels(rp, b.f, rows, on_axis);
+	plot_lost_labels(rp, b.f, rows, on_axis, t_min, t_max);
 	fputs("$sweep << EOD\n# tolerance host_us_total ideal_lateness_insn_p99\n", b.f);
 	for (i = 0; i < nr_lanes; i++) {
 		if (!on_axis[i])

@@ -4,7 +4,7 @@
 #define VPMC_TRACE_LINEERR_H
 
 /* Bytes of a message: a longer one is cut here, so messages stay as long as they were. */
-#define VPMC_LINEERR_MAX 192
+#define VPMC_LINEERR_MAX 256
 
 /* The column (1-based byte offset, 0 = the whole line) and what was expected there, without the
  * "FILE:LINE:" the reader adds. */

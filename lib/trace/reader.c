@@ -83,6 +83,8 @@ struct vpmc_reader {
 	struct vtr_parser *vtr;
 	char vendor_from[160];        /* vpmc_reader_vendor_from(), "" until decided */
 	bool dat_magic;               /* the input starts as a trace.dat does (format given) */
+	char last_reason[VPMC_REASON_MAX]; /* the previous exit's reason (they repeat) */
+	bool last_named;              /* and whether it is a VMX or SVM exit-reason name */
 	enum vpmc_vendor vendor_seen;
 	struct vpmc_event held;       /* .vtr: the first event, read at open with the header */
 	struct trace_exit_names exit_names; /* .vtr: exit reasons in the kernel's spelling */
@@ -877,6 +879,20 @@ static int no_records(struct vpmc_reader *r)
 		    (unsigned long long)r->lb.line, r->lb.line == 1 ? "" : "s", why);
 }
 
+/* Count an exit whose reason no VMX or SVM name table has (legal: trace-format.md, "exit"). */
+static void note_reason(struct vpmc_reader *r, const char *reason)
+{
+	if (strcmp(reason, r->last_reason)) {
+		snprintf(r->last_reason, sizeof(r->last_reason), "%s", reason);
+		r->last_named = trace_exit_reason_known(reason);
+	}
+	if (r->last_named)
+		return;
+	if (!r->st.unnamed_reasons++)
+		snprintf(r->st.first_unnamed_reason, sizeof(r->st.first_unnamed_reason), "%s",
+			 reason);
+}
+
 int vpmc_reader_next(struct vpmc_reader *r, struct vpmc_event *ev)
 {
 	int ret;
@@ -888,9 +904,11 @@ int vpmc_reader_next(struct vpmc_reader *r, struct vpmc_event *ev)
 	if (r->done)
 		return 0;
 	ret = r->src->next(r, ev);
-	if (ret == 1)
+	if (ret == 1) {
 		r->st.events++;
-	else if (ret == 0 && !r->st.records)
+		if (ev->type == VPMC_EV_EXIT)
+			note_reason(r, ev->reason);
+	} else if (ret == 0 && !r->st.records)
 		return no_records(r);
 	else if (ret == 0)
 		r->done = true;

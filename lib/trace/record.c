@@ -100,6 +100,21 @@ unsigned int trace_exit_reason_isa(const char *reason)
 	return x86_svm_exit_code(reason, &code) || x86_svm_exit_code(word, &code) ? KVM_ISA_SVM : 0;
 }
 
+bool trace_exit_reason_known(const char *reason)
+{
+	char word[40];
+	size_t n = strcspn(reason, " "), i;
+	uint32_t code;
+
+	if (trace_exit_reason_isa(reason))
+		return true;
+	if (n >= sizeof(word))
+		return false;
+	for (i = 0; i < n; i++)
+		word[i] = (char)toupper((unsigned char)reason[i]);
+	return x86_vmx_exit_code(word, n, &code); /* lower case: VMX or SVM, not which */
+}
+
 void trace_exit_reason_name(unsigned int isa, uint64_t exit_reason, char *buf, size_t len)
 {
 	const char *name = NULL;

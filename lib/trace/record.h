@@ -140,4 +140,7 @@ struct trace_exit_names {
  * (x86_exit_kernel_name()), so that one exit has one name whatever the layout (issue 17). */
 void trace_exit_kernel_name(struct trace_exit_names *c, char *reason);
 
+/* Whether @reason is an exit-reason name of either vendor's table, in any case. */
+bool trace_exit_reason_known(const char *reason);
+
 #endif /* VPMC_KVM_RECORD_H */

@@ -4,6 +4,7 @@
  * files are read with it and a typo must not pass silently. */
 #include "config.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -360,10 +361,68 @@ static int parse_end(struct vtr_parser *p, struct vcur *c)
 	return no_more(c, "!end");
 }
 
+/* parse_end() as a directive: nothing but comments may follow it (vtr_parse_line()) */
+static int parse_end_line(struct vtr_parser *p, struct vcur *c)
+{
+	p->end_seen = true;
+	return parse_end(p, c);
+}
+
+/*
+ * Every directive after the header, in trace-format.md's order: the lookup and the "unknown
+ * directive" message both read this table, so neither can leave one out. @seen: the offset of
+ * its flag in struct vtr_parser (each at most once), or 0 (repeatable); @anywhere: also after
+ * the first event. !expect is read whole by vtr_parse_line() before the comment is cut (its
+ * message may hold a '#'): it has no @fn and is listed for the message.
+ */
+static const struct vtr_directive {
+	const char *name;
+	int (*fn)(struct vtr_parser *, struct vcur *);
+	size_t seen;
+	bool anywhere;
+} directives[] = {
+	{ "!pmu", parse_pmu, offsetof(struct vtr_parser, pmu_seen), false },
+	{ "!host", parse_host, offsetof(struct vtr_parser, host_seen), false },
+	{ "!source", parse_source, offsetof(struct vtr_parser, source_seen), false },
+	{ "!nested", parse_nested, offsetof(struct vtr_parser, nested_seen), false },
+	{ "!gaps", parse_gaps, offsetof(struct vtr_parser, gaps_seen), false },
+	{ "!gen", parse_gen, 0, false },
+	{ "!expect", NULL, 0, true },
+	{ "!end", parse_end_line, 0, true },
+};
+
+#define NR_DIRECTIVES (sizeof(directives) / sizeof(directives[0]))
+
+/* @n words as "a, b, c or d" into @buf (cut at @len). */
+static void join_words(char *buf, size_t len, const char *const *words, size_t n)
+{
+	size_t i, at = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < n && at < len; i++) {
+		int w = snprintf(buf + at, len - at, "%s%s", !i ? "" : i + 1 < n ? ", " : " or ",
+				 words[i]);
+
+		at += w > 0 ? (size_t)w : 0;
+	}
+}
+
+static int unknown_directive(struct vcur *c, struct tok t)
+{
+	const char *names[NR_DIRECTIVES];
+	char list[128];
+	size_t i;
+
+	for (i = 0; i < NR_DIRECTIVES; i++)
+		names[i] = directives[i].name;
+	join_words(list, sizeof(list), names, NR_DIRECTIVES);
+	return vfail(c, t.p, "unknown directive (expected %s)", list);
+}
+
 static int parse_directive(struct vtr_parser *p, struct vcur *c, struct tok t)
 {
-	bool *seen;
-	int (*fn)(struct vtr_parser *, struct vcur *);
+	const struct vtr_directive *d = NULL;
+	size_t i;
 
 	if (tok_is(t, VTR_MAGIC)) {
 		uint64_t version;
@@ -384,39 +443,22 @@ static int parse_directive(struct vtr_parser *p, struct vcur *c, struct tok t)
 	if (!p->header_seen)
 		return vfail(c, t.p, "expected '" VTR_MAGIC " 1' as the first line that is not "
 			     "a comment");
-	if (tok_is(t, "!end")) {
-		p->end_seen = true;
-		return parse_end(p, c);
+	for (i = 0; i < NR_DIRECTIVES && !d; i++) {
+		if (directives[i].fn && tok_is(t, directives[i].name))
+			d = &directives[i];
 	}
-	if (tok_is(t, "!pmu")) {
-		seen = &p->pmu_seen;
-		fn = parse_pmu;
-	} else if (tok_is(t, "!host")) {
-		seen = &p->host_seen;
-		fn = parse_host;
-	} else if (tok_is(t, "!source")) {
-		seen = &p->source_seen;
-		fn = parse_source;
-	} else if (tok_is(t, "!nested")) {
-		seen = &p->nested_seen;
-		fn = parse_nested;
-	} else if (tok_is(t, "!gaps")) {
-		seen = &p->gaps_seen;
-		fn = parse_gaps;
-	} else if (tok_is(t, "!gen")) {
-		if (p->event_seen)
-			return vfail(c, t.p, "directive after the first event (directives come "
-				     "first)");
-		return parse_gen(p, c); /* repeatable */
-	} else {
-		return vfail(c, t.p, "unknown directive (expected !pmu, !host, !source or !end)");
-	}
-	if (p->event_seen)
+	if (!d)
+		return unknown_directive(c, t);
+	if (p->event_seen && !d->anywhere)
 		return vfail(c, t.p, "directive after the first event (directives come first)");
-	if (*seen)
-		return vfail(c, t.p, "duplicate directive");
-	*seen = true;
-	return fn(p, c);
+	if (d->seen) {
+		bool *seen = (bool *)((char *)p + d->seen);
+
+		if (*seen)
+			return vfail(c, t.p, "duplicate directive");
+		*seen = true;
+	}
+	return d->fn(p, c);
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -600,6 +642,22 @@ static int parse_event_args(struct vcur *c, struct vpmc_event *ev)
 	}
 }
 
+/* "unknown event (expected ...)": the words parse_event() and vtr_nested_type() look up. */
+static int unknown_event(struct vcur *c, struct tok te)
+{
+	const char *words[VPMC_EV_NR + VPMC_EV_NESTED_END - VPMC_EV_NEXIT];
+	char list[320];
+	size_t n = 0;
+	int type;
+
+	for (type = 0; type < VPMC_EV_NR; type++)
+		words[n++] = vpmc_event_type_name((enum vpmc_event_type)type);
+	for (type = VPMC_EV_NEXIT; type < VPMC_EV_NESTED_END; type++)
+		words[n++] = vpmc_event_type_name((enum vpmc_event_type)type);
+	join_words(list, sizeof(list), words, n);
+	return vfail(c, te.p, "unknown event (expected %s)", list);
+}
+
 static int parse_event(struct vtr_parser *p, struct vcur *c, struct tok t, struct vpmc_event *ev)
 {
 	struct tok tv, te;
@@ -621,8 +679,7 @@ static int parse_event(struct vtr_parser *p, struct vcur *c, struct tok t, struc
 	if (type == VPMC_EV_NR)
 		type = vtr_nested_type(te.p, te.n);
 	if (type == VPMC_EV_NR)
-		return vfail(c, te.p, "unknown event (expected entry, exit, guest, retire, wrmsr, "
-			     "rdmsr, rdpmc, cpl, lvtpc, irq, eoi, sched_out or sched_in)");
+		return unknown_event(c, te);
 	if (time < p->last_time[vcpu])
 		return vfail(c, t.p, "time goes backwards for vcpu %llu (previous event at %llu)",
 			     (unsigned long long)vcpu, (unsigned long long)p->last_time[vcpu]);

@@ -38,7 +38,7 @@ each_command() {
 	read -r tap_n tap_failed <"$tmp/counts"
 }
 
-tap_plan 107
+tap_plan 131
 
 # ---- the reader's report, the same for every command ----------------------------------------
 # The last line of truncated-tail.txt is "... kvm_entry" without payload or newline: a warning.
@@ -63,6 +63,31 @@ each_command lost-events 0 "vpmcsim: $tmp/lost.txt: events lost: 147 (2 markers)
 pvm=$T/local-kvm/small-mixed-real.txt
 each_command unused-events 0 "vpmcsim: $pvm: events not used: kvm_update_master_clock 2," "$pvm"
 each_command synthesized 0 "vpmcsim: $pvm: 81 VM-entries synthesized" "$pvm"
+# exit reasons in neither vendor's table: kept as written, counted (2 of the 3 exits)
+printf '%s\n' '!vpmcsim-trace 1' '0 0 exit NOT_A_REASON' '1 0 entry' '2 0 exit HLT' '3 0 entry' \
+	'4 0 exit 0x7b' '5 0 entry' >"$tmp/unnamed.vtr"
+each_command unnamed-reasons 0 \
+	"vpmcsim: $tmp/unnamed.vtr: 2 exits with a reason in neither the VMX nor the SVM exit-reason table (the first: 'NOT_A_REASON'), kept as written" \
+	"$tmp/unnamed.vtr"
+
+# ---- standard input is "<stdin>" in every message, as in the reader's own -------------------
+each_stdin=$T/public/16-svm-platform-info-gp-df-shutdown-trace-cmd-unknown-comm.txt
+each_command stdin-name 0 "vpmcsim: <stdin>: 11 records, 9 events" -
+each_stdin=
+check stdin-warning 0 "vpmcsim: warning: <stdin>: all 6 rows are identical" \
+	sh -c "$vpmcsim compare - <'$T/public/16-svm-platform-info-gp-df-shutdown-trace-cmd-unknown-comm.txt'"
+check stdin-header 0 "trace: <stdin>" \
+	sh -c "$vpmcsim compare - <'$T/public/16-svm-platform-info-gp-df-shutdown-trace-cmd-unknown-comm.txt'"
+
+# ---- getopt's messages name the program and the command -------------------------------------
+for cmd in compare replay sweep stat convert latency calibrate nested conformance; do
+	check "getopt-prefix-$cmd" 2 "vpmcsim $cmd: unrecognized option '--x'" $vpmcsim $cmd --x
+done
+check getopt-prefix-gen-workload 2 "vpmcsim gen timer-storm: unrecognized option '--x'" \
+	$vpmcsim gen timer-storm --x
+check getopt-prefix-top 2 "vpmcsim: unrecognized option '--x'" $vpmcsim --x
+check getopt-prefix-argument 2 "vpmcsim compare: option '--assume' requires an argument" \
+	$vpmcsim compare --assume
 
 # ---- time stamps that go back on a vCPU (F13) -----------------------------------------------
 # line 4: an entry 50 us before the CPUID exit of the same vCPU at line 3

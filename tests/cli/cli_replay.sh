@@ -143,7 +143,7 @@ golden() {
 # has_dat: this build reads trace.dat
 has_dat() { $vpmcsim stat "$pvm" >/dev/null 2>&1; }
 
-tap_plan 154
+tap_plan 161
 
 golden compare-vmx-overlay "$golden/compare-12-vmx-gp0.txt" \
 	$vpmcsim compare --assume gp0=instructions,period=10000 "$vmx"
@@ -289,8 +289,13 @@ if command -v gnuplot >/dev/null 2>&1; then
 	# no PMI matched anywhere (no counter programmed): the cost curve alone, said in the title
 	check plot-no-pmi 0 "tolerance=100,100," \
 		$vpmcsim sweep --tolerance 1,10,100 --plot "$tmp/nopmi.svg" "$vmx"
-	check plot-trace-name 0 "vpmcsim sweep of tolerance=T (no --wrap) on $vmx</text>" cat "$tmp/nopmi.svg"
-	check plot-no-pmi-title 0 "--assume: none; no sample matched an ideal sample at any T: no lateness curve (program a counter with --assume)" \
+	# title lines of at most 90 characters (not cut at the canvas's edges): the path on a line
+	# of its own, its end kept when longer
+	check plot-trace-name 0 "-vmx-nested-l1-cr0wp-triple-fault-newfmt-multivcpu.txt</text>" \
+		cat "$tmp/nopmi.svg"
+	check plot-no-pmi-title 0 "<text>--assume: none; no sample matched an ideal sample at any T: no lateness curve</text>" \
+		cat "$tmp/nopmi.svg"
+	check plot-no-pmi-title-hint 0 "<text>(program a counter with --assume)</text>" \
 		cat "$tmp/nopmi.svg"
 	check plot-no-pmi-cost-curve 0 "host us in all" cat "$tmp/nopmi.svg"
 	# T = 0 is left out, with a note; the title names the overlay
@@ -309,7 +314,8 @@ if command -v gnuplot >/dev/null 2>&1; then
 	! grep -q "empty x range" "$tmp/o" && grep -q "<svg" "$tmp/one.svg"
 	tap_result $? plot-one-t-no-warning
 else
-	for t in sweep-plot-svg plot-no-pmi plot-trace-name plot-no-pmi-title plot-no-pmi-cost-curve plot-t0-noted \
+	for t in sweep-plot-svg plot-no-pmi plot-trace-name plot-no-pmi-title plot-no-pmi-title-hint \
+		plot-no-pmi-cost-curve plot-t0-noted \
 		plot-t0-title plot-all-missed-label plot-lateness-curve plot-png plot-one-t-no-warning; do
 		echo "ok $((tap_n += 1)) - $t # SKIP gnuplot not installed"
 	done
@@ -543,6 +549,17 @@ check vendor-vmx-raw-isa 0 "$intel kvm_exit isa=1 (VMX) at line 1)" $vpmcsim com
 # an ancient VMX trace's lower-case "hlt" is also an SVM name: it says nothing; --vendor decides
 check vendor-option 0 "$amd --vendor)" $vpmcsim sweep --format text --tolerance 1 --vendor amd "$tmp/vmx-tc.txt"
 check vendor-host-kernel 0 "host kernel: 6.8 (--host-kernel)" $vpmcsim compare --host-kernel 6.8 "$tmp/svm-tc.txt"
+# a host newer than VPMC_KERNEL_LATEST (7.0) runs with 7.0's rules and says so (gen
+# timer-storm's traces say 7.2); JSON keeps the kernel given and names the one modeled
+printf '%s\n' '!vpmcsim-trace 1' '!host kernel=7.2' '0 0 exit HLT' '1 0 entry' >"$tmp/k72.vtr"
+check kernel-newer-text 0 "host kernel: 7.2 (modeled as 7.0) (!host in the .vtr)" $vpmcsim compare "$tmp/k72.vtr"
+check kernel-newer-option 0 "host kernel: 7.1 (modeled as 7.0) (--host-kernel)" \
+	$vpmcsim compare --host-kernel 7.1 "$tmp/k72.vtr"
+check kernel-newer-json 0 '"host_kernel_modeled": "7.0"' $vpmcsim compare --format json "$tmp/k72.vtr"
+check kernel-newer-json-given 0 '"host_kernel": "7.2"' $vpmcsim compare --format json "$tmp/k72.vtr"
+check kernel-older-json 0 '"host_kernel_modeled": "6.8"' \
+	$vpmcsim compare --format json --host-kernel 6.8 "$tmp/k72.vtr"
+check kernel-newer-latency 0 "host kernel 7.2 (modeled as 7.0);" $vpmcsim latency "$tmp/k72.vtr"
 check vendor-bad 2 "vpmcsim: compare: --vendor: 'arm' is not intel or amd" $vpmcsim compare --vendor arm "$late"
 check vendor-vtr 0 "$intel !pmu in the .vtr)" $vpmcsim compare "$late"
 # an SVM trace with only kvm_nested_vmexit (L0's record of L2's exits, L0's isa)

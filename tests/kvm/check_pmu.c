@@ -106,6 +106,71 @@ START_TEST(test_fix15a_before_double_overflow)
 }
 END_TEST
 
+/*
+ * 73554b29bd70 ("KVM: x86: Synthesize at most one PMI per VM-exit", 6.6), with fix 15A's
+ * counts: base M-1, period 2, NATIVE(2) wraps in hardware and the host PMI skids past the exit
+ * (t=20), then the exit's CPUID retires (t=21) and the vCPU enters (t=30).
+ * Before 6.6, __kvm_perf_overflow(in_pmi) outside the NMI of a guest exit
+ * (!kvm_handling_nmi_from_guest()) queues the irq_work: kvm_pmi_trigger_fn() delivers PMI 1 at
+ * t=20, during the exit. The increment (prev_counter, < 6.8) saved prev = M-1 and made counter
+ * M; the drain folds the 2 hardware events: M + 2 = 1 < M-1, a second overflow, which raises
+ * KVM_REQ_PMI: PMI 2 at the entry (t=30). LVTPC was not masked by the first (a16eb25b09c0 is
+ * 6.6 too): both reach the guest, two PMIs for one exit.
+ * 6.6 (same counts, still prev_counter): the skidded PMI raises KVM_REQ_PMI too, one request
+ * bit: one PMI, at the entry.
+ */
+static void one_pmi_per_exit(unsigned int host, unsigned int want_at_skid, unsigned int want)
+{
+	struct rec r;
+	struct vpmc_vcpu *v = vcpu_make(VPMC_VENDOR_INTEL, VPMC_POLICY_EXACT, 0, host, &r);
+
+	vpmc__vcpu_pmu(v)->gp_counters[0].perf.inject.skid = true;
+	gp0_running(v, SEL_INSN_PMI, M48 - 1);
+	vpmc_vcpu_guest(v, 10, 2, 0, 0);
+	vpmc__vcpu_deliver_skid(v, 20);
+	ck_assert_uint_eq(rec_count(&r, VPMC_OBS_PMI, -2), want_at_skid);
+	retire(v, 21);
+	vpmc_vcpu_entry(v, 30);
+	ck_assert_uint_eq(vpmc_vcpu_counter(v, 0), 1);
+	ck_assert_uint_eq(rec_count(&r, VPMC_OBS_OVERFLOW, 0), 2);
+	ck_assert_uint_eq(rec_count(&r, VPMC_OBS_PMI, -2), want);
+	ck_assert_uint_eq(rec_nth(&r, VPMC_OBS_PMI, want - 1)->time_ns, 30);
+	if (want_at_skid)
+		ck_assert_uint_eq(rec_nth(&r, VPMC_OBS_PMI, 0)->time_ns, 20);
+	vpmc_vcpu_free(v);
+}
+
+START_TEST(test_one_pmi_per_exit)
+{
+	one_pmi_per_exit(VPMC_KERNEL(6, 6), 0, 1);
+}
+END_TEST
+
+START_TEST(test_one_pmi_per_exit_before_6_6)
+{
+	one_pmi_per_exit(VPMC_KERNEL(6, 5), 1, 2);
+}
+END_TEST
+
+/*
+ * Before 6.6 too, a host PMI that exits guest mode is the NMI of that exit
+ * (kvm_handling_nmi_from_guest()): KVM_REQ_PMI as since 6.6, one PMI at the entry. Base M-1,
+ * NATIVE(2): the hardware wraps in guest mode (an implicit exit and entry at t=10).
+ */
+START_TEST(test_pmi_from_guest_before_6_6)
+{
+	struct rec r;
+	struct vpmc_vcpu *v = vcpu_make(VPMC_VENDOR_INTEL, VPMC_POLICY_EXACT, 0,
+					VPMC_KERNEL(6, 5), &r);
+
+	gp0_running(v, SEL_INSN_PMI, M48 - 1);
+	vpmc_vcpu_guest(v, 10, 2, 0, 0);
+	ck_assert_uint_eq(rec_count(&r, VPMC_OBS_PMI, -2), 1);
+	ck_assert(!vpmc__vcpu_pmu(v)->irq_work);
+	vpmc_vcpu_free(v);
+}
+END_TEST
+
 /* Trap 3: emulated overflow waits for the drain; no entry (a halted vCPU) -> not detected. */
 START_TEST(test_trap03_emulated_overflow_waits_for_drain)
 {
@@ -1443,6 +1508,9 @@ static Suite *pmu_suite(void)
 
 	tc = tcase_create("legacy");
 	tcase_add_test(tc, test_fix15a_before_double_overflow);
+	tcase_add_test(tc, test_one_pmi_per_exit);
+	tcase_add_test(tc, test_one_pmi_per_exit_before_6_6);
+	tcase_add_test(tc, test_pmi_from_guest_before_6_6);
 	tcase_add_test(tc, test_fix15b_lost_overflow);
 	tcase_add_test(tc, test_legacy_prev_counter_single_wrap);
 	tcase_add_test(tc, test_fix21_snapshot_race);

@@ -328,6 +328,42 @@ START_TEST(test_plot_x_range)
 }
 END_TEST
 
+/* The plot's labels are not cut (issue 12 follow-up): x tics at the swept Ts, written in full
+ * (2^31 = 2147483648, not "2.14748x10^9") and read upwards; the "lost" label at the smallest T
+ * moved off the y axis. replay-overlay-tolerance-k-of-n.vtr's header: with --assume
+ * gp0=instructions,period=10 the ideal guest takes 3 samples, tolerance=25 delivers 1:
+ * "lost 2/3". A title line longer than 90 characters breaks;
+ * a path longer than that keeps its last 87 characters after "...". */
+START_TEST(test_plot_labels)
+{
+	static const char *const two[] = { "tolerance=1", "tolerance=2147483648" };
+	static const char *const k_of_n[] = { "tolerance=25" };
+	struct vpmc_replay *r = run_scenario("replay-tolerance-late-pmi.vtr", two, 2);
+	char path[160], want[128];
+	const char *script;
+
+	ck_assert_int_eq(vpmc_replay_plot(r, "x.svg", &script), 0);
+	ck_assert_msg(strstr(script, "set format x '%.0f'\nset xtics rotate by 90 right "
+			     "(1, 2147483648)\n"), "%s", script);
+	vpmc_replay_free(r);
+
+	r = run_scenario_assume("replay-overlay-tolerance-k-of-n.vtr", k_of_n, 1,
+				"gp0=instructions,period=10", NULL);
+	memset(path, 'p', sizeof(path) - 1);
+	path[sizeof(path) - 1] = '\0';
+	memcpy(path + sizeof(path) - 9, "/end.vtr", 8); /* before the NUL */
+	vpmc_replay_set_source(r, path, NULL);
+	ck_assert_int_eq(vpmc_replay_plot(r, "x.svg", &script), 0);
+	ck_assert_msg(strstr(script, "set label 'lost 2/3' at first 25, graph 0.03 rotate by 90 "
+			     "left font ',8' offset character 1,0\n"), "%s", script);
+	/* the first line as long as it may be: the path on the next, cut to 3 + 87 */
+	snprintf(want, sizeof(want), "set title \"vpmcsim sweep of tolerance=T (no --wrap) on\\n"
+		 "...%s\\n--assume gp0=instructions,period=10\"", path + sizeof(path) - 1 - 87);
+	ck_assert_msg(strstr(script, want), "%s", script);
+	vpmc_replay_free(r);
+}
+END_TEST
+
 /* ---- issue 12: samples against the ideal guest ---- */
 
 /* replay-overlay-tolerance-k-of-n.vtr's header: the ideal guest takes 3 samples (positions 9,
@@ -744,6 +780,7 @@ static Suite *replay_suite(void)
 	tcase_add_test(tc, test_cost_beyond_histogram);
 	tcase_add_test(tc, test_cost_not_finite_json);
 	tcase_add_loop_test(tc, test_plot_x_range, 0, ARRAY_SIZE(plot_ranges));
+	tcase_add_test(tc, test_plot_labels);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("ideal");

@@ -275,7 +275,12 @@ static const struct {
 	{ "duplicate header", "!vpmcsim-trace 1\n!vpmcsim-trace 1", 1,
 	  "duplicate '!vpmcsim-trace' header, found '!vpmcsim-trace'" },
 	{ "unknown directive", "!vpmcsim-trace 1\n!cpu vendor=intel", 1,
-	  "unknown directive (expected !pmu, !host, !source or !end), found '!cpu'" },
+	  /* every directive of docs/trace-format.md, from the table the parser looks them up in */
+	  "unknown directive (expected !pmu, !host, !source, !nested, !gaps, !gen, !expect or "
+	  "!end), found '!cpu'" },
+	/* !gen repeats, but like every directive but !expect and !end it comes before events */
+	{ "!gen after event", "!vpmcsim-trace 1\n!gen workload=w\n!gen workload=v b=2\n0 0 entry\n!gen workload=u", 1,
+	  "directive after the first event (directives come first), found '!gen'" },
 	/* !end: 2 event lines before it, so events=3 is a file that lost a line */
 	{ "!end count", "!vpmcsim-trace 2\n0 0 entry\n1 0 exit HLT\n!end events=3", 13,
 	  "!end: events=3, but 2 event lines come before it (lines lost or added), found '3'" },
@@ -327,12 +332,20 @@ static const struct {
 	  "MSR index: number larger than 64 bits, found '0x1ffffffffffffffffz'" },
 	{ "time goes backwards", "!vpmcsim-trace 1\n20 0 entry\n20 1 entry\n19 0 entry", 1,
 	  "time goes backwards for vcpu 0 (previous event at 20), found '19'" },
+	/* every event word of docs/trace-format.md's tables, the nested ones too */
 	{ "unknown event", "!vpmcsim-trace 1\n0 0 vmexit", 5,
 	  "unknown event (expected entry, exit, guest, retire, wrmsr, rdmsr, rdpmc, cpl, lvtpc, "
-	  "irq, eoi, sched_out or sched_in), found 'vmexit'" },
+	  "irq, eoi, sched_out, sched_in, nexit, ninject, nenter, nintercepts, nfail or "
+	  "ninval), found 'vmexit'" },
+	/* the longest list and a 28-byte token: 207 bytes, whole (VPMC_LINEERR_MAX) */
+	{ "unknown long event", "!vpmcsim-trace 1\n0 0 kvm_nested_vmexit_inject_xyz", 5,
+	  "unknown event (expected entry, exit, guest, retire, wrmsr, rdmsr, rdpmc, cpl, lvtpc, "
+	  "irq, eoi, sched_out, sched_in, nexit, ninject, nenter, nintercepts, nfail or "
+	  "ninval), found 'kvm_nested_vmexit_inject_xyz'" },
 	{ "missing event", "!vpmcsim-trace 1\n0 0", 4,
 	  "unknown event (expected entry, exit, guest, retire, wrmsr, rdmsr, rdpmc, cpl, lvtpc, "
-	  "irq, eoi, sched_out or sched_in), found end of line" },
+	  "irq, eoi, sched_out, sched_in, nexit, ninject, nenter, nintercepts, nfail or "
+	  "ninval), found end of line" },
 	{ "argument to entry", "!vpmcsim-trace 1\n0 0 entry 5", 11,
 	  "unexpected argument after entry, found '5'" },
 	{ "exit without reason", "!vpmcsim-trace 1\n0 0 exit", 9,

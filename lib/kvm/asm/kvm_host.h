@@ -135,6 +135,10 @@ struct vpmc_pmu {
 
 	/* struct kvm_vcpu state the PMU code uses (also requests and cpl above) */
 	uint32_t lvtpc;           /* local APIC LVTPC (kvm_lapic_get_reg(APIC_LVTPC)) */
+	uint8_t handling_intr_from_guest; /* vcpu->arch's: KVM_HANDLING_NMI while the host NMI
+					   * that exited guest mode is handled (x86.h) */
+	bool irq_work;            /* struct kvm_pmu's irq_work before 73554b29bd70 (6.6): queued
+				   * by a host PMI outside guest mode, runs kvm_pmi_trigger_fn() */
 
 	uint32_t vcpu_id;         /* vpmcsim: for observations */
 	struct {
