@@ -889,9 +889,19 @@ int replay_load_unit(struct vpmc_replay *r, size_t i, uint32_t vcpu, const struc
 	if (!r->begun || r->finished || i >= vpmc_replay_nr_policies(r) || vcpu >= VPMC_MAX_VCPUS)
 		return VPMC_ERR_INVAL;
 	if (vcpu >= r->nr_vcpus || !r->lanes[0].vcpus[vcpu]) {
+		unsigned int k;
+
 		err = replay_add_vcpu(r, vcpu, 0);
 		if (err)
 			return err;
+		/* no results but the summaries' (the overlay's programming made some) */
+		for (k = 0; k < r->nr_lanes; k++) {
+			lv = r->lanes[k].vcpus[vcpu];
+			metrics_vcpu_release(&lv->m);
+			metrics_vcpu_init(&lv->m, &r->cfg, &r->cost);
+			ideal_release(&lv->ideal);
+			ideal_init(&lv->ideal);
+		}
 	}
 	lv = r->lanes[i + 1].vcpus[vcpu];
 	err = metrics_vcpu_add(&lv->m, m);

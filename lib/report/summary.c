@@ -879,10 +879,10 @@ static json_t *union_state(struct vpmc_summary *s, json_t *inputs, json_t *warni
 	int err = 0;
 	size_t i;
 
+	out_json_set(st, "schema", json_string(SUMMARY_SCHEMA), &err);
 	for (i = 0; st && i < ARRAY_SIZE(ident_keys); i++)
 		out_json_set(st, ident_keys[i], json_incref(json_object_get(s->first,
 									  ident_keys[i])), &err);
-	out_json_set(st, "schema", json_string(SUMMARY_SCHEMA), &err);
 	out_json_set(st, "inputs", json_incref(inputs), &err);
 	put_u64s(t, &s->f, fact_u64, ARRAY_SIZE(fact_u64), &err);
 	out_json_set(t, "t_first", s->f.events ? out_json_u64(s->f.t_first) : json_null(), &err);
