@@ -16,12 +16,12 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 		"Usage: %s\n\n"
-		"Print the report of the union of the traces behind JSON reports of compare or\n"
-		"sweep (--format json), as that command prints it: exact, in any order. Reports made\n"
-		"with different commands, policies, overlay, PMU, cost model or assumptions are\n"
-		"refused.\n\n"
-		"  --format F          text, csv or json (default: the command's: compare text,\n"
-		"                      sweep csv); json carries the union's merge_state\n"
+		"Print the report of the union of the traces behind JSON reports of compare,\n"
+		"sweep or stat (--format json), as that command prints it: exact, in any order.\n"
+		"Reports made with different commands, policies, overlay, PMU, cost model,\n"
+		"assumptions or stat options are refused.\n\n"
+		"  --format F          text, csv or json (default: the command's: compare and stat\n"
+		"                      text, sweep csv); json carries the union's merge_state\n"
 		"  -o, --output FILE   write the report to FILE, whole or not at all ('-': standard\n"
 		"                      output, the default)\n"
 		"  -h, --help          this text; see vpmcsim(1), MERGE\n",
@@ -67,6 +67,22 @@ static int merge_args(int argc, char **argv, const char **fmt, enum vpmc_output 
 	return -1;
 }
 
+/* The sum of stat's summaries in @s, as stat prints it: its warning, then its report. */
+static int merge_stat(struct vpmc_summary *s, enum vpmc_output f, const char **text,
+		      struct vpmc_stat **st)
+{
+	const char *w;
+
+	if (vpmc_summary_stat(s, st))
+		return vpmcsim_fail(EXIT_INPUT, "merge: %s", vpmc_summary_error(s));
+	w = vpmc_stat_warning(*st);
+	if (w && w[0])
+		fprintf(stderr, "vpmcsim: warning: %s\n", w);
+	if (vpmc_stat_report(*st, f, text))
+		return vpmcsim_fail(EXIT_INPUT, "merge: out of memory");
+	return 0;
+}
+
 /* Write @text to @path through an outfile: whole or absent. */
 static int merge_write(const char *path, const char *text)
 {
@@ -86,6 +102,7 @@ static int merge_run(int argc, char **argv)
 {
 	const char *fmt = NULL, *out = NULL, *text, *cmd, *source;
 	enum vpmc_output f = VPMC_OUTPUT_TEXT;
+	struct vpmc_stat *st = NULL;
 	struct vpmc_summary *s;
 	struct cli c;
 	int rc = merge_args(argc, argv, &fmt, &f, &out), i, err;
@@ -105,6 +122,14 @@ static int merge_run(int argc, char **argv)
 		}
 	}
 	cmd = vpmc_summary_command(s);
+	if (!strcmp(cmd, "stat")) {
+		rc = merge_stat(s, fmt ? f : VPMC_OUTPUT_TEXT, &text, &st);
+		if (!rc)
+			rc = merge_write(out, text);
+		vpmc_stat_free(st);
+		vpmc_summary_free(s);
+		return rc;
+	}
 	cli_init(&c, "merge", fmt ? f : strcmp(cmd, "sweep") ? VPMC_OUTPUT_TEXT : VPMC_OUTPUT_CSV);
 	if (vpmc_summary_replay(s, &c.r))
 		rc = vpmcsim_fail(EXIT_INPUT, "merge: %s", vpmc_summary_error(s));

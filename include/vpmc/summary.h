@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <vpmc/replay.h>
+#include <vpmc/stat.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -42,7 +43,7 @@ int vpmc_summary_add_file(struct vpmc_summary *s, const char *path);
  * vpmc_summary_command() - The command whose summaries @s holds.
  * @s: merge with at least one summary
  *
- * Return: "compare" or "sweep", or NULL when empty.
+ * Return: "compare", "sweep" or "stat", or NULL when empty.
  */
 const char *vpmc_summary_command(const struct vpmc_summary *s);
 
@@ -55,6 +56,16 @@ const char *vpmc_summary_command(const struct vpmc_summary *s);
  * Return: 0, VPMC_ERR_INVAL (empty) or VPMC_ERR_NOMEM.
  */
 int vpmc_summary_replay(struct vpmc_summary *s, struct vpmc_replay **out);
+
+/**
+ * vpmc_summary_stat() - The sum of stat's summaries, for vpmc_stat_report() (whose JSON then
+ * carries the sum's "merge_state").
+ * @s: merge with at least one summary of stat; the sum moves out of it
+ * @out: set on success only; free with vpmc_stat_free()
+ *
+ * Return: 0, or VPMC_ERR_INVAL (none, or taken already).
+ */
+int vpmc_summary_stat(struct vpmc_summary *s, struct vpmc_stat **out);
 
 /* The last error's message ("FILE: ..."), or "". */
 const char *vpmc_summary_error(const struct vpmc_summary *s);

@@ -18,15 +18,17 @@
 
 #include "outbuf.h"
 #include "replay.h"
+#include "stat.h"
 #include "summary.h"
 
 #define SUMMARY_SCHEMA "vpmcsim-summary/1"
 
-/* The identity keys, in the order a difference is reported. */
+/* The identity keys, in the order a difference is reported: compare's and sweep's, stat's. */
 static const char *const ident_keys[] = {
 	"command", "policies", "overlay", "pmu", "cost", "cost_tags", "cost_profile",
 	"assumptions",
 };
+static const char *const stat_ident_keys[] = { "command", "event", "key", "vcpus", "time" };
 
 /* ---- fields, by table ---- */
 
@@ -100,8 +102,7 @@ static void put_dbls(json_t *o, const void *p, const struct ufield *f, size_t n,
 		out_json_set(o, f[i].key, hex_double(*AT(p, &f[i], const double)), err);
 }
 
-/* {"n", "min", "max", "buckets": [[low, high, count], ...]} (non-empty buckets, in order). */
-static json_t *put_hist(const struct vpmc_hist *h, int *err)
+json_t *summary_put_hist(const struct vpmc_hist *h, int *err)
 {
 	json_t *o = json_object(), *b = json_array();
 	unsigned int i, j;
@@ -158,15 +159,15 @@ static json_t *put_lane(const struct metrics_vcpu *m, const struct ideal_match *
 		out_json_set(e, "counter", json_integer(metrics_slot_idx(k)), err);
 		put_u64s(e, c, ctr_u64, ARRAY_SIZE(ctr_u64), err);
 		put_dbls(e, c, ctr_dbl, ARRAY_SIZE(ctr_dbl), err);
-		out_json_set(e, "late_ev", put_hist(&c->late_ev, err), err);
-		out_json_set(e, "late_ns", put_hist(&c->late_ns, err), err);
+		out_json_set(e, "late_ev", summary_put_hist(&c->late_ev, err), err);
+		out_json_set(e, "late_ns", summary_put_hist(&c->late_ns, err), err);
 		if (!e || json_array_append_new(ctrs, e))
 			*err = VPMC_ERR_NOMEM;
 	}
 	out_json_set(o, "counters", ctrs, err);
 	put_u64s(o, m, vcpu_u64, ARRAY_SIZE(vcpu_u64), err);
 	put_dbls(o, m, vcpu_dbl, ARRAY_SIZE(vcpu_dbl), err);
-	out_json_set(o, "cost_ns", put_hist(&m->cost_ns, err), err);
+	out_json_set(o, "cost_ns", summary_put_hist(&m->cost_ns, err), err);
 	hf = m->host_differ ? json_object() : json_null();
 	if (m->host_differ) {
 		put_u64s(hf, &m->host_first, host_u64, ARRAY_SIZE(host_u64), err);
@@ -177,8 +178,8 @@ static json_t *put_lane(const struct metrics_vcpu *m, const struct ideal_match *
 	}
 	out_json_set(o, "host_first", hf, err);
 	put_u64s(id, im, ideal_u64, ARRAY_SIZE(ideal_u64), err);
-	out_json_set(id, "late_ev", put_hist(&im->late_ev, err), err);
-	out_json_set(id, "late_ns", put_hist(&im->late_ns, err), err);
+	out_json_set(id, "late_ev", summary_put_hist(&im->late_ev, err), err);
+	out_json_set(id, "late_ns", summary_put_hist(&im->late_ns, err), err);
 	out_json_set(o, "ideal", id, err);
 	return o;
 }
@@ -338,6 +339,7 @@ struct vpmc_summary {
 	struct vpmc_reader_stats rs;
 	char *vendor_from, *host_from; /* the least, as text */
 	json_t *lanes;       /* the first summary's, then added up */
+	struct vpmc_stat *stat; /* stat's summaries: their sum */
 	size_t nr;
 	struct vpmc__errbuf eb;
 };
@@ -349,7 +351,7 @@ static int bad(struct vpmc_summary *s, const char *path, const char *where, cons
 			       where[0] ? "." : "", where, what);
 }
 
-static int get_u64(json_t *o, const char *key, uint64_t *v)
+int summary_get_u64(json_t *o, const char *key, uint64_t *v)
 {
 	json_t *j = json_object_get(o, key);
 	const char *s;
@@ -384,7 +386,7 @@ static int get_u64s(json_t *o, void *p, const struct ufield *f, size_t n, const 
 
 	for (i = 0; i < n; i++) {
 		*key = f[i].key;
-		if (get_u64(o, f[i].key, AT(p, &f[i], uint64_t)))
+		if (summary_get_u64(o, f[i].key, AT(p, &f[i], uint64_t)))
 			return -1;
 	}
 	return 0;
@@ -402,8 +404,7 @@ static int get_dbls(json_t *o, void *p, const struct ufield *f, size_t n, const 
 	return 0;
 }
 
-/* A histogram as put_hist() wrote it; Return: 0, -1 (malformed: @h partly filled), or NOMEM. */
-static int get_hist(json_t *o, struct vpmc_hist *h)
+int summary_get_hist(json_t *o, struct vpmc_hist *h)
 {
 	json_t *b = json_object_get(o, "buckets"), *e;
 	uint64_t n, min, max, lo, hi, count, blo, bhi;
@@ -411,7 +412,7 @@ static int get_hist(json_t *o, struct vpmc_hist *h)
 	size_t i;
 	int err;
 
-	if (get_u64(o, "n", &n) || get_u64(o, "min", &min) || get_u64(o, "max", &max) ||
+	if (summary_get_u64(o, "n", &n) || summary_get_u64(o, "min", &min) || summary_get_u64(o, "max", &max) ||
 	    !json_is_array(b) || min > max)
 		return -1;
 	json_array_foreach(b, i, e) {
@@ -422,7 +423,7 @@ static int get_hist(json_t *o, struct vpmc_hist *h)
 			return -1;
 		t = json_pack("{sOsOsO}", "l", json_array_get(e, 0), "h", json_array_get(e, 1), "c",
 			      json_array_get(e, 2));
-		err = !t || get_u64(t, "l", &lo) || get_u64(t, "h", &hi) || get_u64(t, "c", &count);
+		err = !t || summary_get_u64(t, "l", &lo) || summary_get_u64(t, "h", &hi) || summary_get_u64(t, "c", &count);
 		json_decref(t);
 		if (err)
 			return -1;
@@ -466,10 +467,10 @@ static int get_lane(json_t *o, struct metrics_vcpu *m, struct ideal_match *im, c
 		    get_dbls(e, mc, ctr_dbl, ARRAY_SIZE(ctr_dbl), key))
 			return -1;
 		*key = "late_ev";
-		err = get_hist(json_object_get(e, "late_ev"), &mc->late_ev);
+		err = summary_get_hist(json_object_get(e, "late_ev"), &mc->late_ev);
 		if (!err) {
 			*key = "late_ns";
-			err = get_hist(json_object_get(e, "late_ns"), &mc->late_ns);
+			err = summary_get_hist(json_object_get(e, "late_ns"), &mc->late_ns);
 		}
 		if (err)
 			return err;
@@ -478,7 +479,7 @@ static int get_lane(json_t *o, struct metrics_vcpu *m, struct ideal_match *im, c
 	    get_dbls(o, m, vcpu_dbl, ARRAY_SIZE(vcpu_dbl), key))
 		return -1;
 	*key = "cost_ns";
-	err = get_hist(json_object_get(o, "cost_ns"), &m->cost_ns);
+	err = summary_get_hist(json_object_get(o, "cost_ns"), &m->cost_ns);
 	if (err)
 		return err;
 	*key = "host_first";
@@ -503,10 +504,10 @@ static int get_lane(json_t *o, struct metrics_vcpu *m, struct ideal_match *im, c
 	if (get_u64s(id, im, ideal_u64, ARRAY_SIZE(ideal_u64), key))
 		return -1;
 	*key = "ideal.late_ev";
-	err = get_hist(json_object_get(id, "late_ev"), &im->late_ev);
+	err = summary_get_hist(json_object_get(id, "late_ev"), &im->late_ev);
 	if (!err) {
 		*key = "ideal.late_ns";
-		err = get_hist(json_object_get(id, "late_ns"), &im->late_ns);
+		err = summary_get_hist(json_object_get(id, "late_ns"), &im->late_ns);
 	}
 	return err;
 }
@@ -569,11 +570,13 @@ int vpmc_summary_new(struct vpmc_summary **out)
 /* The identity of @st against the first summary's: 0, or VPMC_ERR_INVAL naming the difference. */
 static int ident_check(struct vpmc_summary *s, const char *path, json_t *st)
 {
-	size_t i;
+	bool stat = !strcmp(vpmc_summary_command(s), "stat");
+	const char *const *keys = stat ? stat_ident_keys : ident_keys;
+	size_t i, n = stat ? ARRAY_SIZE(stat_ident_keys) : ARRAY_SIZE(ident_keys);
 
-	for (i = 0; i < ARRAY_SIZE(ident_keys); i++) {
-		json_t *a = json_object_get(s->first, ident_keys[i]);
-		json_t *b = json_object_get(st, ident_keys[i]);
+	for (i = 0; i < n; i++) {
+		json_t *a = json_object_get(s->first, keys[i]);
+		json_t *b = json_object_get(st, keys[i]);
 		char *ta, *tb;
 
 		if (json_equal(a, b) || (!a && !b))
@@ -582,7 +585,7 @@ static int ident_check(struct vpmc_summary *s, const char *path, json_t *st)
 		tb = b ? json_dumps(b, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY) : NULL;
 		vpmc__set_error(&s->eb, VPMC_ERR_INVAL, "%s and %s were made with different %s: "
 				"%.300s against %.300s; they do not merge", s->first_path, path,
-				ident_keys[i], ta ? ta : "(none)", tb ? tb : "(none)");
+				keys[i], ta ? ta : "(none)", tb ? tb : "(none)");
 		free(ta);
 		free(tb);
 		return VPMC_ERR_INVAL;
@@ -618,7 +621,7 @@ static int facts_add(struct vpmc_summary *s, const char *path, json_t *st)
 
 	memset(&rs, 0, sizeof(rs));
 	if (!json_is_object(t) || get_u64s(t, &f, fact_u64, ARRAY_SIZE(fact_u64), &key) ||
-	    (f.events && (get_u64(t, "t_first", &first) || get_u64(t, "t_last", &last))) ||
+	    (f.events && (summary_get_u64(t, "t_first", &first) || summary_get_u64(t, "t_last", &last))) ||
 	    !json_is_string(vf) || !json_is_string(hf))
 		return bad(s, path, "trace", "missing or malformed");
 	if (!json_is_null(rd) && (get_u64s(rd, &rs, stat_u64, ARRAY_SIZE(stat_u64), &key) ||
@@ -657,15 +660,15 @@ static int lanes_add(struct vpmc_summary *s, const char *path, json_t *st, size_
 		json_t *mine = json_array_get(s->lanes, i), *v = json_object_get(l, "capped_first_vcpu");
 		uint64_t runs, capped, t, mruns, mcapped, mt, mv;
 
-		if (get_u64(l, "handler_runs", &runs) || get_u64(l, "handler_capped", &capped) ||
-		    get_u64(l, "capped_first_ns", &t) || !json_is_integer(v) ||
+		if (summary_get_u64(l, "handler_runs", &runs) || summary_get_u64(l, "handler_capped", &capped) ||
+		    summary_get_u64(l, "capped_first_ns", &t) || !json_is_integer(v) ||
 		    json_integer_value(v) < 0 || json_integer_value(v) > UINT32_MAX)
 			return bad(s, path, "lanes", "missing or malformed counts");
 		if (!mine)
 			continue; /* the first summary's are s->lanes */
-		get_u64(mine, "handler_runs", &mruns);
-		get_u64(mine, "handler_capped", &mcapped);
-		get_u64(mine, "capped_first_ns", &mt);
+		summary_get_u64(mine, "handler_runs", &mruns);
+		summary_get_u64(mine, "handler_capped", &mcapped);
+		summary_get_u64(mine, "capped_first_ns", &mt);
 		mv = (uint64_t)json_integer_value(json_object_get(mine, "capped_first_vcpu"));
 		if (capped && (!mcapped || t < mt || (t == mt && (uint64_t)json_integer_value(v) < mv))) {
 			mt = t;
@@ -698,6 +701,36 @@ static int strings_add(struct vpmc_summary *s, const char *path, json_t *st, con
 	return 0;
 }
 
+/* Keep @st as the first summary, read from @path. Return: 0, or VPMC_ERR_NOMEM. */
+static int keep_first(struct vpmc_summary *s, const char *path, json_t *st)
+{
+	s->first = json_incref(st);
+	s->first_path = strdup(path);
+	if (!s->first_path)
+		return vpmc__set_error(&s->eb, VPMC_ERR_NOMEM, "out of memory");
+	return 0;
+}
+
+/* A summary of stat: its counts added to s->stat. */
+static int stat_add(struct vpmc_summary *s, const char *path, json_t *st)
+{
+	int err;
+
+	if (!s->stat) {
+		if (vpmc_stat_new(&s->stat))
+			return vpmc__set_error(&s->eb, VPMC_ERR_NOMEM, "out of memory");
+		if (stat_summary_setup(s->stat, st))
+			return bad(s, path, "", "\"event\", \"key\", \"vcpus\" or \"time\" "
+				   "missing or malformed");
+	}
+	err = stat_summary_add(s->stat, st, path, &s->eb);
+	if (!err && !s->first)
+		err = keep_first(s, path, st);
+	if (!err)
+		s->nr++;
+	return err;
+}
+
 /* The state of @st checked and added; Return: as vpmc_summary_add_file(). */
 static int summary_add(struct vpmc_summary *s, const char *path, json_t *st)
 {
@@ -710,17 +743,20 @@ static int summary_add(struct vpmc_summary *s, const char *path, json_t *st)
 		return bad(s, path, "schema", "not \"" SUMMARY_SCHEMA "\" (made by another "
 			   "vpmcsim?)");
 	if (!json_is_string(cmd) || (strcmp(json_string_value(cmd), "compare") &&
-				     strcmp(json_string_value(cmd), "sweep")))
-		return bad(s, path, "command", "not compare or sweep");
-	if (!json_is_array(pols) || !json_array_size(pols) ||
-	    json_array_size(pols) > VPMC_REPLAY_MAX_POLICIES || !json_is_array(units))
-		return bad(s, path, "", "no \"policies\" or no \"units\"");
-	nr_lanes = json_array_size(pols);
+				     strcmp(json_string_value(cmd), "sweep") &&
+				     strcmp(json_string_value(cmd), "stat")))
+		return bad(s, path, "command", "not compare, sweep or stat");
 	if (s->first) {
 		err = ident_check(s, path, st);
 		if (err)
 			return err;
 	}
+	if (!strcmp(json_string_value(cmd), "stat"))
+		return stat_add(s, path, st);
+	if (!json_is_array(pols) || !json_array_size(pols) ||
+	    json_array_size(pols) > VPMC_REPLAY_MAX_POLICIES || !json_is_array(units))
+		return bad(s, path, "", "no \"policies\" or no \"units\"");
+	nr_lanes = json_array_size(pols);
 	json_array_foreach(units, i, u) {
 		err = unit_load(s, path, u, nr_lanes, NULL);
 		if (err)
@@ -738,11 +774,11 @@ static int summary_add(struct vpmc_summary *s, const char *path, json_t *st)
 	if (err)
 		return err;
 	if (!s->first) {
-		s->first = json_incref(st);
 		s->lanes = json_deep_copy(json_object_get(st, "lanes"));
-		s->first_path = strdup(path);
-		if (!s->lanes || !s->first_path)
-			return vpmc__set_error(&s->eb, VPMC_ERR_NOMEM, "out of memory");
+		err = s->lanes ? keep_first(s, path, st) :
+		      vpmc__set_error(&s->eb, VPMC_ERR_NOMEM, "out of memory");
+		if (err)
+			return err;
 	}
 	s->nr++;
 	return 0;
@@ -765,7 +801,8 @@ int vpmc_summary_add_file(struct vpmc_summary *s, const char *path)
 	st = json_object_get(root, "merge_state");
 	if (!json_is_object(st))
 		err = vpmc__set_error(&s->eb, VPMC_ERR_PARSE, "%s: no \"merge_state\" object: not "
-				      "a JSON report of compare or sweep (--format json)", path);
+				      "a JSON report of compare, sweep or stat (--format json)",
+				      path);
 	else
 		err = summary_add(s, path, st);
 	json_decref(root);
@@ -791,6 +828,7 @@ void vpmc_summary_free(struct vpmc_summary *s)
 	json_decref(s->warnings);
 	json_decref(s->units);
 	json_decref(s->lanes);
+	vpmc_stat_free(s->stat);
 	free(s->first_path);
 	free(s->vendor_from);
 	free(s->host_from);
@@ -979,7 +1017,7 @@ static int replay_setup(struct vpmc_summary *s, struct vpmc_replay *r)
 	free(prof);
 	memset(&a, 0, sizeof(a));
 	memset(&cfg, 0, sizeof(cfg));
-	if (!err && (get_u64(as, "instructions_per_s", &a.guest_ips) ||
+	if (!err && (summary_get_u64(as, "instructions_per_s", &a.guest_ips) ||
 		     !json_is_integer(json_object_get(as, "branches_per_1000")) ||
 		     json_unpack(pmu, "{s:s, s:i, s:i, s:i, s:i, s:i, s:b, s:i, s:b, s:b}", "vendor",
 				 &why, "version", &cfg.version, "gp", &cfg.nr_gp, "fixed",
@@ -1015,6 +1053,15 @@ static void union_source(struct vpmc_summary *s, struct vpmc_replay *r, json_t *
 	vpmc_replay_set_source(r, label, s->has_stats ? &s->rs : NULL);
 }
 
+int vpmc_summary_stat(struct vpmc_summary *s, struct vpmc_stat **out)
+{
+	if (!s->stat)
+		return vpmc__set_error(&s->eb, VPMC_ERR_INVAL, "no summary of stat to merge");
+	*out = s->stat;
+	s->stat = NULL;
+	return 0;
+}
+
 int vpmc_summary_replay(struct vpmc_summary *s, struct vpmc_replay **out)
 {
 	json_t *inputs = NULL, *warnings = NULL, *units = NULL, *u, *st;
@@ -1023,8 +1070,8 @@ int vpmc_summary_replay(struct vpmc_summary *s, struct vpmc_replay **out)
 	int err;
 
 	vpmc__clear_error(&s->eb);
-	if (!s->first)
-		return vpmc__set_error(&s->eb, VPMC_ERR_INVAL, "no summary to merge");
+	if (!s->first || !strcmp(vpmc_summary_command(s), "stat"))
+		return vpmc__set_error(&s->eb, VPMC_ERR_INVAL, "no summary of compare or sweep");
 	inputs = sorted_strings(s->inputs);
 	warnings = sorted_strings(s->warnings);
 	units = sorted_units(s->units);
@@ -1039,9 +1086,9 @@ int vpmc_summary_replay(struct vpmc_summary *s, struct vpmc_replay **out)
 	json_array_foreach(s->lanes, i, u) {
 		uint64_t runs = 0, capped = 0, t = 0;
 
-		get_u64(u, "handler_runs", &runs);
-		get_u64(u, "handler_capped", &capped);
-		get_u64(u, "capped_first_ns", &t);
+		summary_get_u64(u, "handler_runs", &runs);
+		summary_get_u64(u, "handler_capped", &capped);
+		summary_get_u64(u, "capped_first_ns", &t);
 		if (!err)
 			err = replay_load_lane(r, i, runs, capped, t, (uint32_t)json_integer_value(
 						       json_object_get(u, "capped_first_vcpu")));
