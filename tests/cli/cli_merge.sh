@@ -25,7 +25,7 @@ norm() {
 		 .warnings |= map(split($w) | join("TRACE") | split($m) | join("TRACE"))' "$1"
 }
 
-tap_plan 50
+tap_plan 61
 
 # ---- convert --vcpu ---------------------------------------------------------------------------
 # The 4-vCPU recording as text (no libtracecmd needed); whole.vtr holds all its events.
@@ -130,6 +130,50 @@ done
 [ "$(jq .trace.events "$out/ww_w.json")" = "$(jq '.trace.events * 3' "$out/overlay-whole.json")" ]
 tap_result $? "three-copies-events"
 
+# ---- stat -------------------------------------------------------------------------------------
+# a timer storm on 4 vCPUs (exits and entries; compare's recording above has no kvm_exit)
+$vpmcsim gen timer-storm --vcpus 4 --seconds 1 --set guest_hz=500 -o "$out/storm.vtr" 2>/dev/null
+for v in 0 1 2 3; do
+	$vpmcsim convert --vcpu $v "$out/storm.vtr" -o "$out/s$v.vtr" 2>/dev/null
+done
+for f in storm s0 s1 s2 s3; do
+	$vpmcsim stat --format json "$out/$f.vtr" >"$out/stat-$f.json" 2>/dev/null
+done
+$vpmcsim merge "$out/stat-s3.json" "$out/stat-s1.json" "$out/stat-s0.json" \
+	"$out/stat-s2.json" --format json -o "$out/stat-merged.json" 2>/dev/null
+tap_result $? "stat-merge-runs"
+jq 'del(.merge_state.inputs)' "$out/stat-storm.json" >"$out/stat-want"
+jq 'del(.merge_state.inputs)' "$out/stat-merged.json" >"$out/stat-got"
+same "stat-merged-equals-whole" "$out/stat-want" "$out/stat-got"
+# the test covers both percentile definitions: the msr row has more than 1000 samples
+# (histogram) while each part has at most 1000 (its samples, exact); rdpmc at most 1000 in all
+jq -e '.merge_state.reasons[] | select(.name == "msr") | .n > 1000 and .exact == null' \
+	"$out/stat-storm.json" >/dev/null &&
+	jq -e '.merge_state.reasons[] | select(.name == "rdpmc") | .exact != null' \
+		"$out/stat-storm.json" >/dev/null &&
+	! cat "$out"/stat-s?.json | jq -e '.merge_state.reasons[] | select(.name == "msr") |
+		.n > 1000' | grep -q true
+tap_result $? "stat-covers-exact-and-histogram"
+$vpmcsim stat "$out/storm.vtr" 2>/dev/null >"$out/stext-want"
+$vpmcsim merge "$out"/stat-s?.json 2>/dev/null >"$out/stext-got"
+same "merge-text-is-stat-text" "$out/stext-want" "$out/stext-got"
+m "$out/stat-s0.json" "$out/stat-s1.json" >"$out/sab.json"
+m "$out/sab.json" "$out/stat-s2.json" >"$out/sab_c.json"
+m "$out/stat-s1.json" "$out/stat-s2.json" >"$out/sbc.json"
+m "$out/stat-s0.json" "$out/sbc.json" >"$out/sa_bc.json"
+m "$out/stat-s2.json" "$out/stat-s0.json" "$out/stat-s1.json" >"$out/scab.json"
+same "stat-associative" "$out/sab_c.json" "$out/sa_bc.json"
+same "stat-order-independent" "$out/sab_c.json" "$out/scab.json"
+s0=$out/stat-s0.json
+for o in "key --key max" "time --time 0,0.5" "vcpus --vcpu 1"; do
+	set -- $o
+	$vpmcsim stat "$2" "$3" --format json "$out/s1.vtr" >"$out/sr-$1.json" 2>/dev/null
+	check "stat-refuse-$1" 1 "merge: $s0 and $out/sr-$1.json were made with different $1" \
+		$vpmcsim merge "$s0" "$out/sr-$1.json"
+done
+check stat-refuse-compare 1 "were made with different command: \"stat\" against \"compare\"" \
+	$vpmcsim merge "$s0" "$out/compare-p1.json"
+
 # ---- refusals ---------------------------------------------------------------------------------
 p0=$out/compare-p0.json
 refuse() { # NAME WHAT ARGS...: compare ARGS on part 1 does not merge with part 0, for WHAT
@@ -157,9 +201,9 @@ check bad-format 2 "merge: --format 'xml': expected text, csv or json" \
 check missing-file 2 "merge: $out/nope.json:" $vpmcsim merge "$p0" "$out/nope.json"
 printf '{"merge_state": {"schema": 1,\n' >"$out/cut.json"
 check malformed-json 1 "merge: $out/cut.json:2:" $vpmcsim merge "$p0" "$out/cut.json"
-$vpmcsim stat --format json "$out/p0.vtr" >"$out/stat.json" 2>/dev/null
-check not-a-summary 1 "merge: $out/stat.json: no \"merge_state\" object" \
-	$vpmcsim merge "$out/stat.json"
+$vpmcsim replay --policy exact --format json "$out/p0.vtr" >"$out/replay.json" 2>/dev/null
+check not-a-summary 1 "merge: $out/replay.json: no \"merge_state\" object" \
+	$vpmcsim merge "$out/replay.json"
 jq '.merge_state.schema = "vpmcsim-summary/0"' "$p0" >"$out/schema.json"
 check wrong-schema 1 "merge: $out/schema.json: merge_state.schema: not \"vpmcsim-summary/1\"" \
 	$vpmcsim merge "$out/schema.json"
