@@ -114,8 +114,10 @@ json_t *stat_summary_state(struct vpmc_stat *s, int *err)
 	out_json_set(st, "key", json_string(stat_key_option(s)), err);
 	out_json_set(st, "vcpus", s->vcpu_filter ? vcpu_array(s->vcpus, err) : json_null(), err);
 	out_json_set(st, "time", s->time_arg[0] ? json_string(s->time_arg) : json_null(), err);
-	memcpy(names, s->inputs, s->nr_inputs * sizeof(*names));
-	qsort(names, s->nr_inputs, sizeof(*names), cmp_str);
+	if (s->nr_inputs) {
+		memcpy(names, s->inputs, s->nr_inputs * sizeof(*names));
+		qsort(names, s->nr_inputs, sizeof(*names), cmp_str);
+	}
 	for (i = 0; in && i < s->nr_inputs; i++) {
 		if (json_array_append_new(in, json_string(names[i])))
 			*err = VPMC_ERR_NOMEM;

@@ -952,6 +952,31 @@ static void free_state(void *p)
 	json_decref(p);
 }
 
+/* The PMU of merge_state @pmu into @cfg. Return: 0, or -1. */
+static int pmu_parse(json_t *pmu, struct vpmc_pmu_config *cfg)
+{
+	int v[9], b[3];
+	const char *vendor;
+
+	if (json_unpack(pmu, "{s:s, s:i, s:i, s:i, s:i, s:i, s:b, s:i, s:b, s:b}", "vendor",
+			&vendor, "version", &v[0], "gp", &v[1], "fixed", &v[2], "gp_width_bits",
+			&v[3], "fixed_width_bits", &v[4], "fw_writes", &b[0], "host_kernel", &v[5],
+			"pebs", &b[1], "tsx", &b[2]) ||
+	    v[0] < 0 || v[1] < 0 || v[2] < 0 || v[3] < 0 || v[4] < 0 || v[5] < 0)
+		return -1;
+	cfg->vendor = strcmp(vendor, "amd") ? VPMC_VENDOR_INTEL : VPMC_VENDOR_AMD;
+	cfg->version = (unsigned int)v[0];
+	cfg->nr_gp = (unsigned int)v[1];
+	cfg->nr_fixed = (unsigned int)v[2];
+	cfg->gp_width = (unsigned int)v[3];
+	cfg->fixed_width = (unsigned int)v[4];
+	cfg->host_kernel = (unsigned int)v[5];
+	cfg->fw_writes = b[0];
+	cfg->pebs = b[1];
+	cfg->tsx = b[2];
+	return 0;
+}
+
 /* The engine's setup from the identity: policies, overlay, cost model, assumptions, PMU. */
 static int replay_setup(struct vpmc_summary *s, struct vpmc_replay *r)
 {
@@ -1001,10 +1026,13 @@ static int replay_setup(struct vpmc_summary *s, struct vpmc_replay *r)
 		err = bad(s, s->first_path, "cost", "drain_extra_mult");
 	prof->cost.mult_n = 0;
 	json_array_foreach(mult, i, e) {
-		json_t *o = json_pack("{sOsO}", "k", json_array_get(e, 0), "p", json_array_get(e, 1));
+		json_t *o;
 
-		if (!err && (!o || get_dbl(o, "k", &prof->cost.mult_k[i]) ||
-			     get_dbl(o, "p", &prof->cost.mult_p[i])))
+		if (err)
+			break;
+		o = json_pack("{sOsO}", "k", json_array_get(e, 0), "p", json_array_get(e, 1));
+		if (!o || get_dbl(o, "k", &prof->cost.mult_k[i]) ||
+		    get_dbl(o, "p", &prof->cost.mult_p[i]))
 			err = bad(s, s->first_path, "cost", "drain_extra_mult");
 		prof->cost.mult_n++;
 		json_decref(o);
@@ -1019,15 +1047,10 @@ static int replay_setup(struct vpmc_summary *s, struct vpmc_replay *r)
 	memset(&cfg, 0, sizeof(cfg));
 	if (!err && (summary_get_u64(as, "instructions_per_s", &a.guest_ips) ||
 		     !json_is_integer(json_object_get(as, "branches_per_1000")) ||
-		     json_unpack(pmu, "{s:s, s:i, s:i, s:i, s:i, s:i, s:b, s:i, s:b, s:b}", "vendor",
-				 &why, "version", &cfg.version, "gp", &cfg.nr_gp, "fixed",
-				 &cfg.nr_fixed, "gp_width_bits", &cfg.gp_width, "fixed_width_bits",
-				 &cfg.fixed_width, "fw_writes", &cfg.fw_writes, "host_kernel",
-				 &cfg.host_kernel, "pebs", &cfg.pebs, "tsx", &cfg.tsx)))
+		     pmu_parse(pmu, &cfg)))
 		err = bad(s, s->first_path, "pmu", "missing or malformed");
 	if (err)
 		return err;
-	cfg.vendor = strcmp(why, "amd") ? VPMC_VENDOR_INTEL : VPMC_VENDOR_AMD;
 	a.guest_branch_permille = (unsigned int)json_integer_value(json_object_get(as,
 										  "branches_per_1000"));
 	a.guest_synthesized = json_is_true(json_object_get(as, "synthesized"));

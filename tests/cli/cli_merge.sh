@@ -25,7 +25,7 @@ norm() {
 		 .warnings |= map(split($w) | join("TRACE") | split($m) | join("TRACE"))' "$1"
 }
 
-tap_plan 61
+tap_plan 60
 
 # ---- convert --vcpu ---------------------------------------------------------------------------
 # The 4-vCPU recording as text (no libtracecmd needed); whole.vtr holds all its events.
