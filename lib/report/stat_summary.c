@@ -74,7 +74,10 @@ static json_t *row_state(struct stat_reason *r, int *err)
 
 static int cmp_row(const void *a, const void *b)
 {
-	return strcmp((*(struct stat_reason *const *)a)->name, (*(struct stat_reason *const *)b)->name);
+	const struct stat_reason *x = *(struct stat_reason *const *)a;
+	const struct stat_reason *y = *(struct stat_reason *const *)b;
+
+	return strcmp(x->name, y->name);
 }
 
 static int cmp_str(const void *a, const void *b)

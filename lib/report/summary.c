@@ -412,7 +412,8 @@ int summary_get_hist(json_t *o, struct vpmc_hist *h)
 	size_t i;
 	int err;
 
-	if (summary_get_u64(o, "n", &n) || summary_get_u64(o, "min", &min) || summary_get_u64(o, "max", &max) ||
+	if (summary_get_u64(o, "n", &n) || summary_get_u64(o, "min", &min) ||
+	    summary_get_u64(o, "max", &max) ||
 	    !json_is_array(b) || min > max)
 		return -1;
 	json_array_foreach(b, i, e) {
@@ -423,7 +424,8 @@ int summary_get_hist(json_t *o, struct vpmc_hist *h)
 			return -1;
 		t = json_pack("{sOsOsO}", "l", json_array_get(e, 0), "h", json_array_get(e, 1), "c",
 			      json_array_get(e, 2));
-		err = !t || summary_get_u64(t, "l", &lo) || summary_get_u64(t, "h", &hi) || summary_get_u64(t, "c", &count);
+		err = !t || summary_get_u64(t, "l", &lo) || summary_get_u64(t, "h", &hi) ||
+		      summary_get_u64(t, "c", &count);
 		json_decref(t);
 		if (err)
 			return -1;
@@ -621,7 +623,8 @@ static int facts_add(struct vpmc_summary *s, const char *path, json_t *st)
 
 	memset(&rs, 0, sizeof(rs));
 	if (!json_is_object(t) || get_u64s(t, &f, fact_u64, ARRAY_SIZE(fact_u64), &key) ||
-	    (f.events && (summary_get_u64(t, "t_first", &first) || summary_get_u64(t, "t_last", &last))) ||
+	    (f.events && (summary_get_u64(t, "t_first", &first) ||
+			  summary_get_u64(t, "t_last", &last))) ||
 	    !json_is_string(vf) || !json_is_string(hf))
 		return bad(s, path, "trace", "missing or malformed");
 	if (!json_is_null(rd) && (get_u64s(rd, &rs, stat_u64, ARRAY_SIZE(stat_u64), &key) ||
@@ -657,10 +660,12 @@ static int lanes_add(struct vpmc_summary *s, const char *path, json_t *st, size_
 	if (!json_is_array(ls) || json_array_size(ls) != nr_lanes)
 		return bad(s, path, "lanes", "not one entry per policy");
 	json_array_foreach(ls, i, l) {
-		json_t *mine = json_array_get(s->lanes, i), *v = json_object_get(l, "capped_first_vcpu");
+		json_t *mine = json_array_get(s->lanes, i);
+		json_t *v = json_object_get(l, "capped_first_vcpu");
 		uint64_t runs, capped, t, mruns, mcapped, mt, mv;
 
-		if (summary_get_u64(l, "handler_runs", &runs) || summary_get_u64(l, "handler_capped", &capped) ||
+		if (summary_get_u64(l, "handler_runs", &runs) ||
+		    summary_get_u64(l, "handler_capped", &capped) ||
 		    summary_get_u64(l, "capped_first_ns", &t) || !json_is_integer(v) ||
 		    json_integer_value(v) < 0 || json_integer_value(v) > UINT32_MAX)
 			return bad(s, path, "lanes", "missing or malformed counts");
@@ -670,7 +675,9 @@ static int lanes_add(struct vpmc_summary *s, const char *path, json_t *st, size_
 		summary_get_u64(mine, "handler_capped", &mcapped);
 		summary_get_u64(mine, "capped_first_ns", &mt);
 		mv = (uint64_t)json_integer_value(json_object_get(mine, "capped_first_vcpu"));
-		if (capped && (!mcapped || t < mt || (t == mt && (uint64_t)json_integer_value(v) < mv))) {
+		/* the first cut-off: the earliest, then the lowest vCPU */
+		if (capped && (!mcapped || t < mt || (t == mt && (uint64_t)json_integer_value(v) <
+							      mv))) {
 			mt = t;
 			mv = (uint64_t)json_integer_value(v);
 		}
@@ -980,9 +987,12 @@ static int pmu_parse(json_t *pmu, struct vpmc_pmu_config *cfg)
 /* The engine's setup from the identity: policies, overlay, cost model, assumptions, PMU. */
 static int replay_setup(struct vpmc_summary *s, struct vpmc_replay *r)
 {
-	json_t *pols = json_object_get(s->first, "policies"), *ov = json_object_get(s->first, "overlay");
-	json_t *cost = json_object_get(s->first, "cost"), *tags = json_object_get(s->first, "cost_tags");
-	json_t *pmu = json_object_get(s->first, "pmu"), *as = json_object_get(s->first, "assumptions");
+	json_t *pols = json_object_get(s->first, "policies");
+	json_t *ov = json_object_get(s->first, "overlay");
+	json_t *cost = json_object_get(s->first, "cost");
+	json_t *tags = json_object_get(s->first, "cost_tags");
+	json_t *pmu = json_object_get(s->first, "pmu");
+	json_t *as = json_object_get(s->first, "assumptions");
 	json_t *label = json_object_get(s->first, "cost_profile"), *e, *mult;
 	struct vpmc_cost_profile *prof = calloc(1, sizeof(*prof));
 	struct vpmc_replay_assumptions a;
@@ -1051,8 +1061,8 @@ static int replay_setup(struct vpmc_summary *s, struct vpmc_replay *r)
 		err = bad(s, s->first_path, "pmu", "missing or malformed");
 	if (err)
 		return err;
-	a.guest_branch_permille = (unsigned int)json_integer_value(json_object_get(as,
-										  "branches_per_1000"));
+	a.guest_branch_permille =
+		(unsigned int)json_integer_value(json_object_get(as, "branches_per_1000"));
 	a.guest_synthesized = json_is_true(json_object_get(as, "synthesized"));
 	snprintf(a.vendor_how, sizeof(a.vendor_how), "%s", s->vendor_from);
 	snprintf(a.host_how, sizeof(a.host_how), "%s", s->host_from);
