@@ -136,6 +136,7 @@ static int merge_run(int argc, char **argv)
 	if (!rc) {
 		vpmc_replay_source(c.r, &source, NULL);
 		c.trace = source;
+		c.name = cli_trace_name(source);
 		cli_replay_warnings(&c);
 		rc = cli_report_text(&c, strcmp(cmd, "sweep") ? VPMC_VIEW_COMPARE : VPMC_VIEW_SWEEP,
 				     &text);
