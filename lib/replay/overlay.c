@@ -217,7 +217,7 @@ static bool has_global_ctrl(const struct vpmc_pmu_config *cfg)
 /* amd_pmu_refresh()'s perfctr_core: the F15H core MSRs exist (PerfMonV2, or more than the four
  * legacy counters), and amd_core_pmu_init() makes perf use them; else perf keeps amd_pmu's K7
  * MSRs (MSR_K7_EVNTSEL0, MSR_K7_PERFCTR0, four counters). */
-static bool amd_perfctr_core(const struct vpmc_pmu_config *cfg)
+static bool has_perfctr_core(const struct vpmc_pmu_config *cfg)
 {
 	return cfg->version >= 2 || cfg->nr_gp > AMD64_NUM_COUNTERS;
 }
@@ -232,7 +232,7 @@ static unsigned int ctr_idx(const struct overlay_ctr *c)
 static uint32_t ctr_msr(const struct overlay_ctr *c, const struct vpmc_pmu_config *cfg)
 {
 	if (cfg->vendor == VPMC_VENDOR_AMD)
-		return amd_perfctr_core(cfg) ? MSR_F15H_PERF_CTR0 + 2 * c->index
+		return has_perfctr_core(cfg) ? MSR_F15H_PERF_CTR0 + 2 * c->index
 					     : MSR_K7_PERFCTR0 + c->index;
 	if (c->fixed)
 		return MSR_CORE_PERF_FIXED_CTR0 + c->index;
@@ -243,7 +243,7 @@ static uint32_t ctr_msr(const struct overlay_ctr *c, const struct vpmc_pmu_confi
 static uint32_t sel_msr(const struct overlay_ctr *c, const struct vpmc_pmu_config *cfg)
 {
 	if (cfg->vendor == VPMC_VENDOR_AMD)
-		return amd_perfctr_core(cfg) ? MSR_F15H_PERF_CTL0 + 2 * c->index
+		return has_perfctr_core(cfg) ? MSR_F15H_PERF_CTL0 + 2 * c->index
 					     : MSR_K7_EVNTSEL0 + c->index;
 	return MSR_P6_EVNTSEL0 + c->index;
 }
@@ -564,9 +564,9 @@ static bool ctr_overwritten(const struct overlay_ctr *c, const struct vpmc_pmu_c
 
 	if (cfg->vendor == VPMC_VENDOR_AMD) {
 		/* without perfctr_core or PerfMonV2 these MSRs #GP (amd_is_valid_msr()) */
-		if (amd_perfctr_core(cfg) && msr == MSR_F15H_PERF_CTR0 + 2 * n)
+		if (has_perfctr_core(cfg) && msr == MSR_F15H_PERF_CTR0 + 2 * n)
 			return snprintf(name, len, "MSR_F15H_PERF_CTR%u", n), true;
-		if (amd_perfctr_core(cfg) && msr == MSR_F15H_PERF_CTL0 + 2 * n && new_sel)
+		if (has_perfctr_core(cfg) && msr == MSR_F15H_PERF_CTL0 + 2 * n && new_sel)
 			return snprintf(name, len, "MSR_F15H_PERF_CTL%u", n), true;
 		/* the legacy K7 MSRs alias counters 0-3 (amd_msr_idx_to_pmc()) */
 		if (n < 4 && msr == MSR_K7_PERFCTR0 + n)
