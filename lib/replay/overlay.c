@@ -164,10 +164,14 @@ int overlay_check(const struct overlay *ov, const struct vpmc_pmu_config *cfg,
 	bool amd = cfg->vendor == VPMC_VENDOR_AMD;
 	unsigned int i;
 
-	if (ov->nr && cfg->version < 2)
-		return vpmc__set_error(msg, VPMC_ERR_INVAL, "--assume needs a PMU with global "
-				       "control (version 2 or later); this trace's PMU is "
-				       "version %u", cfg->version);
+	if (ov->nr && !cfg->version)
+		return vpmc__set_error(msg, VPMC_ERR_INVAL, "--assume needs a vPMU; this trace's "
+				       "%s PMU is version 0 (none)", amd ? "AMD" : "Intel");
+	/* Intel's version 1 PMI handler (no global control) is not modeled */
+	if (ov->nr && !amd && cfg->version < 2)
+		return vpmc__set_error(msg, VPMC_ERR_INVAL, "--assume needs an Intel PMU with "
+				       "global control (version 2 or later); this trace's Intel "
+				       "PMU is version %u", cfg->version);
 	for (i = 0; i < ov->nr; i++) {
 		const struct overlay_ctr *c = &ov->ctr[i];
 		unsigned int have = c->fixed ? cfg->nr_fixed : cfg->nr_gp;
@@ -203,19 +207,45 @@ static int64_t max_period(const struct vpmc_pmu_config *cfg)
 	return cfg->fw_writes ? (int64_t)(cntval_mask(cfg) >> 1) : (1LL << 31) - 1;
 }
 
+/* Guest perf drives counters through global control: Intel v2+, AMD PerfMonV2 (overlay_check()
+ * leaves AMD version 1 as the only PMU without it). */
+static bool has_global_ctrl(const struct vpmc_pmu_config *cfg)
+{
+	return cfg->version >= 2;
+}
+
+/* amd_pmu_refresh()'s perfctr_core: the F15H core MSRs exist (PerfMonV2, or more than the four
+ * legacy counters), and amd_core_pmu_init() makes perf use them; else perf keeps amd_pmu's K7
+ * MSRs (MSR_K7_EVNTSEL0, MSR_K7_PERFCTR0, four counters). */
+static bool has_perfctr_core(const struct vpmc_pmu_config *cfg)
+{
+	return cfg->version >= 2 || cfg->nr_gp > AMD64_NUM_COUNTERS;
+}
+
 /* KVM global index of overlay counter @c. */
 static unsigned int ctr_idx(const struct overlay_ctr *c)
 {
 	return c->fixed ? VPMC_FIXED_BASE + c->index : c->index;
 }
 
+/* x86_pmu_event_addr(): the counter MSR perf writes. */
 static uint32_t ctr_msr(const struct overlay_ctr *c, const struct vpmc_pmu_config *cfg)
 {
 	if (cfg->vendor == VPMC_VENDOR_AMD)
-		return MSR_F15H_PERF_CTR0 + 2 * c->index;
+		return has_perfctr_core(cfg) ? MSR_F15H_PERF_CTR0 + 2 * c->index
+					     : MSR_K7_PERFCTR0 + c->index;
 	if (c->fixed)
 		return MSR_CORE_PERF_FIXED_CTR0 + c->index;
 	return (cfg->fw_writes ? MSR_IA32_PMC0 : MSR_IA32_PERFCTR0) + c->index;
+}
+
+/* x86_pmu_config_addr(): the event select MSR of GP counter @c. */
+static uint32_t sel_msr(const struct overlay_ctr *c, const struct vpmc_pmu_config *cfg)
+{
+	if (cfg->vendor == VPMC_VENDOR_AMD)
+		return has_perfctr_core(cfg) ? MSR_F15H_PERF_CTL0 + 2 * c->index
+					     : MSR_K7_EVNTSEL0 + c->index;
+	return MSR_P6_EVNTSEL0 + c->index;
 }
 
 /* hwc->config of a sampling event counting at every CPL (x86_pmu_hw_config()). */
@@ -335,6 +365,46 @@ static uint32_t global_ctrl_msr(const struct vpmc_pmu_config *cfg)
 					      : MSR_CORE_PERF_GLOBAL_CTRL;
 }
 
+/* The overlay counter at KVM index @idx, or -1. */
+static int overlay_find(const struct overlay *ov, unsigned int idx)
+{
+	unsigned int i;
+
+	for (i = 0; i < ov->nr; i++) {
+		if (ctr_idx(&ov->ctr[i]) == idx)
+			return (int)i;
+	}
+	return -1;
+}
+
+/*
+ * x86_pmu_enable() on an AMD PMU without PerfMonV2 (amd_pmu): x86_pmu_disable() ->
+ * amd_pmu_disable_all() -> x86_pmu_disable_all() and amd_pmu_check_overflow() touch only active
+ * counters, and none is active yet; x86_pmu_start(PERF_EF_RELOAD) sets each period
+ * (x86_perf_event_set_period()), and its amd_pmu_enable_event() -> x86_pmu_enable_event() writes
+ * nothing while cpuc->enabled is 0; then amd_pmu_enable_all() writes each active counter's event
+ * select with EN (__x86_pmu_enable_event()), in counter order.
+ */
+static int overlay_program_amd_v1(const struct overlay *ov, const struct vpmc_pmu_config *cfg,
+				  struct overlay_guest *g, uint32_t vcpu, uint64_t t,
+				  const struct overlay_sink *sink)
+{
+	unsigned int i, idx;
+	int err = 0, n;
+
+	for (i = 0; !err && i < ov->nr; i++) {
+		g->period_left[i] = (int64_t)ov->ctr[i].period;
+		err = set_period(&ov->ctr[i], cfg, g, i, sink, vcpu, t);
+	}
+	for (idx = 0; !err && idx < cfg->nr_gp; idx++) {
+		n = overlay_find(ov, idx);
+		if (n >= 0)
+			err = wrmsr(sink, vcpu, t, sel_msr(&ov->ctr[n], cfg),
+				    ctr_config(&ov->ctr[n], cfg) | ARCH_PERFMON_EVENTSEL_ENABLE);
+	}
+	return err;
+}
+
 int overlay_program(const struct overlay *ov, const struct vpmc_pmu_config *cfg,
 		    struct overlay_guest *g, uint32_t vcpu, uint64_t t,
 		    const struct overlay_sink *sink)
@@ -344,6 +414,8 @@ int overlay_program(const struct overlay *ov, const struct vpmc_pmu_config *cfg,
 
 	if (!ov->nr)
 		return 0;
+	if (!has_global_ctrl(cfg))
+		return overlay_program_amd_v1(ov, cfg, g, vcpu, t, sink);
 	/* x86_pmu_disable() */
 	err = wrmsr(sink, vcpu, t, global_ctrl_msr(cfg), 0);
 	for (i = 0; !err && i < ov->nr; i++) {
@@ -356,11 +428,7 @@ int overlay_program(const struct overlay *ov, const struct vpmc_pmu_config *cfg,
 		if (err)
 			break;
 		if (!c->fixed) {
-			uint32_t sel = cfg->vendor == VPMC_VENDOR_AMD
-					       ? MSR_F15H_PERF_CTL0 + 2 * c->index
-					       : MSR_P6_EVNTSEL0 + c->index;
-
-			err = wrmsr(sink, vcpu, t, sel,
+			err = wrmsr(sink, vcpu, t, sel_msr(c, cfg),
 				    ctr_config(c, cfg) | ARCH_PERFMON_EVENTSEL_ENABLE);
 			continue;
 		}
@@ -375,18 +443,6 @@ int overlay_program(const struct overlay *ov, const struct vpmc_pmu_config *cfg,
 	}
 	/* x86_pmu_enable() -> __intel_pmu_enable_all() / amd_pmu_v2_enable_all() */
 	return err ? err : wrmsr(sink, vcpu, t, global_ctrl_msr(cfg), all_counters(cfg));
-}
-
-/* The overlay counter at KVM index @idx, or -1. */
-static int overlay_find(const struct overlay *ov, unsigned int idx)
-{
-	unsigned int i;
-
-	for (i = 0; i < ov->nr; i++) {
-		if (ctr_idx(&ov->ctr[i]) == idx)
-			return (int)i;
-	}
-	return -1;
 }
 
 /* intel_pmu_handle_irq() on a late-ack CPU, with handle_pmi_common() for perf's counters. */
@@ -453,12 +509,43 @@ static int overlay_pmi_handler_amd(const struct overlay *ov, const struct vpmc_p
 	return err ? err : wrmsr(sink, vcpu, t, MSR_AMD64_PERF_CNTR_GLOBAL_CTL, all_counters(cfg));
 }
 
+/*
+ * amd_pmu_handle_irq() without PerfMonV2 (and without BRS, which adds no MSR access here):
+ * x86_pmu_handle_irq() unmasks LVTPC first (apic_write(APIC_LVTPC, APIC_DM_NMI); x2APIC WRMSR),
+ * then for each active counter in counter order reads it (x86_perf_event_update(): RDPMC); a
+ * counter whose top bit (cntval_bits - 1) is still set has not overflowed and is skipped, the
+ * others are re-armed (x86_perf_event_set_period(): WRMSR counter = -left) and sampled. Nothing
+ * stops the counters: they count the handler's own instructions.
+ */
+static int overlay_pmi_handler_amd_v1(const struct overlay *ov, const struct vpmc_pmu_config *cfg,
+				      struct overlay_guest *g, uint32_t vcpu, uint64_t t,
+				      const struct overlay_sink *sink)
+{
+	uint64_t top = 1ULL << (cfg->gp_width - 1);
+	unsigned int idx;
+	int err, i;
+
+	err = wrmsr(sink, vcpu, t, X2APIC_MSR_LVTPC, APIC_DM_NMI);
+	for (idx = 0; !err && idx < cfg->nr_gp; idx++) {
+		i = overlay_find(ov, idx);
+		if (i < 0)
+			continue;
+		err = event_update(&ov->ctr[i], cfg, g, (unsigned int)i, sink, vcpu, t);
+		if (err || (g->prev_count[i] & top))
+			continue;
+		err = set_period(&ov->ctr[i], cfg, g, (unsigned int)i, sink, vcpu, t);
+	}
+	return err;
+}
+
 int overlay_pmi_handler(const struct overlay *ov, const struct vpmc_pmu_config *cfg,
 			struct overlay_guest *g, uint32_t vcpu, uint64_t t,
 			const struct overlay_sink *sink)
 {
 	if (!ov->nr)
 		return 0;
+	if (!has_global_ctrl(cfg))
+		return overlay_pmi_handler_amd_v1(ov, cfg, g, vcpu, t, sink);
 	if (cfg->vendor == VPMC_VENDOR_AMD)
 		return overlay_pmi_handler_amd(ov, cfg, g, vcpu, t, sink);
 	return overlay_pmi_handler_intel(ov, cfg, g, vcpu, t, sink);
@@ -476,16 +563,18 @@ static bool ctr_overwritten(const struct overlay_ctr *c, const struct vpmc_pmu_c
 	bool new_sel = value != (ctr_config(c, cfg) | ARCH_PERFMON_EVENTSEL_ENABLE);
 
 	if (cfg->vendor == VPMC_VENDOR_AMD) {
-		if (msr == MSR_F15H_PERF_CTR0 + 2 * n)
+		/* without perfctr_core or PerfMonV2 these MSRs #GP (amd_is_valid_msr()) */
+		if (has_perfctr_core(cfg) && msr == MSR_F15H_PERF_CTR0 + 2 * n)
 			return snprintf(name, len, "MSR_F15H_PERF_CTR%u", n), true;
-		if (msr == MSR_F15H_PERF_CTL0 + 2 * n && new_sel)
+		if (has_perfctr_core(cfg) && msr == MSR_F15H_PERF_CTL0 + 2 * n && new_sel)
 			return snprintf(name, len, "MSR_F15H_PERF_CTL%u", n), true;
 		/* the legacy K7 MSRs alias counters 0-3 (amd_msr_idx_to_pmc()) */
 		if (n < 4 && msr == MSR_K7_PERFCTR0 + n)
 			return snprintf(name, len, "MSR_K7_PERFCTR%u", n), true;
 		if (n < 4 && msr == MSR_K7_EVNTSEL0 + n && new_sel)
 			return snprintf(name, len, "MSR_K7_EVNTSEL%u", n), true;
-		if (msr == MSR_AMD64_PERF_CNTR_GLOBAL_CTL && !(value & (1ULL << n)))
+		if (has_global_ctrl(cfg) && msr == MSR_AMD64_PERF_CNTR_GLOBAL_CTL &&
+		    !(value & (1ULL << n)))
 			return snprintf(name, len, "PerfCntrGlobalCtl"), true;
 		return false;
 	}

@@ -5,8 +5,9 @@
  *
  * At a vCPU's first event the overlay programs its counters the way Linux perf does
  * (x86_pmu_disable, x86_perf_event_set_period, x86_pmu_enable_event / intel_pmu_enable_fixed,
- * __intel_pmu_enable_all), and on each PMI the policy delivers it runs the MSR accesses of
- * Linux's PMI handler (intel_pmu_handle_irq() with late ack; amd_pmu_v2_handle_irq()) with
+ * __intel_pmu_enable_all; amd_pmu_enable_all without PerfMonV2), and on each PMI the policy
+ * delivers it runs the MSR accesses of Linux's PMI handler (intel_pmu_handle_irq() with late ack;
+ * amd_pmu_v2_handle_irq(); amd_pmu_handle_irq() -> x86_pmu_handle_irq() without PerfMonV2) with
  * x86_perf_event_update() / x86_perf_event_set_period()'s arithmetic. Every access is an
  * intercepted instruction: exit, the access, one retired instruction at CPL 0, entry; vpmcsim(1)
  * (OVERLAY) lists the exact sequence.
@@ -67,7 +68,8 @@ struct overlay_sink {
  */
 int overlay_add(struct overlay *ov, const char *spec, struct vpmc__errbuf *why);
 
-/* Check @ov against the PMU: counters exist, vendor and version supported. Return 0, or
+/* Check @ov against the PMU: counters exist, a vPMU, and global control on Intel (AMD version 1
+ * is driven through its event selects). Return 0, or
  * VPMC_ERR_INVAL with @msg ("--assume gp9: ...") set. */
 int overlay_check(const struct overlay *ov, const struct vpmc_pmu_config *cfg,
 		  struct vpmc__errbuf *msg);

@@ -22,7 +22,7 @@ out=$(mktemp -d "${TMPDIR:-/tmp}/vpmc-ts.XXXXXX")
 trap 'rm -rf "$out" "$tap_out" "$tap_out.err"' EXIT
 src=${top_srcdir:-$(dirname "$0")/../..}
 
-tap_plan 50
+tap_plan 55
 
 # field NAME CSV POLICY: the named column of POLICY's row
 field() {
@@ -343,5 +343,119 @@ for s in exact:mean exact:p50 exact:p99 exact:p999 disabled=0x12:mean disabled=0
 done
 [ -z "$bad" ]; tap_result $? "C6: calibrate's model values are latency's"
 [ -z "$bad" ] || echo "#$bad"
+
+# ---- --assume on the generated AMD PMU without PerfMonV2 (issue 13 acceptance) ------------------
+# gen timer-storm's guest has an AMD PMU of version 1 (no global control). The overlay then runs
+# what Linux perf does there (amd/core.c: amd_pmu_enable_all(), amd_pmu_handle_irq() ->
+# x86_pmu_handle_irq()): programming writes the counter (-period, x86_perf_event_set_period())
+# and then its event select with EN; each PMI: WRMSR LVTPC = NMI (unmask, first), RDPMC of each
+# counter, WRMSR counter = -left for those whose bit 47 is clear. Nothing stops the counter, so
+# it counts the handler's own retired instructions: after a wrap, LVTPC's retire (1) is in the
+# RDPMC's value (delta = P + 1, left = P - 1), RDPMC's retire is overwritten by the WRMSR, and
+# the WRMSR's retire is the new period's first event; perf's next wrap comes P - 2 trace events
+# later. The first comes P - 1 trace events after programming (the event select's retire counts).
+#
+# A1-A3, by hand, on 4 counters (K7 MSRs: amd_pmu_refresh() gives perfctr_core only above four
+# counters) and --assume gp0=instructions,period=100: programming at the first event (t 0):
+# PERFCTR0 (0xc0010004) = 2^48 - 100, EVNTSEL0 (0xc0010000) = 0x5300c0, whose retire counts: -99.
+# The 250-instruction segment runs 1000-2000 ns, instruction i at 1000 + 4i ns: wraps at i = 99
+# (1396 ns; RDPMC 1, re-armed at 2^48 - 99, -98 after its retire) and i = 99 + 98 = 197 (1788 ns,
+# the same); the 53 left and 44 more bring it to -1, and the retire at 3000 ns wraps it: the PMI
+# at the entry at 4050 ns (RDPMC 1, 2^48 - 99 again). Three samples; the first two at a host PMI
+# (implicit exit) at the wrapping instruction, 0 events and 0 ns late; the third 0 events and
+# 1050 ns late (the entry) under exact, tolerance-wrap (the wrap requests the reprogram) and
+# mediated. tolerance=100: the handler's WRMSR retire is pending when pmc_write_counter() sets the
+# perf period, so the second wrap comes 1 instruction (4 ns) late (p50 of 0 and 4 ns: 0, the
+# lower); the last retire stays pending (2 <= T, no request, no later entry drains): missed. disabled=0x12 (PERF_COUNT_HW_INSTRUCTIONS):
+# no retire counts, so the counter wraps at instructions 100 and 200 (RDPMC 0: re-armed at -100),
+# each 1 event (4 ns) after the lane reference's, which counted the event select's (then the
+# re-arm's) retire; each RDPMC reads 2 short of it (that retire and LVTPC's); -6 at 3000, whose
+# retire is not counted: 2 samples, none missed.
+printf '%s\n' '!vpmcsim-trace 2' '!pmu vendor=amd version=1 gp=4 gp_width=48' '!host kernel=7.2' \
+	'0 0 exit hlt' '1000 0 entry' '2000 0 guest insn=250 cpl=3' '2000 0 exit intr' \
+	'2500 0 entry' '3000 0 guest insn=44 cpl=3' '3000 0 exit msr' '3000 0 wrmsr 0x6e0 0x1' \
+	'3000 0 retire' '4050 0 entry' '!end events=10' >"$out/amd1.vtr"
+$vpmcsim replay --policy exact --assume gp0=instructions,period=100 --log "$out/amd1.log" \
+	"$out/amd1.vtr" >/dev/null 2>&1
+acc=$(awk '/"policy":"exact"/ && /"kind":"(read|write)"/ {
+		match($0, /"t_ns":[0-9]+/); t = substr($0, RSTART + 7, RLENGTH - 7)
+		match($0, /"index":[0-9]+/); i = substr($0, RSTART + 8, RLENGTH - 8)
+		match($0, /"value":[0-9]+/); v = substr($0, RSTART + 8, RLENGTH - 8)
+		printf "%s %x %s;", t, i, v }' "$out/amd1.log")
+m100=281474976710556 m99=281474976710557 # 2^48 - 100, 2^48 - 99
+want="0 c0010004 $m100;0 c0010000 5439680;1396 0 1;1396 c0010004 $m99;1788 0 1;"
+want="${want}1788 c0010004 $m99;4050 0 1;4050 c0010004 $m99;"
+[ "$acc" = "$want" ]
+tap_result $? "A1: AMD v1, K7 MSRs: the overlay's programming, RDPMCs and re-arms (x86_pmu_handle_irq())"
+[ "$acc" = "$want" ] || echo "# got $acc, want $want"
+$vpmcsim compare --assume gp0=instructions,period=100 "$out/amd1.vtr" --format csv \
+	>"$out/amd1.csv" 2>/dev/null
+# row CSV POLICY SAMPLES MATCHED MISSED EVENTS_MAX NS_P50 NS_MAX: compare's row against the above
+row() {
+	got="$(field samples "$1" "$2") $(field lane_ref_matched "$1" "$2")"
+	got="$got $(field lane_ref_missed "$1" "$2") $(field lane_ref_lateness_events_max "$1" "$2")"
+	got="$got $(field lane_ref_lateness_ns_p50 "$1" "$2") $(field lane_ref_lateness_ns_max "$1" "$2")"
+	[ "$got" = "$3 $4 $5 $6 $7 $8" ] || { echo "# $2: $got, want $3 $4 $5 $6 $7 $8"; return 1; }
+}
+ok=0
+row "$out/amd1.csv" exact 3 3 0 0 0 1050 && row "$out/amd1.csv" mediated 3 3 0 0 0 1050 &&
+	[ "$(field samples_ideal "$out/amd1.csv" exact)" = 3 ] &&
+	[ "$(field exits_implicit "$out/amd1.csv" exact)" = 2 ] &&
+	[ "$(field reads "$out/amd1.csv" exact)" = 3 ] &&
+	[ "$(field reads_with_error "$out/amd1.csv" exact)" = 0 ] || ok=1
+tap_result $ok "A2: exact and mediated: 3 samples, 2 at host PMIs on time, 1 at the entry 1050 ns late"
+ok=0
+row "$out/amd1.csv" tolerance=100 2 2 1 1 0 4 &&
+	row "$out/amd1.csv" tolerance-wrap=10000 3 3 0 1 4 1050 &&
+	row "$out/amd1.csv" disabled=0x12 2 2 0 1 4 4 &&
+	[ "$(field error_events_max_abs "$out/amd1.csv" disabled=0x12)" = 2 ] || ok=1
+tap_result $ok "A3: tolerance loses the pending wrap, tolerance-wrap delivers it, disabled=0x12 1 late"
+# A4: the generated trace (2 vCPUs, 1 s, F15H MSRs: 6 counters) with a counter the trace leaves
+# alone (it programs gp0, the profiler's, and gp1) and P = 10^6. The awk below runs the rule
+# above over the trace: per vCPU the first wrap after P - 1 counted events, then every P - 2;
+# counted events: every guest instruction (USR | OS) and every retire. A wrap inside a segment
+# is a host PMI at that instruction (an implicit exit), 0 events and 0 ns late under exact and
+# mediated; a wrap at a retire is delivered at its entry (entry - retire late); a wrap at a
+# segment's first instruction after a drain would be 1 event late (the host perf event's period
+# of at least 2, x86_perf_event_set_period()): none here. Each PMI adds one RDPMC to the reads.
+set -- $(awk -v P=1000000 '/^!/ { next }
+	{ v = $2 }
+	!(v in left) { left[v] = P - 1 }
+	$3 == "guest" { split($4, a, "="); n = a[2]; if (left[v] == 1) first++
+			while (n >= left[v]) { n -= left[v]; left[v] = P - 2; seg++ }
+			left[v] -= n }
+	$3 == "retire" && --left[v] == 0 { left[v] = P - 2; rt++; rt_t[v] = $1; wait[v] = 1 }
+	$3 == "entry" && wait[v] { if ($1 - rt_t[v] > span) span = $1 - rt_t[v]; wait[v] = 0 }
+	$3 == "rdpmc" { reads++ }
+	END { print seg + 0, rt + 0, span + 0, first + 0, reads + 0 }' "$out/v.vtr")
+seg=$1 rt=$2 span=$3 first=$4 reads=$5 s=$(($1 + $2))
+$vpmcsim compare --assume gp2=instructions,period=1000000 "$out/v.vtr" --format csv \
+	>"$out/a4.csv" 2>/dev/null
+ok=0
+[ "$first" = 0 ] && [ "$(field exits_implicit "$out/a4.csv" exact)" = "$seg" ] &&
+	[ "$(field reads "$out/a4.csv" exact)" = $((reads + s)) ] &&
+	[ "$(field reads_with_error "$out/a4.csv" exact)" = 0 ] || ok=1
+for p in exact mediated; do
+	[ "$(field samples_ideal "$out/a4.csv" "$p")" = "$s" ] &&
+		[ "$(field lane_ref_overflows "$out/a4.csv" "$p")" = "$s" ] &&
+		row "$out/a4.csv" "$p" "$s" "$s" 0 0 0 "$span" || ok=1
+done
+tap_result $ok "A4: compare --assume on the generated AMD v1 trace: $s samples ($rt at retires) as the trace gives them, on time"
+# A5: each of exact's PMIs sits on a drain of replay --log (the implicit exit's entry), as many
+# as compare matched; and the log's drains are compare's, every policy (one engine, two views)
+ok=0
+for p in exact disabled=0x12 tolerance=100 tolerance-wrap=10000 mediated; do
+	$vpmcsim replay --policy "$p" --assume gp2=instructions,period=1000000 --log "$out/a5.log" \
+		"$out/v.vtr" >/dev/null 2>&1
+	set -- $(awk -v pol="\"policy\":\"$p\"" 'index($0, pol) {
+			match($0, /"t_ns":[0-9]+/); t = substr($0, RSTART + 7, RLENGTH - 7)
+			match($0, /"vcpu":[0-9]+/); v = substr($0, RSTART + 7, RLENGTH - 7) }
+		index($0, pol) && /"kind":"drain"/ { d[v " " t] = 1; nd++ }
+		index($0, pol) && /"kind":"match"/ { n++; if (!((v " " t) in d)) bad++ }
+		END { print nd + 0, bad ? -1 : n + 0 }' "$out/a5.log")
+	[ "$1" = "$(field drains "$out/a4.csv" "$p")" ] || { ok=1; echo "# $p: the log has $1 drains"; }
+	[ "$p" != exact ] || [ "$2" = "$s" ] || { ok=1; echo "# exact: $2 matched PMIs at drains"; }
+done
+tap_result $ok "A5: exact's PMIs at drains of replay --log; the log's drains are compare's, each policy"
 
 tap_done

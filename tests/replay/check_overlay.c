@@ -2,7 +2,8 @@
 /*
  * check_overlay.c - "--assume" parsing and the guest profiler's MSR sequences (lib/replay/overlay.c).
  * Expected sequences follow Linux: x86_pmu_enable()/x86_pmu_start() for programming,
- * intel_pmu_handle_irq() (late ack) and amd_pmu_v2_handle_irq() for the PMI handler, with the
+ * intel_pmu_handle_irq() (late ack), amd_pmu_v2_handle_irq() and x86_pmu_handle_irq() (AMD without
+ * PerfMonV2) for the PMI handler, with the
  * arithmetic of x86_perf_event_update() and x86_perf_event_set_period().
  */
 #include "config.h"
@@ -119,7 +120,18 @@ START_TEST(test_duplicate_and_check)
 	vpmc_pmu_config_default(&cfg, VPMC_VENDOR_INTEL);
 	cfg.version = 1;
 	ck_assert_int_eq(overlay_check(&ov, &cfg, &msg), VPMC_ERR_INVAL);
-	ck_assert(strstr(msg.msg, "version 2") != NULL);
+	ck_assert_str_eq(msg.msg, "--assume needs an Intel PMU with global control (version 2 or "
+			 "later); this trace's Intel PMU is version 1");
+	/* AMD without PerfMonV2 is driven through its event selects (amd_pmu_enable_all()) */
+	memset(&ov, 0, sizeof(ov));
+	ck_assert_int_eq(overlay_add(&ov, "gp3=branches", &why), 0);
+	vpmc_pmu_config_default(&cfg, VPMC_VENDOR_AMD);
+	cfg.version = 1;
+	cfg.nr_gp = 4;
+	ck_assert_int_eq(overlay_check(&ov, &cfg, &msg), 0);
+	cfg.version = 0;
+	ck_assert_int_eq(overlay_check(&ov, &cfg, &msg), VPMC_ERR_INVAL);
+	ck_assert_str_eq(msg.msg, "--assume needs a vPMU; this trace's AMD PMU is version 0 (none)");
 }
 END_TEST
 
@@ -352,6 +364,76 @@ START_TEST(test_amd_v2_handler)
 END_TEST
 
 /*
+ * AMD without PerfMonV2 (version 1). The MSRs are amd_pmu_refresh()'s: with more than four
+ * counters (perfctr_core) the F15H block (CTLn 0xc0010200 + 2n, CTRn 0xc0010201 + 2n), else the K7
+ * MSRs (EVNTSELn 0xc0010000 + n, PERFCTRn 0xc0010004 + n), as amd_core_pmu_init() picks them.
+ */
+static const struct {
+	unsigned int nr_gp;
+	uint32_t sel1, ctr1, sel3, ctr3; /* gp1's and gp3's event select and counter */
+} amd_v1[] = {
+	{ 6, 0xc0010202, 0xc0010203, 0xc0010206, 0xc0010207 },
+	{ 4, 0xc0010001, 0xc0010005, 0xc0010003, 0xc0010007 },
+};
+
+START_TEST(test_amd_v1_program_and_handler)
+{
+	struct overlay ov = { 0 };
+	struct overlay_guest g;
+	struct vpmc_pmu_config cfg;
+	struct vpmc__errbuf why = { "" };
+	char want[2048];
+
+	vpmc_pmu_config_default(&cfg, VPMC_VENDOR_AMD);
+	cfg.version = 1;
+	cfg.nr_gp = amd_v1[_i].nr_gp;
+	/* given in the order gp3, gp1 */
+	ck_assert_int_eq(overlay_add(&ov, "gp3=branches,period=100", &why), 0);
+	ck_assert_int_eq(overlay_add(&ov, "gp1=instructions,period=1000", &why), 0);
+	reset_sink();
+	ck_assert_int_eq(overlay_program(&ov, &cfg, &g, 0, 0, &sink), 0);
+	/* x86_pmu_disable(): no active counter, nothing to disable; x86_pmu_start() for each
+	 * event, in the order added: counter = -period (x86_perf_event_set_period()), its
+	 * x86_pmu_enable_event() silent (cpuc->enabled = 0); amd_pmu_enable_all(): event selects
+	 * with EN in counter order, gp1 (0xc0 | INT | USR | OS | EN = 0x5300c0) then gp3 (0xc2) */
+	snprintf(want, sizeof(want),
+		 "exit MSR_WRITE;wrmsr %#x %#llx;retire;entry|"
+		 "exit MSR_WRITE;wrmsr %#x %#llx;retire;entry|"
+		 "exit MSR_WRITE;wrmsr %#x 0x5300c0;retire;entry|"
+		 "exit MSR_WRITE;wrmsr %#x 0x5300c2;retire;entry|",
+		 amd_v1[_i].ctr3, (unsigned long long)(-100ULL & M48),
+		 amd_v1[_i].ctr1, (unsigned long long)(-1000ULL & M48),
+		 amd_v1[_i].sel1, amd_v1[_i].sel3);
+	ck_assert_str_eq(trace, want);
+
+	/* x86_pmu_handle_irq(): LVTPC = NMI (x2APIC 0x834) first; gp1 reads -990 (top bit 47 set:
+	 * not overflowed, skipped; its update still takes 10 events off: left 990); gp3 reads 4
+	 * (wrapped): delta = 4 - (-100) = 104, left = 100 - 104 = -4 -> + 100 = 96, counter =
+	 * -96. No global control: no disable, status, ack or enable. */
+	reset_sink();
+	rdpmc_value[1] = -990ULL & M48;
+	rdpmc_value[3] = 4;
+	ck_assert_int_eq(overlay_pmi_handler(&ov, &cfg, &g, 0, 0, &sink), 0);
+	snprintf(want, sizeof(want),
+		 "exit MSR_WRITE;wrmsr 0x834 0x400;retire;entry|"
+		 "exit RDPMC;rdpmc 0x1=%llu;retire;entry|"
+		 "exit RDPMC;rdpmc 0x3=4;retire;entry|"
+		 "exit MSR_WRITE;wrmsr %#x %#llx;retire;entry|",
+		 (unsigned long long)(-990ULL & M48), amd_v1[_i].ctr3,
+		 (unsigned long long)(-96ULL & M48));
+	ck_assert_str_eq(trace, want);
+	ck_assert_int_eq(g.period_left[0], 96);
+	ck_assert_int_eq(g.period_left[1], 990);
+	/* the trace's own writes: the K7 alias of gp1 always undoes it (amd_msr_idx_to_pmc());
+	 * F15H CTR1 only where it exists; GLOBAL_CTL does not exist without PerfMonV2 (#GP) */
+	ck_assert_int_eq(overlay_msr_conflict(&ov, &cfg, 0xc0010005, 0, want, sizeof(want)), 1);
+	ck_assert_int_eq(overlay_msr_conflict(&ov, &cfg, 0xc0010203, 0, want, sizeof(want)),
+			 amd_v1[_i].nr_gp > 4 ? 1 : -1);
+	ck_assert_int_eq(overlay_msr_conflict(&ov, &cfg, 0xc0000301, 0, want, sizeof(want)), -1);
+}
+END_TEST
+
+/*
  * A trace's own WRMSR that undoes what overlay_program() wrote for an assumed counter (F6): the
  * counter MSR (both Intel aliases; AMD's F15H and, for counters 0-3, K7 MSRs: amd_msr_idx_to_pmc
  * maps both), its event select with another value than overlay_program()'s (0x5300c0 for
@@ -435,6 +517,7 @@ static Suite *overlay_suite(void)
 	tcase_add_test(tc, test_intel_legacy_alias_and_status_bits_not_ours);
 	tcase_add_test(tc, test_intel_handler_without_status);
 	tcase_add_test(tc, test_amd_v2_handler);
+	tcase_add_loop_test(tc, test_amd_v1_program_and_handler, 0, ARRAY_SIZE(amd_v1));
 	tcase_add_loop_test(tc, test_msr_conflict, 0, ARRAY_SIZE(conflicts));
 	suite_add_tcase(s, tc);
 	return s;
