@@ -69,8 +69,11 @@
  *    masked LVTPC leaves the overflow to a later PMI); without an overlay every policy sees
  *    the same reads and reference overflows.
  * I7 Two runs of the engine give identical output: the report (one of the three views in one
- *    of the three formats, chosen by the input), the sweep plot, the log (every other input),
- *    the warning, every metric.
+ *    of the three formats, chosen by the input), the sweep plot, the log (one input in 16),
+ *    the warning, every metric. Checked on a quarter of the inputs (chosen by a hash of the
+ *    bytes, so a failing input fails again): the second run doubled every input's time, and
+ *    what makes two runs differ (state kept across runs, memory read before it is written)
+ *    is not specific to one input, so a campaign still meets it on many.
  * I8 Memory stays bounded: a vCPU allocates nothing after vpmc_vcpu_new(); the engine's heap
  *    never exceeds what its documented per-vCPU structures can hold (histograms of at most 59
  *    blocks, a reference queue of at most 4096 observations), whatever the number of events.
@@ -137,6 +140,7 @@ struct fz_case {
 	unsigned int report;   /* the view and format to report: 3 * view + format */
 	unsigned int detail;   /* the policy whose counters are checked one by one, beside exact */
 	bool log;              /* write the replay log */
+	bool twice;            /* run the engine a second time (I7) */
 	unsigned int nr_assume;
 	char assume[2][64];    /* --assume specs */
 	unsigned int nr_vcpus;
@@ -276,6 +280,16 @@ static uint64_t hash_mix(uint64_t h, uint64_t v)
 	return h ^ (h >> 31);
 }
 
+static uint64_t hash_bytes(const uint8_t *data, size_t size)
+{
+	uint64_t h = 0;
+	size_t i;
+
+	for (i = 0; i < size; i++)
+		h = hash_mix(h, data[i]);
+	return h;
+}
+
 static const unsigned int width_table[16] = {
 	0, 32, 40, 47, 16, 8, 4, 1, 64, 49, 31, 24, 2, 12, 63, 44,
 };
@@ -327,7 +341,9 @@ static void decode_params(struct fz_case *c, struct fz_in *in)
 	c->cost = (d >> 3) & 3;
 	c->report = t % (FZ_VIEWS * FZ_FORMATS);
 	c->detail = (d >> 5) % NR_POL;
-	c->log = (t ^ d ^ o1) & 1;
+	/* the log in one input in 16: its JSON lines make a run about 5 times longer (logging
+	 * every other input took most of the target's time) */
+	c->log = !((t ^ d ^ o1) & 15);
 	/* an overlay in a quarter of the inputs: its PMI handler makes a run ten times longer */
 	c->nr_assume = 0;
 	if (!(o1 & 3)) {
@@ -668,13 +684,10 @@ static void decode_vtr(struct fz_case *c, const uint8_t *data, size_t size)
 	struct vpmc_reader_opts o;
 	struct vpmc_reader *r;
 	struct vpmc_event ev;
-	uint64_t h = 0, total, budget;
+	uint64_t h = hash_bytes(data, size), total, budget;
 	uint8_t params[4];
 	struct fz_in in = { params, params + sizeof(params) };
-	size_t k;
 
-	for (k = 0; k < size; k++)
-		h = hash_mix(h, data[k]);
 	memcpy(params, &h, sizeof(params));
 	vpmc_reader_opts_default(&o);
 	o.format = VPMC_FORMAT_VTR;
@@ -1471,7 +1484,10 @@ static void check_engine(const struct fz_case *c)
 	char what[32];
 
 	engine_run(c, true, true, &fz_out[0]);
-	engine_run(c, true, false, &fz_out[1]);
+	if (c->twice)
+		engine_run(c, true, false, &fz_out[1]);
+	else
+		fz_out[1] = fz_out[0];
 	/* I7 */
 	FZ_CHECK(a->begun == b->begun && a->overlay == b->overlay &&
 			 a->stopped_at == b->stopped_at && a->stop_err == b->stop_err &&
@@ -1574,6 +1590,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		decode_binary(&fc, &in);
 	if (!fc.nr_ev)
 		return 0;
+	/* I7 on a quarter of the inputs (its top 2 bits; decode_vtr() takes the low ones) */
+	fc.twice = !(hash_bytes(data, size) >> 62);
 	if (dump)
 		dump_vtr(&fc, dump);
 	check_models(&fc);

@@ -485,11 +485,24 @@ static bool cost_param_equal(const struct vpmc_cost_param_info *t, const struct 
 	return true;
 }
 
+/* Parse the default profile into @r's cache, once. */
+static void load_default(struct vpmc_replay *r)
+{
+	struct vpmc_cost_profile d;
+
+	if (r->default_state)
+		return;
+	r->default_state = vpmc_cost_profile_load(&d, "default", NULL, 0) ? -1 : 1;
+	if (r->default_state > 0) {
+		r->default_cost = d.cost;
+		memcpy(r->default_tag, d.tag, sizeof(r->default_tag));
+	}
+	vpmc_cost_profile_release(&d);
+}
+
 enum vpmc_cost_tag vpmc_replay_cost_tag(const struct vpmc_replay *r, size_t i)
 {
 	const struct vpmc_cost_param_info *t;
-	struct vpmc_cost_profile d;
-	enum vpmc_cost_tag tag;
 	size_t n;
 
 	t = vpmc_cost_params(&n);
@@ -497,10 +510,9 @@ enum vpmc_cost_tag vpmc_replay_cost_tag(const struct vpmc_replay *r, size_t i)
 		return VPMC_COST_TAG_NONE;
 	if (r->cost_tagged)
 		return r->cost_tag[i];
-	if (vpmc_cost_profile_load(&d, "default", NULL, 0))
-		tag = VPMC_COST_TAG_NONE;
-	else
-		tag = cost_param_equal(&t[i], &r->cost, &d.cost) ? d.tag[i] : VPMC_COST_TAG_OVERRIDE;
-	vpmc_cost_profile_release(&d);
-	return tag;
+	load_default((struct vpmc_replay *)r); /* a cache: every replay is allocated writable */
+	if (r->default_state < 0)
+		return VPMC_COST_TAG_NONE;
+	return cost_param_equal(&t[i], &r->cost, &r->default_cost) ? r->default_tag[i]
+								     : VPMC_COST_TAG_OVERRIDE;
 }

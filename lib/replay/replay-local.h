@@ -104,6 +104,11 @@ struct vpmc_replay {
 	char cost_label[160];        /* vpmc_replay_set_cost_label(); "" for the default */
 	enum vpmc_cost_tag cost_tag[VPMC_COST_MAX_PARAMS]; /* vpmc_replay_set_cost_profile() */
 	bool cost_tagged;            /* cost_tag[] set */
+	/* Without cost_tagged, vpmc_replay_cost_tag() compares with the default profile: parsed
+	 * at its first call and kept (a parse per call was most of a report's time). */
+	int default_state;           /* 0: not parsed yet, 1: parsed, -1: it failed */
+	struct vpmc_cost default_cost;
+	enum vpmc_cost_tag default_tag[VPMC_COST_MAX_PARAMS];
 	void (*exit_fn)(void *data, unsigned int policy, const struct vpmc_exit_work *w,
 			double us, double x_us);
 	void (*event_fn)(void *data, const struct vpmc_event *ev, bool after);

@@ -304,11 +304,35 @@ static int alloc_cpus(struct dat_layout *l, uint64_t n)
 	return 0;
 }
 
+/*
+ * What libtracecmd's read_options_type() takes where "flyrecord" is expected: a tag that begins
+ * "flyrecord" (9 bytes) or "latency" (7: a latency trace), and, if the walk took no options,
+ * "options" (7: options it did not take, as it compares all 10 bytes). Anything else, the end
+ * of the file, or options cut by it (not @walked), libtracecmd refuses too, but only after
+ * reading a CPU count from the file, which tracecmd_close() then walks (seconds of CPU for a
+ * count read from text).
+ * Return: 0 (libtracecmd's to read), or VPMC_ERR_PARSE.
+ */
+static int v6_data_tag(struct cursor *c, bool walked, bool options_taken, const char *path,
+		       struct vpmc__errbuf *err)
+{
+	char tag[10];
+
+	if (walked && c->end - c->pos >= sizeof(tag) &&
+	    pread(c->fd, tag, sizeof(tag), (off_t)c->pos) == (ssize_t)sizeof(tag) &&
+	    (!strncmp(tag, "flyrecord", 9) || !strncmp(tag, "latency", 7) ||
+	     (!options_taken && !strncmp(tag, "options", 7))))
+		return 0;
+	return vpmc__set_error(err, VPMC_ERR_PARSE, "%s: corrupt trace.dat: expected \"flyrecord\" "
+			       "or \"latency\" at byte %llu", path, (unsigned long long)c->pos);
+}
+
 /* The v6 header, all in a row: metadata, options, "flyrecord", per CPU (offset, size). */
 static int v6_walk(struct cursor *c, struct dat_layout *l, const char *path,
 		   struct vpmc__errbuf *err)
 {
 	uint64_t cpus, id, size;
+	bool options_taken = false, walked;
 	int cpu;
 
 	l->header_info.off = c->pos;
@@ -334,6 +358,7 @@ static int v6_walk(struct cursor *c, struct dat_layout *l, const char *path,
 	skip_blocks(c, 1, 8);                 /* saved cmdlines */
 	cpus = num(c, 4);
 	if (!c->bad && expect(c, "options  ", 10)) {
+		options_taken = true;
 		while (!c->bad && (id = num(c, 2))) {
 			note_option(l, (unsigned int)id);
 			size = num(c, 4);
@@ -347,8 +372,9 @@ static int v6_walk(struct cursor *c, struct dat_layout *l, const char *path,
 	}
 	if (c->over_size)
 		return past_end(c, path, err);
-	if (!expect(c, "flyrecord", 10))
-		return 0; /* a latency trace, or not for us to judge: libtracecmd's */
+	walked = !c->bad;
+	if (!expect(c, "flyrecord", 10)) /* a latency trace, or not ours to read */
+		return v6_data_tag(c, walked, options_taken, path, err);
 	if (cpus > (c->end - c->pos) / 16)
 		return vpmc__set_error(err, VPMC_ERR_PARSE,
 				       "%s: truncated or corrupt trace.dat: the data offsets of %llu "

@@ -918,6 +918,39 @@ START_TEST(test_truncated_v6_data)
 }
 END_TEST
 
+/*
+ * A v6 file whose "flyrecord" tag is changed (what fuzz_dat's mutants spent most of their time
+ * on, issue 16): libtracecmd's read_options_type() refuses a tag that begins neither
+ * "flyrecord" nor "latency", but after reading the CPU count before it, which
+ * tracecmd_close() then walks (2 s of CPU for a mutant whose count was text). Refused at the
+ * tag, at the byte where it starts in the file.
+ */
+static size_t tag_at;
+
+static void patch_data_tag(uint8_t *b, size_t n)
+{
+	uint8_t *t = memmem(b, n, "flyrecord", 10);
+
+	ck_assert_ptr_nonnull(t);
+	tag_at = (size_t)(t - b);
+	t[4] = 'R'; /* "flyRecord" */
+}
+
+START_TEST(test_v6_bad_data_tag)
+{
+	struct vpmc__errbuf err;
+	struct trace_dat *d = NULL;
+	const char *p = temp_copy("small-mixed-real.v6.dat", 0, patch_data_tag);
+	char want[320];
+
+	ck_assert_int_eq(trace_dat_open(&d, p, true, &err), VPMC_ERR_PARSE);
+	snprintf(want, sizeof(want), "%s: corrupt trace.dat: expected \"flyrecord\" or \"latency\" "
+		 "at byte %zu", p, tag_at);
+	unlink(p);
+	ck_assert_str_eq(err.msg, want);
+}
+END_TEST
+
 /* Inputs fuzz/fuzz_dat crashed libtracecmd 1.3.1 with (mutated v6 seeds): a header block size
  * libtracecmd would malloc(), refused by the layout walk (trace_dat_layout.c); for the other,
  * fuzz-dat-bad-page.dat, see test_fuzz_bad_page. */
@@ -1620,6 +1653,7 @@ static Suite *trace_dat_suite(void)
 	tcase_add_test(bad, test_not_a_dat);
 	tcase_add_test(bad, test_truncated_headers);
 	tcase_add_test(bad, test_truncated_v6_data);
+	tcase_add_test(bad, test_v6_bad_data_tag);
 	tcase_add_loop_test(bad, test_fuzz_finds, 0, ARRAY_SIZE(fuzz_finds));
 	tcase_add_test(bad, test_fuzz_bad_page);
 	tcase_add_loop_test(bad, test_fuzz_event_loop, 0, 2);
