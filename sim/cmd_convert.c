@@ -12,6 +12,7 @@
 
 #include "cli.h"
 #include "outfile.h"
+#include "progress.h"
 #include "vpmcsim.h"
 
 struct convert_args {
@@ -157,6 +158,7 @@ static int convert_events(struct vpmc_reader *r, const char *in, const char *wha
 					    ev.time_ns, ev.vcpu);
 		n++;
 	}
+	progress_done();
 	cli_reader_report(in, r);
 	if (ret < 0)
 		return vpmcsim_fail(cli_reader_exit(ret), "%s", vpmc_reader_error(r));
@@ -176,6 +178,8 @@ static int convert_run(int argc, char **argv)
 		return ret;
 	if (vpmc_reader_new(&r, &a.opts))
 		return vpmcsim_fail(EXIT_INPUT, "convert: out of memory");
+	if (progress_begin())
+		vpmc_reader_set_progress(r, progress_reader, (void *)a.in);
 	ret = vpmc_reader_open(r, a.in);
 	if (ret) {
 		ret = vpmcsim_fail(cli_reader_exit(ret), "%s", vpmc_reader_error(r));
