@@ -53,7 +53,7 @@ quiet() {
 	tap_result $ok "$name"
 }
 
-tap_plan 8
+tap_plan 10
 progress "compare, kvm text on a terminal" "32.77 k" $vpmcsim compare "$tr/local-kvm/multi-vcpu-real.txt"
 progress "sweep -j 2, trace.dat on a terminal" "32.77 k" $vpmcsim sweep -j 2 --tolerance 100 "$tr/local-kvm/multi-vcpu-real.dat"
 progress "stat, trace.dat on a terminal" "32.77 k" $vpmcsim stat "$tr/local-kvm/multi-vcpu-real.dat"
@@ -72,4 +72,16 @@ on_tty "$tmp/tty" $vpmcsim compare "$tr/local-kvm/small-mixed-real.v6.dat"
 ok=0
 if grep -q "$(printf '\033')" "$tmp/tty"; then ok=1; fi
 tap_result $ok "a short trace shows no line"
+# gen: the share of the duration generated (timer-storm) or of the round trips (nested-pingpong),
+# erased at the end; the file written is the same bytes as without a terminal
+for w in "timer-storm --seconds 5" "nested-pingpong --iterations 20000"; do
+	on_tty "$tmp/tty" $vpmcsim gen $w -o "$tmp/tty.vtr"
+	$vpmcsim gen $w -o "$tmp/file.vtr" 2>"$tmp/err"
+	ok=0
+	grep -q "gen ${w%% *}: [0-9.]*% done, .* left" "$tmp/tty" || ok=1
+	tr '\r' '\n' <"$tmp/tty" | tail -1 | grep -q "^$(printf '\033')\\[K$" || ok=1
+	cmp -s "$tmp/tty.vtr" "$tmp/file.vtr" && [ ! -s "$tmp/err" ] || ok=1
+	tap_result $ok "gen ${w%% *}: progress on a terminal, the same trace"
+	[ $ok = 0 ] || tr '\r\033' '|~' <"$tmp/tty" | tail -c 300 | tap_quote
+done
 tap_done
