@@ -9,6 +9,8 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -21,6 +23,7 @@ static struct {
 	bool started, shown;
 	uint64_t t0, last;   /* ns: start of the work, last redraw */
 	uint64_t interval;   /* ns */
+	size_t width;        /* the terminal's columns, 0 if unknown */
 } pg;
 
 static uint64_t now_ns(void)
@@ -35,8 +38,12 @@ bool progress_begin(void)
 {
 	const char *ms;
 
+	struct winsize ws;
+
 	if (!pg.wanted) {
 		pg.wanted = isatty(STDERR_FILENO) ? 1 : -1;
+		if (!ioctl(STDERR_FILENO, TIOCGWINSZ, &ws))
+			pg.width = ws.ws_col;
 		ms = getenv("VPMCSIM_PROGRESS_MS"); /* tests redraw at every call with 0 */
 		pg.interval = (ms && *ms ? strtoull(ms, NULL, 10) : PROGRESS_INTERVAL_MS) * 1000000ULL;
 	}
@@ -67,8 +74,10 @@ static const char *human(double n, char *buf, size_t len)
 void progress_show(const char *name, uint64_t done, uint64_t total, uint64_t count,
 		   const char *unit)
 {
-	char c[32], rate[32], left[48] = "", share[24] = "";
+	char c[32], rate[32], left[48] = "", share[24] = "", line[512];
+	const char *base;
 	double secs, s;
+	int n;
 	uint64_t t;
 
 	if (!progress_begin())
@@ -88,9 +97,14 @@ void progress_show(const char *name, uint64_t done, uint64_t total, uint64_t cou
 				 (unsigned long long)(rest / 60), (unsigned long long)(rest % 60));
 		}
 	}
-	fprintf(stderr, "\rvpmcsim: %s: %s%s%s, %s%s/s%s\033[K", name, share,
-		human((double)count, c, sizeof(c)), unit, human((double)count / secs, rate,
-								 sizeof(rate)), unit, left);
+	base = strrchr(name, '/');
+	n = snprintf(line, sizeof(line), "vpmcsim: %s: %s%s%s, %s%s/s%s", base ? base + 1 : name,
+		     share, human((double)count, c, sizeof(c)), unit,
+		     human((double)count / secs, rate, sizeof(rate)), unit, left);
+	/* one row: a line that wraps would not be redrawn in place */
+	if (n > 0 && pg.width > 1 && (size_t)n >= pg.width)
+		line[pg.width - 1] = '\0';
+	fprintf(stderr, "\r%s\033[K", line);
 	fflush(stderr);
 	pg.shown = true;
 }

@@ -14,8 +14,9 @@ bool progress_begin(void);
 
 /*
  * progress_show() - Update the line (at most every 250 ms, or VPMCSIM_PROGRESS_MS): "NAME:
- * P% read, N events, R events/s, M:SS left". @done of @total (any units; @total 0: unknown,
- * no share and no time left), @count things called @unit done so far.
+ * P% done, N events, R events/s, M:SS left", cut to the terminal's width. NAME: @name's last
+ * path component; @done of @total (any units; @total 0: unknown, no share and no time left),
+ * @count things called @unit done so far.
  */
 void progress_show(const char *name, uint64_t done, uint64_t total, uint64_t count,
 		   const char *unit);

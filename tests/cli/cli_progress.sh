@@ -19,10 +19,11 @@ export VPMCSIM_PROGRESS_MS=0
 
 # on_tty OUT CMD...: CMD with stdin, stdout and stderr on a pseudo-terminal, stdout sent
 # to /dev/null inside it; what the terminal got goes to OUT.
+# The terminal is 200 columns wide (COLS): the line is cut to its width.
 on_tty() {
 	local out=$1
 	shift
-	script -q -e -c "$* >/dev/null" /dev/null >"$out" </dev/null
+	script -q -e -c "stty cols ${COLS:-200}; $* >/dev/null" /dev/null >"$out" </dev/null
 }
 
 # progress NAME EVENTS CMD...: on a terminal the line shows the 2^14-multiple EVENTS (the last
@@ -33,7 +34,7 @@ progress() {
 	local name=$1 want=$2 ok=0
 	shift 2
 	on_tty "$tmp/tty" "$@"
-	grep -q "% done, $want events, .* events/s, [0-9]*:[0-9][0-9] left" "$tmp/tty" || ok=1
+	grep -q ": [0-9.]*% done, $want events, .* events/s, [0-9]*:[0-9][0-9] left" "$tmp/tty" || ok=1
 	# "\r", the erase, then the report's first line, "vpmcsim: TRACE: N records, M events"
 	tr '\r' '\n' <"$tmp/tty" |
 		grep -q "^$(printf '\033')\\[Kvpmcsim: .*: [0-9]* records, [0-9]* events" || ok=1
@@ -53,7 +54,7 @@ quiet() {
 	tap_result $ok "$name"
 }
 
-tap_plan 10
+tap_plan 11
 progress "compare, kvm text on a terminal" "32.77 k" $vpmcsim compare "$tr/local-kvm/multi-vcpu-real.txt"
 progress "sweep -j 2, trace.dat on a terminal" "32.77 k" $vpmcsim sweep -j 2 --tolerance 100 "$tr/local-kvm/multi-vcpu-real.dat"
 progress "stat, trace.dat on a terminal" "32.77 k" $vpmcsim stat "$tr/local-kvm/multi-vcpu-real.dat"
@@ -72,6 +73,17 @@ on_tty "$tmp/tty" $vpmcsim compare "$tr/local-kvm/small-mixed-real.v6.dat"
 ok=0
 if grep -q "$(printf '\033')" "$tmp/tty"; then ok=1; fi
 tap_result $ok "a short trace shows no line"
+# a terminal of 45 columns: each redraw ("\r", at most 44 characters, ESC [K) stays on one row
+COLS=45 on_tty "$tmp/tty" $vpmcsim compare "$tr/local-kvm/multi-vcpu-real.txt"
+tr '\r' '\n' <"$tmp/tty" | grep "% done" >"$tmp/lines"
+ok=0
+[ -s "$tmp/lines" ] || ok=1
+# (uncut, the line has about 87 characters: some are cut to 44 exactly, none is longer)
+awk -v esc="$(printf '\033')" '{ sub(esc "\\[K$", "") } length($0) > 44 { bad = 1 }
+	length($0) == 44 { cut = 1 } END { exit bad || !cut }' "$tmp/lines" || ok=1
+tap_result $ok "the line is cut to the terminal's width"
+[ $ok = 0 ] || tr '\033' '~' <"$tmp/lines" | head -3 | tap_quote
+
 # gen: the share of the duration generated (timer-storm) or of the round trips (nested-pingpong),
 # erased at the end; the file written is the same bytes as without a terminal
 for w in "timer-storm --seconds 5" "nested-pingpong --iterations 20000"; do
