@@ -36,9 +36,8 @@ static uint64_t now_ns(void)
 
 bool progress_begin(void)
 {
-	const char *ms;
-
 	struct winsize ws;
+	const char *ms;
 
 	if (!pg.wanted) {
 		pg.wanted = isatty(STDERR_FILENO) ? 1 : -1;
