@@ -21,5 +21,6 @@
 #include <vpmc/reader.h>
 #include <vpmc/replay.h>
 #include <vpmc/stat.h>
+#include <vpmc/summary.h>
 
 #endif /* VPMC_H */

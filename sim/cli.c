@@ -331,18 +331,25 @@ int cli_parse(struct cli *c, int argc, char **argv, const struct option *opts, c
 	return 0;
 }
 
-int cli_report(struct cli *c, enum vpmc_replay_view view)
+int cli_report_text(struct cli *c, enum vpmc_replay_view view, const char **text)
 {
 	char msg[1024];
-	const char *text;
 	size_t i;
 
 	/* the same warnings as the JSON's "warnings" */
 	for (i = 0; vpmc_replay_verdict_warning(c->r, i, msg, sizeof(msg)); i++)
 		fprintf(stderr, "vpmcsim: warning: %s: %s\n", c->trace, msg);
-	if (vpmc_replay_report(c->r, view, c->fmt, &text))
+	if (vpmc_replay_report(c->r, view, c->fmt, text))
 		return vpmcsim_fail(EXIT_INPUT, "%s: %s", c->cmd, vpmc_replay_error(c->r));
-	return cli_print(text);
+	return 0;
+}
+
+int cli_report(struct cli *c, enum vpmc_replay_view view)
+{
+	const char *text;
+	int rc = cli_report_text(c, view, &text);
+
+	return rc ? rc : cli_print(text);
 }
 
 void cli_reader_report(const char *path, const struct vpmc_reader *r)
@@ -523,9 +530,12 @@ int cli_read_end(struct cli *c, int err, const char *msg, const char *warning)
 	progress_done();
 	cli_reader_report(c->trace, c->reader);
 	for (i = 0; c->r && i < vpmc_reader_nr_warnings(c->reader); i++)
-		vpmc_replay_add_warning(c->r, vpmc_reader_warning(c->reader, i));
-	if (warning && warning[0])
-		cli_warn(c, "%s", warning);
+		vpmc_replay_add_input_warning(c->r, vpmc_reader_warning(c->reader, i));
+	if (warning && warning[0]) {
+		fprintf(stderr, "vpmcsim: warning: %s\n", warning);
+		if (c->r)
+			vpmc_replay_add_input_warning(c->r, warning);
+	}
 	return err ? cli_fail(err, msg) : 0;
 }
 
@@ -638,12 +648,16 @@ int cli_run(struct cli *c)
 	err = vpmc_replay_run(r, c->reader);
 	err = cli_read_end(c, err == VPMC_ERR_INVAL ? VPMC_ERR_PARSE : err, vpmc_replay_error(r),
 			   vpmc_replay_warning(r));
-	if (!err) {
-		host_read_warning(c);
-		not_modeled_warning(c);
-		handler_capped_warning(c);
-	}
+	if (!err)
+		cli_replay_warnings(c);
 	return err;
+}
+
+void cli_replay_warnings(struct cli *c)
+{
+	host_read_warning(c);
+	not_modeled_warning(c);
+	handler_capped_warning(c);
 }
 
 int cli_print(const char *text)

@@ -151,6 +151,13 @@ int cli_parse(struct cli *c, int argc, char **argv, const struct option *opts, c
 /* Print c->r's report for @view in c->fmt; return 0 or EXIT_INPUT. */
 int cli_report(struct cli *c, enum vpmc_replay_view view);
 
+/* cli_report() without the printing: the report's text in *@text (owned by c->r). */
+int cli_report_text(struct cli *c, enum vpmc_replay_view view, const char **text);
+
+/* The warnings cli_run() derives from c->r's figures (host reads that differ, counters not
+ * modeled, a guest PMI handler cut off), printed and kept for the JSON report. */
+void cli_replay_warnings(struct cli *c);
+
 /* Decide the vendor and host kernel (--vendor, --host-kernel, else what the trace says: a first
  * reader looks for it unless the trace is standard input) into c->ropts and c->assumed, then
  * open the trace; return 0, or the exit code with the message printed. */

@@ -15,9 +15,14 @@
 #include "progress.h"
 #include "vpmcsim.h"
 
+/* --vcpu LIST: ranges of vCPU numbers whose events are kept (none given: all). */
+#define CONVERT_MAX_RANGES 64
+
 struct convert_args {
 	const char *in, *out;
 	struct vpmc_reader_opts opts;
+	unsigned int nr_ranges;
+	uint32_t lo[CONVERT_MAX_RANGES], hi[CONVERT_MAX_RANGES];
 };
 
 static void convert_usage(FILE *f)
@@ -36,15 +41,67 @@ static void convert_usage(FILE *f)
 		   "                      branches per 1000 of them (default %u)\n"
 		   "  --host-kernel X.Y   host kernel of the recording (!host)\n"
 		   "  --vendor V          intel or amd: the guest PMU's vendor (!pmu)\n"
+		   "  --vcpu LIST         keep only these vCPUs' events, e.g. 0,2-3\n"
 		   "  -h, --help          this text; see vpmcsim(1), CONVERT\n",
 		(unsigned long long)d.guest_ips, d.guest_branch_permille);
+}
+
+/* One number of a --vcpu LIST at *@s, moved past it. Return: 0, or -1 if none or too big. */
+static int vcpu_number(const char **s, uint32_t *v)
+{
+	uint64_t n = 0;
+
+	if (**s < '0' || **s > '9')
+		return -1;
+	for (; **s >= '0' && **s <= '9'; (*s)++) {
+		n = n * 10 + (uint64_t)(**s - '0');
+		if (n > UINT32_MAX)
+			return -1;
+	}
+	*v = (uint32_t)n;
+	return 0;
+}
+
+/* --vcpu LIST: N or N-M (N <= M), comma-separated. Return: 0, or the exit code (printed). */
+static int parse_vcpus(struct convert_args *a, const char *list)
+{
+	const char *s = list;
+
+	do {
+		if (a->nr_ranges == CONVERT_MAX_RANGES)
+			return vpmcsim_fail(EXIT_USAGE, "convert: --vcpu '%s': more than %d ranges",
+					    list, CONVERT_MAX_RANGES);
+		if (vcpu_number(&s, &a->lo[a->nr_ranges]))
+			break;
+		a->hi[a->nr_ranges] = a->lo[a->nr_ranges];
+		if (*s == '-' && (s++, vcpu_number(&s, &a->hi[a->nr_ranges]) ||
+				  a->hi[a->nr_ranges] < a->lo[a->nr_ranges]))
+			break;
+		a->nr_ranges++;
+		if (!*s)
+			return 0;
+	} while (*s++ == ',');
+	return vpmcsim_fail(EXIT_USAGE, "convert: --vcpu '%s': expected vCPU numbers N or ranges "
+			    "N-M (N <= M, below 2^32), comma-separated, e.g. 0,2-3", list);
+}
+
+/* Whether --vcpu keeps the events of vCPU @v. */
+static bool vcpu_kept(const struct convert_args *a, uint32_t v)
+{
+	unsigned int i;
+
+	for (i = 0; i < a->nr_ranges; i++) {
+		if (v >= a->lo[i] && v <= a->hi[i])
+			return true;
+	}
+	return !a->nr_ranges;
 }
 
 /* Return: -1 to go on, else the exit code. */
 static int parse_args(int argc, char **argv, struct convert_args *a)
 {
 	enum { CONV_FORMAT = 256, CONV_LENIENT, CONV_IPS, CONV_PERMILLE, CONV_KERNEL, CONV_VENDOR,
-	       CONV_OUT_FORMAT };
+	       CONV_OUT_FORMAT, CONV_VCPU };
 	/* the PMU-shape options are cli.c's: their values there */
 	static const int pmu_opt[] = { [CONV_PERMILLE - CONV_PERMILLE] = OPT_BRANCH_PERMILLE,
 				       [CONV_KERNEL - CONV_PERMILLE] = OPT_HOST_KERNEL,
@@ -59,10 +116,12 @@ static int parse_args(int argc, char **argv, struct convert_args *a)
 		{ "guest-branch-permille", required_argument, NULL, CONV_PERMILLE },
 		{ "host-kernel", required_argument, NULL, CONV_KERNEL },
 		{ "vendor", required_argument, NULL, CONV_VENDOR },
+		{ "vcpu", required_argument, NULL, CONV_VCPU },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *given[CONV_VENDOR - CONV_FORMAT + 2] = { NULL }; /* -o, then CONV_FORMAT.. */
+	const char *vcpu_given = NULL;
 	struct cli_pmu pmu = { .vendor = VPMC_VENDOR_INTEL };
 	char name[64];
 	int c, li, rc;
@@ -86,6 +145,13 @@ static int parse_args(int argc, char **argv, struct convert_args *a)
 			if (vpmc_format_parse(&a->opts.format, optarg))
 				return vpmcsim_fail(EXIT_USAGE, "convert: --input-format: '%s' is not "
 						    "auto, vtr, text or dat", optarg);
+			break;
+		case CONV_VCPU:
+			if (vpmcsim_once("convert", "--vcpu", &vcpu_given, optarg))
+				return EXIT_USAGE;
+			rc = parse_vcpus(a, optarg);
+			if (rc)
+				return rc;
 			break;
 		case CONV_OUT_FORMAT:
 			return vpmcsim_fail(EXIT_USAGE, "convert: --format '%s': convert always writes "
@@ -128,7 +194,8 @@ static int parse_args(int argc, char **argv, struct convert_args *a)
 /* Header and events; 0 or the exit code, with the message printed. The header follows the first
  * event: a .vtr's directives and a text's layout are known once reading has begun. When reading
  * ends, the reader's report comes before its error. */
-static int convert_events(struct vpmc_reader *r, const char *in, const char *what, FILE *f)
+static int convert_events(const struct convert_args *a, struct vpmc_reader *r, const char *what,
+			  FILE *f)
 {
 	const struct vpmc_nested_assume *nested;
 	const char *kind = NULL, *file = NULL;
@@ -149,17 +216,19 @@ static int convert_events(struct vpmc_reader *r, const char *in, const char *wha
 			return vpmcsim_write_error(what, errno);
 	}
 	for (; ret == 1; ret = vpmc_reader_next(r, &ev)) {
+		if (!vcpu_kept(a, ev.vcpu))
+			continue;
 		ret = vpmc_vtr_write_event(f, &ev);
 		if (ret == VPMC_ERR_IO)
 			return vpmcsim_write_error(what, errno);
 		if (ret)
 			return vpmcsim_fail(EXIT_INPUT, "convert: %s: event at %" PRIu64
-					    " ns of vCPU %u cannot be written as .vtr", in,
+					    " ns of vCPU %u cannot be written as .vtr", a->in,
 					    ev.time_ns, ev.vcpu);
 		n++;
 	}
 	progress_done();
-	cli_reader_report(in, r);
+	cli_reader_report(a->in, r);
 	if (ret < 0)
 		return vpmcsim_fail(cli_reader_exit(ret), "%s", vpmc_reader_error(r));
 	return vpmc_vtr_write_end(f, n) ? vpmcsim_write_error(what, errno) : 0;
@@ -192,7 +261,7 @@ static int convert_run(int argc, char **argv)
 		vpmc_reader_free(r);
 		return ret;
 	}
-	ret = convert_events(r, a.in, what, out.f);
+	ret = convert_events(&a, r, what, out.f);
 	err = outfile_close(&out, !ret); /* no half-written trace */
 	if (!ret && err)
 		ret = vpmcsim_write_error(what, err > 0 ? err : 0);

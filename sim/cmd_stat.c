@@ -77,6 +77,8 @@ static int stat_run(int argc, char **argv)
 	rc = cli_parse(&c, argc, argv, opts, stat_own, usage, usage_line);
 	if (!rc)
 		rc = cli_open(&c);
+	if (!rc && vpmc_stat_set_source(s, c.trace))
+		rc = vpmcsim_fail(EXIT_INPUT, "stat: out of memory");
 	if (!rc) {
 		err = vpmc_stat_run(s, c.reader);
 		rc = cli_read_end(&c, err, vpmc_stat_error(s),

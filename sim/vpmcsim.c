@@ -23,6 +23,7 @@ static const struct vpmcsim_cmd *const commands[] = {
 	&cmd_nested, &cmd_gen,
 	&cmd_latency, &cmd_calibrate,
 	&cmd_conformance,
+	&cmd_merge,
 	NULL,
 };
 

@@ -25,6 +25,7 @@ extern const struct vpmcsim_cmd cmd_compare, cmd_replay, cmd_sweep, cmd_stat;
 extern const struct vpmcsim_cmd cmd_latency, cmd_calibrate;
 extern const struct vpmcsim_cmd cmd_convert;
 extern const struct vpmcsim_cmd cmd_conformance;
+extern const struct vpmcsim_cmd cmd_merge;
 
 /* Print "vpmcsim: write error on WHAT: <strerror(err)>" (without it if @err is 0); return
  * EXIT_INPUT. */

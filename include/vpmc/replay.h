@@ -542,6 +542,17 @@ const char *vpmc_replay_warning(const struct vpmc_replay *r);
 int vpmc_replay_add_warning(struct vpmc_replay *r, const char *msg);
 
 /**
+ * vpmc_replay_add_input_warning() - As vpmc_replay_add_warning(), for a warning about the input
+ * (the reader's, vpmc_replay_warning()) rather than one derived from the figures: a merge of
+ * summaries (vpmcsim(1), MERGE) carries it over, where it derives the others anew.
+ * @r: engine
+ * @msg: the warning, copied
+ *
+ * Return: 0, VPMC_ERR_INVAL (NULL argument) or VPMC_ERR_NOMEM.
+ */
+int vpmc_replay_add_input_warning(struct vpmc_replay *r, const char *msg);
+
+/**
  * vpmc_replay_added_warning() - Warning @i of vpmc_replay_add_warning(), in the order added.
  * @r: engine
  * @i: from 0

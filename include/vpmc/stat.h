@@ -28,6 +28,15 @@ struct vpmc_stat;
 int vpmc_stat_new(struct vpmc_stat **out);
 
 /**
+ * vpmc_stat_set_source() - Name the trace counted, for the JSON report's merge_state (inputs).
+ * @s: statistics
+ * @path: the trace's path as given (copied)
+ *
+ * Return: 0, or VPMC_ERR_NOMEM.
+ */
+int vpmc_stat_set_source(struct vpmc_stat *s, const char *path);
+
+/**
  * vpmc_stat_set_vcpus() - Count only the exits of these vCPUs (and of those of earlier calls).
  * @s: statistics
  * @list: comma-separated vCPU indices and ranges, "0,2-3"

@@ -47,8 +47,21 @@ void hist_release(struct vpmc_hist *h)
 	hist_init(h);
 }
 
-/* Add @count samples to bucket @b whose values lie in [lo, hi]. */
-static int hist_add_n(struct vpmc_hist *h, unsigned int b, uint64_t count, uint64_t lo,
+void hist_bucket_bounds(unsigned int b, uint64_t *lo, uint64_t *hi)
+{
+	unsigned int e, sub;
+
+	if (b < HIST_EXACT) {
+		*lo = *hi = b;
+		return;
+	}
+	e = (b - HIST_EXACT) / HIST_SUB + 7;
+	sub = (b - HIST_EXACT) % HIST_SUB;
+	*lo = (uint64_t)(HIST_SUB + sub) << (e - HIST_SUB_BITS);
+	*hi = *lo + ((1ULL << (e - HIST_SUB_BITS)) - 1);
+}
+
+int hist_add_n(struct vpmc_hist *h, unsigned int b, uint64_t count, uint64_t lo,
 		      uint64_t hi)
 {
 	uint64_t **blk = &h->block[b / HIST_SUB];

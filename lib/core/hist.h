@@ -35,6 +35,10 @@ void hist_release(struct vpmc_hist *h);
 /* Count one sample. Return: 0, or VPMC_ERR_NOMEM (the sample is then not counted). */
 int hist_add(struct vpmc_hist *h, uint64_t v);
 
+/* Add @count samples to bucket @b (< HIST_NR_BUCKETS), all within [@lo, @hi] (which update
+ * min and max). Return: 0, or VPMC_ERR_NOMEM (nothing counted). */
+int hist_add_n(struct vpmc_hist *h, unsigned int b, uint64_t count, uint64_t lo, uint64_t hi);
+
 /* Add every sample of @src to @dst. Return: 0, or VPMC_ERR_NOMEM (@dst then partly merged). */
 int hist_merge(struct vpmc_hist *dst, const struct vpmc_hist *src);
 
@@ -53,5 +57,7 @@ uint64_t hist_percentile(const struct vpmc_hist *h, unsigned int per10k);
 /* The bucket of @v, and the value reported for a bucket (exposed for the tests). */
 unsigned int hist_bucket(uint64_t v);
 uint64_t hist_bucket_mid(unsigned int b);
+/* The lowest and highest value of bucket @b (a saved histogram names its buckets by them). */
+void hist_bucket_bounds(unsigned int b, uint64_t *lo, uint64_t *hi);
 
 #endif /* VPMC_HIST_H */

@@ -89,6 +89,7 @@ struct replay_lane {
 
 struct vpmc_replay {
 	char *warnings[REPLAY_MAX_WARNINGS]; /* vpmc_replay_add_warning() (warnings.c) */
+	bool warning_input[REPLAY_MAX_WARNINGS]; /* ... by vpmc_replay_add_input_warning() */
 	size_t nr_warnings;
 	struct replay_lane lanes[VPMC_REPLAY_MAX_POLICIES + 1];
 	unsigned int nr_lanes;
@@ -130,6 +131,9 @@ struct vpmc_replay {
 	unsigned int nr_shards;
 	const struct replay_shard_hooks *shard_hooks; /* exit_fn's owner can run on shards */
 	void *shard_data;
+	/* an engine loaded from summaries: their union (replay_set_summary()) */
+	void *summary;
+	void (*summary_free)(void *summary);
 };
 
 /*

@@ -76,6 +76,8 @@ void vpmc_replay_free(struct vpmc_replay *r)
 		vpmc_replay_free(r->shards[i]);
 	free(r->shards);
 	replay_warnings_free(r);
+	if (r->summary_free)
+		r->summary_free(r->summary);
 	free(r->source);
 	free(r->text);
 	free(r);
@@ -881,4 +883,66 @@ int vpmc_replay_finish(struct vpmc_replay *r)
 	}
 	r->finished = true;
 	return r->err ? vpmc__set_error(&r->errbuf, r->err, "%s", vpmc_strerror(r->err)) : 0;
+}
+
+/* ---- an engine loaded with results (mergeable summaries) ---- */
+
+int replay_load_unit(struct vpmc_replay *r, size_t i, uint32_t vcpu, const struct metrics_vcpu *m,
+		     const struct ideal_match *im)
+{
+	struct lane_vcpu *lv;
+	int err;
+
+	if (!r->begun || r->finished || i >= vpmc_replay_nr_policies(r) || vcpu >= VPMC_MAX_VCPUS)
+		return VPMC_ERR_INVAL;
+	if (vcpu >= r->nr_vcpus || !r->lanes[0].vcpus[vcpu]) {
+		unsigned int k;
+
+		err = replay_add_vcpu(r, vcpu, 0);
+		if (err)
+			return err;
+		/* no results but the summaries' (the overlay's programming made some) */
+		for (k = 0; k < r->nr_lanes; k++) {
+			lv = r->lanes[k].vcpus[vcpu];
+			metrics_vcpu_release(&lv->m);
+			metrics_vcpu_init(&lv->m, &r->cfg, &r->cost);
+			ideal_release(&lv->ideal);
+			ideal_init(&lv->ideal);
+		}
+	}
+	lv = r->lanes[i + 1].vcpus[vcpu];
+	err = metrics_vcpu_add(&lv->m, m);
+	return err ? err : ideal_add(&lv->ideal, im);
+}
+
+int replay_load_lane(struct vpmc_replay *r, size_t i, uint64_t runs, uint64_t capped,
+		     uint64_t first_ns, uint32_t first_vcpu)
+{
+	struct replay_lane *l;
+
+	if (!r->begun || r->finished || i >= vpmc_replay_nr_policies(r))
+		return VPMC_ERR_INVAL;
+	l = &r->lanes[i + 1];
+	l->handler_runs += runs;
+	/* the first cut-off: the earliest, then the lowest vCPU */
+	if (capped && (!l->handler_capped || first_ns < l->capped_first_ns ||
+		       (first_ns == l->capped_first_ns && first_vcpu < l->capped_first_vcpu))) {
+		l->capped_first_ns = first_ns;
+		l->capped_first_vcpu = first_vcpu;
+	}
+	l->handler_capped += capped;
+	return 0;
+}
+
+int replay_load_facts(struct vpmc_replay *r, const struct replay_facts *f)
+{
+	if (!r->begun || r->finished)
+		return VPMC_ERR_INVAL;
+	r->events = f->events;
+	r->t_first = f->t_first;
+	r->t_last = f->t_last;
+	r->exits_measured = f->exits_measured;
+	r->exit_ns_sum = f->exit_ns_sum;
+	r->finished = true;
+	return 0;
 }

@@ -11,6 +11,7 @@
 #define VPMC_LIB_REPLAY_H
 
 #include "internal.h"
+#include "ideal.h"
 #include "metrics.h"
 
 /*
@@ -39,5 +40,44 @@ char **replay_text(struct vpmc_replay *r);
 
 /* The engine's error buffer, read by vpmc_replay_error(). */
 struct vpmc__errbuf *replay_errbuf(struct vpmc_replay *r);
+
+/* ---- mergeable summaries (lib/report/summary.c; vpmcsim(1), MERGE) ---- */
+
+/* The results of policy @i on vCPU @vcpu (NULL: the vCPU had no event); the ideal samples too. */
+const struct metrics_vcpu *replay_unit_metrics(const struct vpmc_replay *r, size_t i,
+					       uint32_t vcpu);
+const struct ideal_match *replay_unit_ideal(const struct vpmc_replay *r, size_t i, uint32_t vcpu);
+
+/* Whether added warning @i is about the input (vpmc_replay_add_input_warning()). */
+bool replay_warning_is_input(const struct vpmc_replay *r, size_t i);
+
+/* What a replay counted besides the lanes' metrics: the span of the trace and its own exits. */
+struct replay_facts {
+	uint64_t events, t_first, t_last;
+	uint64_t exits_measured, exit_ns_sum;
+};
+
+void replay_get_facts(const struct vpmc_replay *r, struct replay_facts *f);
+
+/*
+ * A begun engine loaded with results instead of a trace: replay_load_unit() adds @m and @im
+ * (their results only) to policy @i's on vCPU @vcpu, replay_load_lane() a lane's handler counts
+ * (vpmc_replay_handler_capped()), replay_load_facts() sets the facts and ends the replay as
+ * vpmc_replay_finish() would. Return: 0, VPMC_ERR_INVAL (not begun, finished, out of range),
+ * VPMC_ERR_NOMEM.
+ */
+int replay_load_unit(struct vpmc_replay *r, size_t i, uint32_t vcpu, const struct metrics_vcpu *m,
+		     const struct ideal_match *im);
+int replay_load_lane(struct vpmc_replay *r, size_t i, uint64_t runs, uint64_t capped,
+		     uint64_t first_ns, uint32_t first_vcpu);
+int replay_load_facts(struct vpmc_replay *r, const struct replay_facts *f);
+
+/* The union of the summaries an engine was loaded from (the report's, opaque here), freed with
+ * the engine by @free_fn; NULL for an engine that replayed a trace. */
+void replay_set_summary(struct vpmc_replay *r, void *summary, void (*free_fn)(void *summary));
+void *replay_summary(const struct vpmc_replay *r);
+
+/* Lane @i's guest PMI handler runs (vpmc_replay_handler_capped() has the capped ones). */
+uint64_t replay_handler_runs(const struct vpmc_replay *r, size_t i);
 
 #endif /* VPMC_LIB_REPLAY_H */

@@ -213,3 +213,54 @@ struct vpmc__errbuf *replay_errbuf(struct vpmc_replay *r)
 {
 	return &r->errbuf;
 }
+
+/* ---- mergeable summaries ---- */
+
+static const struct lane_vcpu *unit(const struct vpmc_replay *r, size_t i, uint32_t vcpu)
+{
+	if (i >= vpmc_replay_nr_policies(r) || !vpmc_replay_has_vcpu(r, vcpu))
+		return NULL;
+	return r->lanes[i + 1].vcpus[vcpu];
+}
+
+const struct metrics_vcpu *replay_unit_metrics(const struct vpmc_replay *r, size_t i,
+					       uint32_t vcpu)
+{
+	const struct lane_vcpu *lv = unit(r, i, vcpu);
+
+	return lv ? &lv->m : NULL;
+}
+
+const struct ideal_match *replay_unit_ideal(const struct vpmc_replay *r, size_t i, uint32_t vcpu)
+{
+	const struct lane_vcpu *lv = unit(r, i, vcpu);
+
+	return lv ? &lv->ideal : NULL;
+}
+
+void replay_get_facts(const struct vpmc_replay *r, struct replay_facts *f)
+{
+	f->events = r->events;
+	f->t_first = r->t_first;
+	f->t_last = r->t_last;
+	f->exits_measured = r->exits_measured;
+	f->exit_ns_sum = r->exit_ns_sum;
+}
+
+uint64_t replay_handler_runs(const struct vpmc_replay *r, size_t i)
+{
+	return i < vpmc_replay_nr_policies(r) ? r->lanes[i + 1].handler_runs : 0;
+}
+
+void replay_set_summary(struct vpmc_replay *r, void *summary, void (*free_fn)(void *summary))
+{
+	if (r->summary_free)
+		r->summary_free(r->summary);
+	r->summary = summary;
+	r->summary_free = free_fn;
+}
+
+void *replay_summary(const struct vpmc_replay *r)
+{
+	return r->summary;
+}

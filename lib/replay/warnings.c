@@ -8,7 +8,8 @@
 
 #include "replay-local.h"
 
-int vpmc_replay_add_warning(struct vpmc_replay *r, const char *msg)
+/* Keep @msg; @input: it is about the input (carried over by a merge of summaries). */
+static int replay_keep_warning(struct vpmc_replay *r, const char *msg, bool input)
 {
 	char *copy;
 
@@ -19,8 +20,24 @@ int vpmc_replay_add_warning(struct vpmc_replay *r, const char *msg)
 	copy = strdup(msg);
 	if (!copy)
 		return VPMC_ERR_NOMEM;
+	r->warning_input[r->nr_warnings] = input;
 	r->warnings[r->nr_warnings++] = copy;
 	return 0;
+}
+
+int vpmc_replay_add_warning(struct vpmc_replay *r, const char *msg)
+{
+	return replay_keep_warning(r, msg, false);
+}
+
+int vpmc_replay_add_input_warning(struct vpmc_replay *r, const char *msg)
+{
+	return replay_keep_warning(r, msg, true);
+}
+
+bool replay_warning_is_input(const struct vpmc_replay *r, size_t i)
+{
+	return i < r->nr_warnings && r->warning_input[i];
 }
 
 const char *vpmc_replay_added_warning(const struct vpmc_replay *r, size_t i)

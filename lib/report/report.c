@@ -16,6 +16,7 @@
 #include "outbuf.h"
 #include "replay.h"
 #include "sensitivity.h"
+#include "summary.h"
 
 /* A row: the public figures and what is derived from them (against the ideal guest, against
  * exact, against the trace's own exit handling). */
@@ -901,8 +902,9 @@ static void json_sensitivity(struct vpmc_replay *rp, json_t *root, int *err)
 	free(s);
 }
 
-static int json_report(struct vpmc_replay *rp, const struct row *rows, bool detail)
+static int json_report(struct vpmc_replay *rp, const struct row *rows, enum vpmc_replay_view view)
 {
+	bool detail = view == VPMC_VIEW_DETAIL;
 	int err = 0;
 	json_t *root = json_header(rp, &err), *pols = json_array();
 	struct vpmc__errbuf *eb = replay_errbuf(rp);
@@ -966,6 +968,10 @@ static int json_report(struct vpmc_replay *rp, const struct row *rows, bool deta
 		json_decref(pols);
 	if (root && !detail)
 		json_sensitivity(rp, root, &err);
+	if (root && !detail)
+		out_json_set(root, "merge_state", summary_replay_state(rp, view == VPMC_VIEW_SWEEP ?
+								       "sweep" : "compare", &err),
+			     &err);
 	return out_json_finish(root, err, replay_text(rp));
 }
 
@@ -985,7 +991,7 @@ int vpmc_replay_report(struct vpmc_replay *rp, enum vpmc_replay_view view, enum 
 	if (err)
 		return vpmc__set_error(eb, err, "%s", vpmc_strerror(err));
 	if (fmt == VPMC_OUTPUT_JSON) {
-		err = json_report(rp, rows, view == VPMC_VIEW_DETAIL);
+		err = json_report(rp, rows, view);
 	} else {
 		err = outbuf_open(&b);
 		if (err)

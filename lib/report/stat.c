@@ -18,7 +18,7 @@
 #include "stat.h"
 
 /* An empty row named @name. */
-static void stat_row_init(struct stat_reason *r, const char *name)
+void stat_row_init(struct stat_reason *r, const char *name)
 {
 	memset(r, 0, sizeof(*r));
 	snprintf(r->name, sizeof(r->name), "%s", name);
@@ -61,7 +61,24 @@ void vpmc_stat_free(struct vpmc_stat *s)
 	free(s->reasons);
 	free(s->open);
 	free(s->text);
+	for (i = 0; i < s->nr_inputs; i++)
+		free(s->inputs[i]);
+	free(s->inputs);
 	free(s);
+}
+
+int vpmc_stat_set_source(struct vpmc_stat *s, const char *path)
+{
+	char **p = realloc(s->inputs, (s->nr_inputs + 1) * sizeof(*p));
+
+	if (!p)
+		return VPMC_ERR_NOMEM;
+	s->inputs = p;
+	p[s->nr_inputs] = strdup(path ? path : "");
+	if (!p[s->nr_inputs])
+		return VPMC_ERR_NOMEM;
+	s->nr_inputs++;
+	return 0;
 }
 
 const char *vpmc_stat_error(const struct vpmc_stat *s)
@@ -163,7 +180,7 @@ int vpmc_stat_set_time(struct vpmc_stat *s, const char *range)
 	return 0;
 }
 
-static int stat_reason_index(struct vpmc_stat *s, const char *name, unsigned int *idx)
+int stat_reason_index(struct vpmc_stat *s, const char *name, unsigned int *idx)
 {
 	struct stat_reason *r;
 	unsigned int i;
@@ -194,13 +211,13 @@ static int stat_reason_index(struct vpmc_stat *s, const char *name, unsigned int
 }
 
 /*
- * One sample of @d ns in row @r: perf's update_stats() (Welford), and for the percentiles the
+ * One sample of @d ns in row @r: its sum and the sum of its squares, and for the percentiles the
  * sample itself while there are at most STAT_EXACT_MAX (exact order statistics), the
  * histogram always (within 1 % above). Return: 0, or VPMC_ERR_NOMEM.
  */
 static int stat_row_add(struct stat_reason *r, uint64_t d)
 {
-	double delta;
+	unsigned __int128 sq = (unsigned __int128)d * d;
 	int err = hist_add(&r->h, d);
 
 	if (err)
@@ -223,9 +240,7 @@ static int stat_row_add(struct stat_reason *r, uint64_t d)
 		r->max_ns = d;
 	r->n++;
 	r->total_ns += d;
-	delta = (double)d - r->mean;
-	r->mean += delta / (double)r->n;
-	r->m2 += delta * ((double)d - r->mean);
+	r->sum_sq = r->sum_sq + sq < r->sum_sq ? ~(unsigned __int128)0 : r->sum_sq + sq;
 	return 0;
 }
 
@@ -404,8 +419,7 @@ int vpmc_stat_run(struct vpmc_stat *s, struct vpmc_reader *r)
 	return 0;
 }
 
-/* The vCPUs of @set as "0,2-3" in @buf (@len bytes; "..." at the end if cut short). */
-static void stat_format_vcpus(const uint8_t *set, char *buf, size_t len)
+void stat_format_vcpus(const uint8_t *set, char *buf, size_t len)
 {
 	unsigned int a, b;
 	size_t n = 0;
@@ -453,20 +467,33 @@ const char *vpmc_stat_warning(struct vpmc_stat *s)
 	return s->warning.msg;
 }
 
-/* perf's stddev_stats() over rel_stddev_stats(): the mean's standard error, % of the mean. */
+/*
+ * perf's stddev_stats() over rel_stddev_stats(): the mean's standard error, % of the mean.
+ * perf sums the squared deviations with Welford's update (update_stats()), whose rounding
+ * depends on the order of the samples; here they are (n * sum_sq - total^2) / n from the exact
+ * sums (integers while n * sum_sq fits 128 bits, else long double): the same for a trace and
+ * for the merge of its parts.
+ */
 static double stat_rel_stddev(const struct stat_reason *r)
 {
-	double stddev;
+	const unsigned __int128 max = ~(unsigned __int128)0;
+	unsigned __int128 t = r->total_ns;
+	long double n = (long double)r->n, mean = (long double)r->total_ns / n, var;
 
-	if (r->n < 2 || r->mean == 0)
+	if (r->n < 2 || !r->total_ns)
 		return 0.0;
-	stddev = sqrt(r->m2 / (double)(r->n - 1) / (double)r->n);
-	return 100.0 * stddev / r->mean;
+	if (r->sum_sq != max && r->sum_sq <= max / r->n) /* n * sum_sq >= total^2 */
+		var = (long double)(r->n * r->sum_sq - t * t) / n;
+	else
+		var = (long double)r->sum_sq - (long double)r->total_ns * mean;
+	if (var < 0)
+		var = 0;
+	return (double)(100.0L * sqrtl(var / (n - 1) / n) / mean);
 }
 
 /* Exits not followed by an entry of their vCPU: replaced by another exit, or still open
  * (--event vmexit; with mmio and ioport most exits are no sample by definition). */
-static uint64_t stat_unpaired(const struct vpmc_stat *s)
+uint64_t stat_unpaired(const struct vpmc_stat *s)
 {
 	uint64_t n = s->unpaired;
 	unsigned int v;
@@ -639,6 +666,7 @@ static int stat_json(struct vpmc_stat *s, struct stat_reason **rows, unsigned in
 		out_json_set(root, "total_samples", out_json_u64(s->total.n), &err);
 		out_json_set(root, "total_time_ns", out_json_u64(s->total.total_ns), &err);
 		out_json_set(root, "exits_without_entry", out_json_u64(stat_unpaired(s)), &err);
+		out_json_set(root, "merge_state", stat_summary_state(s, &err), &err);
 	}
 	json_decref(arr);
 	return out_json_finish(root, err, &s->text);
@@ -704,15 +732,31 @@ int vpmc_stat_set_key(struct vpmc_stat *s, const char *key)
 			       key);
 }
 
-int vpmc_stat_set_event(struct vpmc_stat *s, const char *event)
+static const char *const stat_event_options[] = {
+	[STAT_EVENT_VMEXIT] = "vmexit", [STAT_EVENT_MMIO] = "mmio", [STAT_EVENT_IOPORT] = "ioport",
+};
+
+const char *stat_event_option(const struct vpmc_stat *s)
+{
+	return stat_event_options[s->event];
+}
+
+const char *stat_key_option(const struct vpmc_stat *s)
 {
 	static const char *const names[] = {
-		[STAT_EVENT_VMEXIT] = "vmexit", [STAT_EVENT_MMIO] = "mmio",
-		[STAT_EVENT_IOPORT] = "ioport",
+		[STAT_KEY_SAMPLE] = "sample", [STAT_KEY_TIME] = "time", [STAT_KEY_MAX] = "max",
+		[STAT_KEY_MIN] = "min", [STAT_KEY_TOTAL] = "percent_time",
 	};
+
+	return names[s->key];
+}
+
+int vpmc_stat_set_event(struct vpmc_stat *s, const char *event)
+{
+	const char *const *names = stat_event_options;
 	size_t i;
 
-	for (i = 0; i < ARRAY_SIZE(names); i++) {
+	for (i = 0; i < ARRAY_SIZE(stat_event_options); i++) {
 		if (!strcmp(event, names[i])) {
 			s->event = (enum stat_event)i;
 			return 0;

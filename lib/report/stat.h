@@ -3,6 +3,7 @@
 #ifndef VPMC_REPORT_STAT_H
 #define VPMC_REPORT_STAT_H
 
+#include <jansson.h>
 #include <vpmc/stat.h>
 
 #include "hist.h"
@@ -14,7 +15,9 @@
 struct stat_reason {
 	char name[VPMC_REASON_MAX];
 	uint64_t n, total_ns, min_ns, max_ns;
-	double mean, m2; /* Welford, as perf's update_stats() */
+	/* the sum of the squares, exact (saturated at 2^128 - 1) for the standard deviation: an
+	 * integer adds up the same in any order, so that merged summaries give the same figure */
+	unsigned __int128 sum_sq;
 	struct vpmc_hist h;
 	uint64_t *exact; /* the samples while n <= STAT_EXACT_MAX, else NULL */
 	bool sorted;
@@ -50,8 +53,31 @@ struct vpmc_stat {
 	uint64_t exits, exits_selected, exit_first_ns, exit_last_ns;
 	uint64_t accesses;                /* MMIO and I/O port accesses seen (--event mmio, ioport) */
 	char time_arg[96];                /* --time as given, "" if not */
+	char **inputs;                    /* vpmc_stat_set_source(), merged summaries' */
+	size_t nr_inputs;
 	struct vpmc__errbuf err, warning;
 	char *text;
 };
+
+/* Shared by stat.c and stat_summary.c. */
+int stat_reason_index(struct vpmc_stat *s, const char *name, unsigned int *idx);
+void stat_row_init(struct stat_reason *r, const char *name);
+uint64_t stat_unpaired(const struct vpmc_stat *s);
+/* The vCPUs of @set as "0,2-3" in @buf (@len bytes; "..." at the end if cut short). */
+void stat_format_vcpus(const uint8_t *set, char *buf, size_t len);
+/* The names vpmc_stat_set_event() and vpmc_stat_set_key() take for s->event and s->key. */
+const char *stat_event_option(const struct vpmc_stat *s);
+const char *stat_key_option(const struct vpmc_stat *s);
+
+/* The merge_state of @s's JSON report (stat_summary.c): an allocation failure is recorded in
+ * *@err. Return: the object, or NULL. */
+json_t *stat_summary_state(struct vpmc_stat *s, int *err);
+
+/* Set @s's options (event, key, --vcpu, --time) from merge_state @st. Return: 0, or -1. */
+int stat_summary_setup(struct vpmc_stat *s, json_t *st);
+
+/* Add the counts of merge_state @st (from file @path) to @s. Return: 0, or VPMC_ERR_PARSE
+ * (the key named in @eb) or VPMC_ERR_NOMEM. */
+int stat_summary_add(struct vpmc_stat *s, json_t *st, const char *path, struct vpmc__errbuf *eb);
 
 #endif /* VPMC_REPORT_STAT_H */

@@ -155,6 +155,66 @@ START_TEST(test_memory_only_where_samples_land)
 }
 END_TEST
 
+START_TEST(test_bucket_bounds)
+{
+	/* By hand from hist.h: below 128 a bucket per value; bucket 128 is the first of
+	 * [128, 256), 64 buckets 2 wide: [128, 129]; bucket 191 its last: [254, 255]; bucket
+	 * 192 the first of [256, 512), 4 wide: [256, 259]. */
+	static const struct {
+		unsigned int b;
+		uint64_t lo, hi;
+	} t[] = { { 0, 0, 0 }, { 127, 127, 127 }, { 128, 128, 129 }, { 191, 254, 255 },
+		  { 192, 256, 259 } };
+	uint64_t lo, hi;
+	unsigned int i, b;
+
+	for (i = 0; i < ARRAY_SIZE(t); i++) {
+		hist_bucket_bounds(t[i].b, &lo, &hi);
+		ck_assert_uint_eq(lo, t[i].lo);
+		ck_assert_uint_eq(hi, t[i].hi);
+	}
+	/* every bucket: its bounds are in it, and the next value is in the next bucket */
+	for (b = 0; b < HIST_NR_BUCKETS; b++) {
+		hist_bucket_bounds(b, &lo, &hi);
+		ck_assert_uint_eq(hist_bucket(lo), b);
+		ck_assert_uint_eq(hist_bucket(hi), b);
+		if (b + 1 < HIST_NR_BUCKETS)
+			ck_assert_uint_eq(hist_bucket(hi + 1), b + 1);
+		else
+			ck_assert_uint_eq(hi, UINT64_MAX);
+	}
+}
+END_TEST
+
+START_TEST(test_add_n_rebuilds_a_histogram)
+{
+	/* what a saved histogram holds (buckets with counts, min, max) gives the same
+	 * percentiles: 130 three times (bucket [130, 131]), 300 twice ([300, 303]), 5 once */
+	struct vpmc_hist a, b;
+	unsigned int k;
+
+	hist_init(&a);
+	hist_init(&b);
+	for (k = 0; k < 3; k++)
+		ck_assert_int_eq(hist_add(&a, 130), 0);
+	ck_assert_int_eq(hist_add(&a, 300), 0);
+	ck_assert_int_eq(hist_add(&a, 300), 0);
+	ck_assert_int_eq(hist_add(&a, 5), 0);
+	ck_assert_int_eq(hist_add_n(&b, hist_bucket(5), 1, 5, 300), 0);
+	ck_assert_int_eq(hist_add_n(&b, hist_bucket(130), 3, 5, 300), 0);
+	ck_assert_int_eq(hist_add_n(&b, hist_bucket(300), 2, 5, 300), 0);
+	ck_assert_uint_eq(b.n, 6);
+	ck_assert_uint_eq(b.min, 5);
+	ck_assert_uint_eq(b.max, 300);
+	for (k = 0; k <= 10000; k += 500)
+		ck_assert_uint_eq(hist_percentile(&b, k), hist_percentile(&a, k));
+	/* p50: rank 3 of 6, the third sample in order, 130's bucket midpoint 131 (hist.c) */
+	ck_assert_uint_eq(hist_percentile(&b, 5000), 131);
+	hist_release(&a);
+	hist_release(&b);
+}
+END_TEST
+
 static Suite *hist_suite(void)
 {
 	Suite *s = suite_create("hist");
@@ -167,6 +227,8 @@ static Suite *hist_suite(void)
 	tcase_add_test(tc, test_first_and_last_rank_exact);
 	tcase_add_test(tc, test_empty_and_merge);
 	tcase_add_test(tc, test_memory_only_where_samples_land);
+	tcase_add_test(tc, test_bucket_bounds);
+	tcase_add_test(tc, test_add_n_rebuilds_a_histogram);
 	suite_add_tcase(s, tc);
 	return s;
 }

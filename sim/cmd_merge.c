@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* cmd_merge.c - vpmcsim merge: the report of the union of several JSON summaries (issue 15). */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "outfile.h"
+#include "vpmcsim.h"
+
+static const char usage_line[] = "vpmcsim merge [OPTIONS] A.json B.json...";
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"Usage: %s\n\n"
+		"Print the report of the union of the traces behind JSON reports of compare,\n"
+		"sweep or stat (--format json), as that command prints it: exact, in any order.\n"
+		"Reports made with different commands, policies, overlay, PMU, cost model,\n"
+		"assumptions or stat options are refused.\n\n"
+		"  --format F          text, csv or json (default: the command's: compare and stat\n"
+		"                      text, sweep csv); json carries the union's merge_state\n"
+		"  -o, --output FILE   write the report to FILE, whole or not at all ('-': standard\n"
+		"                      output, the default)\n"
+		"  -h, --help          this text; see vpmcsim(1), MERGE\n",
+		usage_line);
+}
+
+/* Return: -1 to go on, else the exit code. */
+static int merge_args(int argc, char **argv, const char **fmt, enum vpmc_output *f,
+		      const char **out)
+{
+	static const struct option opts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "output", required_argument, NULL, 'o' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			usage(stdout);
+			return EXIT_OK;
+		case OPT_FORMAT:
+			if (vpmcsim_once("merge", "--format", fmt, optarg))
+				return EXIT_USAGE;
+			if (vpmc_output_parse(f, optarg))
+				return vpmcsim_fail(EXIT_USAGE, "merge: --format '%s': expected text, "
+						    "csv or json", optarg);
+			break;
+		case 'o':
+			if (vpmcsim_once("merge", "-o", out, optarg))
+				return EXIT_USAGE;
+			break;
+		default:
+			usage(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind == argc)
+		return vpmcsim_fail(EXIT_USAGE, "merge: no summary to merge (usage: %s)",
+				    usage_line);
+	return -1;
+}
+
+/* The sum of stat's summaries in @s, as stat prints it: its warning, then its report. */
+static int merge_stat(struct vpmc_summary *s, enum vpmc_output f, const char **text,
+		      struct vpmc_stat **st)
+{
+	const char *w;
+
+	if (vpmc_summary_stat(s, st))
+		return vpmcsim_fail(EXIT_INPUT, "merge: %s", vpmc_summary_error(s));
+	w = vpmc_stat_warning(*st);
+	if (w && w[0])
+		fprintf(stderr, "vpmcsim: warning: %s\n", w);
+	if (vpmc_stat_report(*st, f, text))
+		return vpmcsim_fail(EXIT_INPUT, "merge: out of memory");
+	return 0;
+}
+
+/* Write @text to @path through an outfile: whole or absent. */
+static int merge_write(const char *path, const char *text)
+{
+	struct outfile o;
+	int err;
+
+	if (!path || !strcmp(path, "-"))
+		return cli_print(text);
+	if (!outfile_open(&o, path))
+		return vpmcsim_fail(EXIT_USAGE, "merge: %s: %s", path, strerror(errno));
+	fputs(text, o.f);
+	err = outfile_close(&o, true);
+	return err ? vpmcsim_write_error(path, err > 0 ? err : 0) : 0;
+}
+
+static int merge_run(int argc, char **argv)
+{
+	const char *fmt = NULL, *out = NULL, *text, *cmd, *source;
+	enum vpmc_output f = VPMC_OUTPUT_TEXT;
+	struct vpmc_stat *st = NULL;
+	struct vpmc_summary *s;
+	struct cli c;
+	int rc = merge_args(argc, argv, &fmt, &f, &out), i, err;
+
+	if (rc >= 0)
+		return rc;
+	rc = 0;
+	if (vpmc_summary_new(&s))
+		return vpmcsim_fail(EXIT_INPUT, "merge: out of memory");
+	for (i = optind; i < argc; i++) {
+		err = vpmc_summary_add_file(s, argv[i]);
+		if (err) {
+			rc = vpmcsim_fail(err == VPMC_ERR_IO ? EXIT_USAGE : EXIT_INPUT, "merge: %s",
+					  vpmc_summary_error(s));
+			vpmc_summary_free(s);
+			return rc;
+		}
+	}
+	cmd = vpmc_summary_command(s);
+	if (!strcmp(cmd, "stat")) {
+		rc = merge_stat(s, fmt ? f : VPMC_OUTPUT_TEXT, &text, &st);
+		if (!rc)
+			rc = merge_write(out, text);
+		vpmc_stat_free(st);
+		vpmc_summary_free(s);
+		return rc;
+	}
+	cli_init(&c, "merge", fmt ? f : strcmp(cmd, "sweep") ? VPMC_OUTPUT_TEXT : VPMC_OUTPUT_CSV);
+	if (vpmc_summary_replay(s, &c.r))
+		rc = vpmcsim_fail(EXIT_INPUT, "merge: %s", vpmc_summary_error(s));
+	if (!rc) {
+		vpmc_replay_source(c.r, &source, NULL);
+		c.trace = source;
+		cli_replay_warnings(&c);
+		rc = cli_report_text(&c, strcmp(cmd, "sweep") ? VPMC_VIEW_COMPARE : VPMC_VIEW_SWEEP,
+				     &text);
+	}
+	if (!rc)
+		rc = merge_write(out, text);
+	vpmc_summary_free(s);
+	cli_close(&c);
+	return rc;
+}
+
+const struct vpmcsim_cmd cmd_merge = {
+	.name = "merge",
+	.summary = "the report of the union of JSON summaries (--format json)",
+	.run = merge_run,
+};

@@ -1,0 +1,227 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# cli_merge.sh - convert --vcpu, the merge_state of compare's and sweep's JSON, and vpmcsim merge
+# (issue 15): a trace split by vCPU, each part replayed, merged = the whole trace's report.
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/tap.sh"
+
+T=$VPMC_TRACES
+out=$(mktemp -d "${TMPDIR:-/tmp}/vpmc-merge.XXXXXX")
+trap 'rm -rf "$out" "$tap_out" "$tap_out.err"' EXIT
+
+# same NAME A B: files A and B have the same content.
+same() {
+	if cmp -s "$2" "$3"; then
+		tap_result 0 "$1"
+	else
+		tap_result 1 "$1"
+		diff "$2" "$3" | head -n 10 | tap_quote
+	fi
+}
+
+# norm JSON: without the input list (trace.path, merge_state.inputs; the names in warnings).
+norm() {
+	jq --arg w "$out/whole.vtr" --arg m "4 traces (merged)" \
+		'del(.trace.path, .merge_state.inputs) |
+		 .warnings |= map(split($w) | join("TRACE") | split($m) | join("TRACE"))' "$1"
+}
+
+tap_plan 60
+
+# ---- convert --vcpu ---------------------------------------------------------------------------
+# The 4-vCPU recording as text (no libtracecmd needed); whole.vtr holds all its events.
+$vpmcsim convert "$T/local-kvm/multi-vcpu-real.txt" -o "$out/whole.vtr" 2>/dev/null
+tap_result $? "convert-whole"
+for v in 0 1 2 3; do
+	$vpmcsim convert --vcpu $v "$out/whole.vtr" -o "$out/p$v.vtr" 2>/dev/null
+done
+$vpmcsim convert --vcpu 0,2-3 "$out/whole.vtr" -o "$out/p023.vtr" 2>/dev/null
+tap_result $? "convert-vcpu-list"
+# By hand: the event lines of whole.vtr whose second field (the vCPU) is 0, 2 or 3, in order.
+grep -v '^!' "$out/whole.vtr" | awk '$2 == 0 || $2 == 2 || $2 == 3' >"$out/want023"
+grep -v '^!' "$out/p023.vtr" >"$out/got023"
+same "convert-vcpu-events" "$out/want023" "$out/got023"
+# the directives are the whole trace's; !end counts the events kept
+grep '^!' "$out/whole.vtr" | grep -v '^!end' >"$out/wantdir"
+grep '^!' "$out/p023.vtr" | grep -v '^!end' >"$out/gotdir"
+same "convert-vcpu-directives" "$out/wantdir" "$out/gotdir"
+[ "$(grep '^!end' "$out/p023.vtr")" = "!end events=$(wc -l <"$out/want023" | tr -d ' ')" ]
+tap_result $? "convert-vcpu-end-count"
+# the parts hold every event once: their event counts add up to the whole's
+n=0
+for v in 0 1 2 3; do
+	n=$((n + $(grep -vc '^!' "$out/p$v.vtr")))
+done
+[ "$n" = "$(grep -vc '^!' "$out/whole.vtr")" ] && [ "$n" -gt 0 ]
+tap_result $? "convert-vcpu-parts-add-up"
+check convert-vcpu-none 0 "!end events=0" $vpmcsim convert --vcpu 9 "$out/whole.vtr" -o -
+check convert-vcpu-bad-range 2 "convert: --vcpu '3-1': expected vCPU numbers" \
+	$vpmcsim convert --vcpu 3-1 "$out/whole.vtr" -o "$out/x.vtr"
+check convert-vcpu-bad-list 2 "convert: --vcpu '1,': expected vCPU numbers" \
+	$vpmcsim convert --vcpu 1, "$out/whole.vtr" -o "$out/x.vtr"
+check convert-vcpu-twice 2 "convert: --vcpu given twice" \
+	$vpmcsim convert --vcpu 1 --vcpu 2 "$out/whole.vtr" -o "$out/x.vtr"
+
+# ---- merged parts = the whole -----------------------------------------------------------------
+# run NAME ARGS...: NAME-whole.json and NAME-p0..3.json from the whole trace and its parts
+run() {
+	local name=$1 f
+	shift
+	for f in whole p0 p1 p2 p3; do
+		"$@" --format json "$out/$f.vtr" >"$out/$name-$f.json" 2>/dev/null || return 1
+	done
+}
+# whole_eq NAME: the merge of the parts (in a shuffled order) equals the whole's JSON
+whole_eq() {
+	$vpmcsim merge "$out/$1-p2.json" "$out/$1-p0.json" "$out/$1-p3.json" "$out/$1-p1.json" \
+		--format json -o "$out/$1-merged.json" 2>/dev/null
+	tap_result $? "$1-merge-runs"
+	norm "$out/$1-whole.json" >"$out/$1-want"
+	norm "$out/$1-merged.json" >"$out/$1-got"
+	same "$1-merged-equals-whole" "$out/$1-want" "$out/$1-got"
+}
+
+run compare $vpmcsim compare -j 1
+tap_result $? "compare-runs"
+whole_eq compare
+# the overlay gives samples, lateness histograms and draws: -j 2 for the parallel replay too
+run overlay $vpmcsim compare -j 2 --assume fixed0,period=5000
+tap_result $? "overlay-runs"
+whole_eq overlay
+# the whole trace has samples against the ideal guest (else the test would prove less)
+[ "$(jq '.policies[0].samples_ideal' "$out/overlay-whole.json")" -gt 0 ]
+tap_result $? "overlay-has-samples"
+run sweep $vpmcsim sweep --tolerance 1,100,10000 --assume fixed0,period=5000
+tap_result $? "sweep-runs"
+whole_eq sweep
+
+# text and CSV of the merge are the command's own, apart from the trace's name
+$vpmcsim compare -j 1 "$out/whole.vtr" 2>/dev/null | grep -v '^trace: ' >"$out/ctext-want"
+$vpmcsim merge "$out"/compare-p?.json 2>/dev/null | grep -v '^trace: ' >"$out/ctext-got"
+same "merge-text-is-compare-text" "$out/ctext-want" "$out/ctext-got"
+$vpmcsim sweep --tolerance 1,100,10000 --assume fixed0,period=5000 "$out/whole.vtr" \
+	2>/dev/null >"$out/scsv-want"
+$vpmcsim merge "$out"/sweep-p?.json 2>/dev/null >"$out/scsv-got"
+same "merge-csv-is-sweep-csv" "$out/scsv-want" "$out/scsv-got"
+check merge-names-union 0 "trace: 4 traces (merged)" $vpmcsim merge "$out"/compare-p?.json
+# one summary merged alone is its own report
+$vpmcsim merge "$out/compare-whole.json" --format json -o "$out/alone.json" 2>/dev/null
+same "merge-one-is-itself" "$out/compare-whole.json" "$out/alone.json"
+
+# ---- associative, order-independent -----------------------------------------------------------
+m() { $vpmcsim merge --format json "$@" 2>/dev/null; }
+m "$out/overlay-p0.json" "$out/overlay-p1.json" >"$out/ab.json"
+m "$out/ab.json" "$out/overlay-p2.json" >"$out/ab_c.json"
+m "$out/overlay-p1.json" "$out/overlay-p2.json" >"$out/bc.json"
+m "$out/overlay-p0.json" "$out/bc.json" >"$out/a_bc.json"
+m "$out/overlay-p2.json" "$out/overlay-p0.json" "$out/overlay-p1.json" >"$out/cab.json"
+same "associative" "$out/ab_c.json" "$out/a_bc.json"
+same "order-independent" "$out/ab_c.json" "$out/cab.json"
+# the same vCPUs in several summaries (a fleet of traces): sums of doubles too
+m "$out/overlay-whole.json" "$out/overlay-whole.json" >"$out/ww.json"
+m "$out/ww.json" "$out/overlay-whole.json" >"$out/ww_w.json"
+m "$out/overlay-whole.json" "$out/ww.json" >"$out/w_ww.json"
+same "associative-same-vcpus" "$out/ww_w.json" "$out/w_ww.json"
+# by hand: three copies of the trace have three times its exits, events and samples
+for k in exits samples_ideal host_reads; do
+	[ "$(jq ".policies[0].$k" "$out/ww_w.json")" = \
+	  "$(jq ".policies[0].$k * 3" "$out/overlay-whole.json")" ]
+	tap_result $? "three-copies-$k"
+done
+[ "$(jq .trace.events "$out/ww_w.json")" = "$(jq '.trace.events * 3' "$out/overlay-whole.json")" ]
+tap_result $? "three-copies-events"
+
+# ---- stat -------------------------------------------------------------------------------------
+# a timer storm on 4 vCPUs (exits and entries; compare's recording above has no kvm_exit)
+$vpmcsim gen timer-storm --vcpus 4 --seconds 1 --set guest_hz=500 -o "$out/storm.vtr" 2>/dev/null
+for v in 0 1 2 3; do
+	$vpmcsim convert --vcpu $v "$out/storm.vtr" -o "$out/s$v.vtr" 2>/dev/null
+done
+for f in storm s0 s1 s2 s3; do
+	$vpmcsim stat --format json "$out/$f.vtr" >"$out/stat-$f.json" 2>/dev/null
+done
+$vpmcsim merge "$out/stat-s3.json" "$out/stat-s1.json" "$out/stat-s0.json" \
+	"$out/stat-s2.json" --format json -o "$out/stat-merged.json" 2>/dev/null
+tap_result $? "stat-merge-runs"
+jq 'del(.merge_state.inputs)' "$out/stat-storm.json" >"$out/stat-want"
+jq 'del(.merge_state.inputs)' "$out/stat-merged.json" >"$out/stat-got"
+same "stat-merged-equals-whole" "$out/stat-want" "$out/stat-got"
+# the test covers both percentile definitions: the msr row has more than 1000 samples
+# (histogram) while each part has at most 1000 (its samples, exact); rdpmc at most 1000 in all
+jq -e '.merge_state.reasons[] | select(.name == "msr") | .n > 1000 and .exact == null' \
+	"$out/stat-storm.json" >/dev/null &&
+	jq -e '.merge_state.reasons[] | select(.name == "rdpmc") | .exact != null' \
+		"$out/stat-storm.json" >/dev/null &&
+	! cat "$out"/stat-s?.json | jq -e '.merge_state.reasons[] | select(.name == "msr") |
+		.n > 1000' | grep -q true
+tap_result $? "stat-covers-exact-and-histogram"
+$vpmcsim stat "$out/storm.vtr" 2>/dev/null >"$out/stext-want"
+$vpmcsim merge "$out"/stat-s?.json 2>/dev/null >"$out/stext-got"
+same "merge-text-is-stat-text" "$out/stext-want" "$out/stext-got"
+m "$out/stat-s0.json" "$out/stat-s1.json" >"$out/sab.json"
+m "$out/sab.json" "$out/stat-s2.json" >"$out/sab_c.json"
+m "$out/stat-s1.json" "$out/stat-s2.json" >"$out/sbc.json"
+m "$out/stat-s0.json" "$out/sbc.json" >"$out/sa_bc.json"
+m "$out/stat-s2.json" "$out/stat-s0.json" "$out/stat-s1.json" >"$out/scab.json"
+same "stat-associative" "$out/sab_c.json" "$out/sa_bc.json"
+same "stat-order-independent" "$out/sab_c.json" "$out/scab.json"
+s0=$out/stat-s0.json
+for o in "key --key max" "time --time 0,0.5" "vcpus --vcpu 1"; do
+	set -- $o
+	$vpmcsim stat "$2" "$3" --format json "$out/s1.vtr" >"$out/sr-$1.json" 2>/dev/null
+	check "stat-refuse-$1" 1 "merge: $s0 and $out/sr-$1.json were made with different $1" \
+		$vpmcsim merge "$s0" "$out/sr-$1.json"
+done
+check stat-refuse-compare 1 "were made with different command: \"stat\" against \"compare\"" \
+	$vpmcsim merge "$s0" "$out/compare-p1.json"
+
+# ---- refusals ---------------------------------------------------------------------------------
+p0=$out/compare-p0.json
+refuse() { # NAME WHAT ARGS...: compare ARGS on part 1 does not merge with part 0, for WHAT
+	local name=$1 what=$2
+	shift 2
+	$vpmcsim compare -j 1 "$@" --format json "$out/p1.vtr" >"$out/r-$name.json" 2>/dev/null
+	check "refuse-$name" 1 "merge: $p0 and $out/r-$name.json were made with different $what" \
+		$vpmcsim merge "$p0" "$out/r-$name.json"
+}
+refuse policies policies --policy exact
+refuse overlay overlay --assume fixed0,period=5000
+refuse cost cost --cost resume_us=3
+refuse cost-profile cost --cost-profile rfc-milan
+refuse vendor pmu --vendor amd
+refuse kernel pmu --host-kernel 6.5
+refuse guest-ips assumptions --guest-ips 2000000000
+check refuse-command 1 "were made with different command: \"compare\" against \"sweep\"" \
+	$vpmcsim merge "$p0" "$out/sweep-p1.json"
+check refuse-names-both 1 "$out/sweep-p1.json" $vpmcsim merge "$p0" "$out/sweep-p1.json"
+
+# ---- bad input ----------------------------------------------------------------------------------
+check no-input 2 "merge: no summary to merge" $vpmcsim merge
+check bad-format 2 "merge: --format 'xml': expected text, csv or json" \
+	$vpmcsim merge --format xml "$p0"
+check missing-file 2 "merge: $out/nope.json:" $vpmcsim merge "$p0" "$out/nope.json"
+printf '{"merge_state": {"schema": 1,\n' >"$out/cut.json"
+check malformed-json 1 "merge: $out/cut.json:2:" $vpmcsim merge "$p0" "$out/cut.json"
+$vpmcsim replay --policy exact --format json "$out/p0.vtr" >"$out/replay.json" 2>/dev/null
+check not-a-summary 1 "merge: $out/replay.json: no \"merge_state\" object" \
+	$vpmcsim merge "$out/replay.json"
+jq '.merge_state.schema = "vpmcsim-summary/0"' "$p0" >"$out/schema.json"
+check wrong-schema 1 "merge: $out/schema.json: merge_state.schema: not \"vpmcsim-summary/1\"" \
+	$vpmcsim merge "$out/schema.json"
+# a bucket whose bounds are not a bucket of the histogram (low 129 is inside [128, 129])
+jq '(.merge_state.units[0].lanes[0].cost_ns.buckets[0]) |= [129, 129, .[2]]' "$p0" \
+	>"$out/bucket.json"
+check bad-bucket 1 "merge: $out/bucket.json: merge_state.units[vcpu 0].lanes[0]: \"cost_ns\"" \
+	$vpmcsim merge "$out/bucket.json"
+jq '.merge_state.units[0].lanes[0].exits = -1' "$p0" >"$out/neg.json"
+check bad-count 1 "merge: $out/neg.json: merge_state.units[vcpu 0].lanes[0]: \"exits\"" \
+	$vpmcsim merge "$out/neg.json"
+jq 'del(.merge_state.units[0].lanes[1])' "$p0" >"$out/lanes.json"
+check bad-lanes 1 "a unit without one entry in \"lanes\" per policy" \
+	$vpmcsim merge "$out/lanes.json"
+# -o: a refused merge leaves no file behind, nor changes one
+echo keep >"$out/kept"
+$vpmcsim merge "$p0" "$out/schema.json" -o "$out/kept" 2>/dev/null
+[ "$(cat "$out/kept")" = keep ]
+tap_result $? "refused-merge-leaves-output"
+
+tap_done
