@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 # fleet-check.sh - The fleet recipe of docs/fleet.md, run on traces/local-kvm/*.dat (issue 15):
-# GNU parallel writes one JSON summary per trace (compare; sweep with an overlay), merges them
+# GNU parallel writes one JSON summary per trace (compare; sweep with an overlay; stat), merges them
 # as a fleet would (shares of three, as each host merges its own, then the shares), and the
 # report is the same bytes as a merge of every summary in one process (one `vpmcsim merge`
 # call), in any order, and in text too; the summaries parallel wrote are those written one after
@@ -48,7 +48,7 @@ fleet() {
 	local kind=$1 args=$2
 	mkdir -p "$kind"
 	parallel --will-cite --halt now,fail=1 --jobs 2 \
-		"\"\$VPMCSIM\" $kind -j 1 $args --format json {} >$kind/{/.}.json.part && \
+		"\"\$VPMCSIM\" $kind $args --format json {} >$kind/{/.}.json.part && \
 		 mv $kind/{/.}.json.part $kind/{/.}.json" ::: traces/*.dat 2>"$kind.log"
 }
 
@@ -58,7 +58,7 @@ serial() {
 	mkdir -p "serial-$kind"
 	for t in traces/*.dat; do
 		# shellcheck disable=SC2086 # args are words
-		"$VPMCSIM" "$kind" -j 1 $args --format json "$t" >"serial-$kind/$(basename "$t" .dat).json" \
+		"$VPMCSIM" "$kind" $args --format json "$t" >"serial-$kind/$(basename "$t" .dat).json" \
 			2>/dev/null || return 1
 	done
 }
@@ -91,9 +91,10 @@ check() {
 	same "$kind: the text report of the fleet's merge" "$kind.one.txt" "$kind.tree.txt"
 }
 
-echo "1..15"
-check compare ""
-check sweep "--tolerance 1,100,10000 --assume gp0=instructions,period=10000"
+echo "1..22"
+check compare "-j 1"
+check sweep "-j 1 --tolerance 1,100,10000 --assume gp0=instructions,period=10000"
+check stat ""
 # docs/fleet.md, "Several machines", on the local machine (':'): the options are accepted and
 # the summaries come back where --return says
 mkdir -p ssh
