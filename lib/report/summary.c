@@ -252,7 +252,8 @@ static void put_ident(json_t *st, const struct vpmc_replay *rp, const char *comm
 	out_json_set(st, "assumptions", as, err);
 }
 
-json_t *summary_replay_state(const struct vpmc_replay *rp, const char *command, int *err)
+/* @rp's own merge_state (a replay of a trace). */
+static json_t *replay_state(const struct vpmc_replay *rp, const char *command, int *err)
 {
 	const struct vpmc_replay_assumptions *a = vpmc_replay_assumptions(rp);
 	json_t *st = json_object(), *trace = json_object(), *w = json_array(), *lanes = json_array();
@@ -264,8 +265,6 @@ json_t *summary_replay_state(const struct vpmc_replay *rp, const char *command, 
 	uint32_t v, nr_vcpus;
 	bool has_stats = vpmc_replay_source(rp, &source, &rs);
 
-	if (replay_summary(rp))
-		return json_incref(replay_summary(rp));
 	if (!st)
 		return NULL;
 	put_ident(st, rp, command, err);
@@ -325,6 +324,13 @@ json_t *summary_replay_state(const struct vpmc_replay *rp, const char *command, 
 	}
 	out_json_set(st, "units", units, err);
 	return st;
+}
+
+json_t *summary_replay_state(const struct vpmc_replay *rp, const char *command, int *err)
+{
+	if (replay_summary(rp)) /* loaded from summaries: their union */
+		return json_incref(replay_summary(rp));
+	return replay_state(rp, command, err);
 }
 
 /* ---- reading ---- */
