@@ -1,19 +1,25 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
-# replay.sh - Replay benchmark (issue 5): speed of compare against `trace-cmd report`, cost of a
-# 32-tolerance sweep against one policy, and peak memory when the trace is 10x longer.
+# replay.sh - Replay benchmark (issues 5 and 15): compare and a 32-tolerance sweep, with and
+# without a guest profiler laid over the trace (--assume gp0=instructions,period=10000), on one
+# thread and on two, against `trace-cmd report` and one policy, on a 1-vCPU and a 4-vCPU trace;
+# and peak anonymous memory when the trace is 10x longer. Prints each ratio against its target
+# (issue 15), wall and CPU side by side; asserts nothing.
 #
 # Usage: bench/replay.sh [BUILD_DIR]   (default: the current directory if it has sim/vpmcsim,
 #                                       else _build/plain)
-# Environment: BENCH_REPEAT (default 1000: 2.3 M events), BENCH_RUNS (default 3), BENCH_TMP.
-# compare is also timed on the trace converted to version 7 (zstd), trace-cmd's default.
+# Environment: BENCH_REPEAT (default 1000: the 1-vCPU trace, 2.3 M records), BENCH_REPEAT_MULTI
+# (default BENCH_REPEAT / 25: the 4-vCPU trace, 2.0 M records at 40), BENCH_RUNS (default 3),
+# BENCH_TMP. Needs trace-cmd and GNU time (scripts/install-deps.sh --bench).
 #
-# The input is traces/local-kvm/small-mixed-real.v6.dat (a real recording, 2313 events)
-# repeated BENCH_REPEAT times by bench/mkdat.py into one valid trace.dat. Times are CPU time
-# (user + sys, the minimum of BENCH_RUNS runs): the machine is shared, wall time is noise.
-# Memory: peak RSS (VmHWM), and peak anonymous RSS sampled from /proc every 20 ms - libtracecmd
-# maps the trace's pages (file-backed RSS grows with the file; the kernel can drop them), the
-# replay's own state is the anonymous part. Prints ratios; asserts nothing.
+# Inputs, both real recordings made longer by bench/mkdat.py (one valid trace.dat, v6):
+#  1-vCPU: traces/local-kvm/small-mixed-real.v6.dat (2313 records) x BENCH_REPEAT;
+#  4-vCPU: traces/local-kvm/multi-vcpu-real.dat (v7, zstd; 50647 records), converted to v6 by
+#          trace-cmd convert, x BENCH_REPEAT_MULTI.
+# Each command runs BENCH_RUNS times; wall and CPU (user + sys) are the minimum of each over the
+# runs. On a shared machine CPU time is the steadier figure; wall time is what -j changes.
+# Memory: peak anonymous RSS sampled from /proc every 20 ms (file-backed pages of the trace are
+# left out: the kernel can drop them), and peak RSS (VmHWM).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-}
@@ -25,32 +31,43 @@ export LD_LIBRARY_PATH=$build/lib/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 vpmcsim=$build/sim/.libs/vpmcsim
 [ -x "$vpmcsim" ] || vpmcsim=$build/sim/vpmcsim
 repeat=${BENCH_REPEAT:-1000}
+repeat_multi=${BENCH_REPEAT_MULTI:-$(( repeat / 25 > 0 ? repeat / 25 : 1 ))}
 runs=${BENCH_RUNS:-3}
 tmp=${BENCH_TMP:-$(mktemp -d "${TMPDIR:-/tmp}/vpmc-bench.XXXXXX")}
 trap 'rm -rf "$tmp"' EXIT
 
 [ -x "$vpmcsim" ] || { echo "replay.sh: no $vpmcsim (build first)" >&2; exit 1; }
-command -v trace-cmd >/dev/null || { echo "replay.sh: trace-cmd not installed" >&2; exit 1; }
+for t in trace-cmd /usr/bin/time; do
+	command -v "$t" >/dev/null ||
+		{ echo "replay.sh: $t not installed (scripts/install-deps.sh --bench)" >&2; exit 1; }
+done
 
-src=$top/traces/local-kvm/small-mixed-real.v6.dat
-python3 "$top/bench/mkdat.py" "$src" "$tmp/x1.dat" --repeat "$repeat" >/dev/null
-python3 "$top/bench/mkdat.py" "$src" "$tmp/x10.dat" --repeat $((repeat * 10)) >/dev/null
-events=$("$vpmcsim" compare --policy exact --format json "$tmp/x1.dat" |
-	 sed -n 's/^ *"records": \([0-9]*\),$/\1/p' | head -1)
+one=$top/traces/local-kvm/small-mixed-real.v6.dat
+trace-cmd convert --file-version 6 --compression none \
+	-i "$top/traces/local-kvm/multi-vcpu-real.dat" -o "$tmp/multi.v6.dat" >/dev/null 2>&1 ||
+	{ echo "replay.sh: trace-cmd convert to v6 failed" >&2; exit 1; }
+python3 "$top/bench/mkdat.py" "$one" "$tmp/one.dat" --repeat "$repeat" >/dev/null
+python3 "$top/bench/mkdat.py" "$one" "$tmp/one.x10.dat" --repeat $((repeat * 10)) >/dev/null
+python3 "$top/bench/mkdat.py" "$tmp/multi.v6.dat" "$tmp/multi.dat" --repeat "$repeat_multi" \
+	>/dev/null
 
-# cpu CMD... : minimum user+sys seconds over $runs runs (output to /dev/null)
-cpu() {
-	local best= t i
+# records FILE: the reader's count of records
+records() { "$vpmcsim" stat "$1" 2>&1 >/dev/null | sed -n 's/^.*: \([0-9]*\) records,.*/\1/p' | head -1; }
+
+# wallcpu CMD...: "WALL CPU", seconds, each the minimum over $runs runs (output to /dev/null)
+wallcpu() {
+	local i w c bw= bc=
 	for ((i = 0; i < runs; i++)); do
-		/usr/bin/time -f '%U %S' -o "$tmp/time" "$@" >/dev/null 2>"$tmp/err" ||
+		/usr/bin/time -f '%e %U %S' -o "$tmp/time" "$@" >/dev/null 2>"$tmp/err" ||
 			{ cat "$tmp/err" >&2; exit 1; }
-		t=$(awk '{ printf "%.2f", $1 + $2 }' "$tmp/time")
-		if [ -z "$best" ] || awk "BEGIN { exit !($t < $best) }"; then best=$t; fi
+		read -r w c < <(awk '{ printf "%.2f %.2f\n", $1, $2 + $3 }' "$tmp/time")
+		if [ -z "$bw" ] || awk "BEGIN { exit !($w < $bw) }"; then bw=$w; fi
+		if [ -z "$bc" ] || awk "BEGIN { exit !($c < $bc) }"; then bc=$c; fi
 	done
-	echo "$best"
+	echo "$bw $bc"
 }
 
-# mem CMD... : "peak_rss_kb peak_anon_kb"
+# mem CMD...: "PEAK_RSS_KB PEAK_ANON_KB"
 mem() {
 	local pid anon=0 a
 	"$@" >/dev/null 2>&1 &
@@ -65,35 +82,90 @@ mem() {
 	echo "$(cat "$tmp/time") $anon"
 }
 
-ratio() { awk "BEGIN { printf \"%.2f\", $1 / $2 }"; }
+ratio() { awk "BEGIN { if ($2 > 0) printf \"%.2f\", $1 / $2; else printf \"inf\" }"; }
+# verdict VALUE OP TARGET: "met" or "MISSED"
+verdict() { awk "BEGIN { print ($1 $2 $3) ? \"met\" : \"MISSED\" }"; }
 
-tol=$(seq -s, 0 31 | awk -F, '{ for (i = 1; i <= NF; i++) printf "%s%d", (i > 1 ? "," : ""), $i * $i * 10 }')
+ov=(--assume gp0=instructions,period=10000)
+tol=$(awk 'BEGIN { for (i = 0; i < 32; i++) printf "%s%d", (i ? "," : ""), 2 ^ i }')
 
-echo "replay benchmark: $(basename "$src") x$repeat = $events events; CPU seconds, best of $runs"
-t_report=$(cpu trace-cmd report "$tmp/x1.dat")
-t_compare=$(cpu "$vpmcsim" compare "$tmp/x1.dat")
-t_overlay=$(cpu "$vpmcsim" compare --assume fixed0,period=10000 "$tmp/x1.dat")
-t_read=$(cpu "$vpmcsim" stat "$tmp/x1.dat")
-t_one=$(cpu "$vpmcsim" compare --policy tolerance=100 "$tmp/x1.dat")
-t_sweep=$(cpu "$vpmcsim" sweep --tolerance "$tol" "$tmp/x1.dat")
-printf '  %-58s %7s s\n' "trace-cmd report > /dev/null" "$t_report" \
-	"vpmcsim stat (reading the trace only)" "$t_read" \
-	"vpmcsim compare (5 policies + reference)" "$t_compare" \
-	"vpmcsim compare --assume fixed0 (5 policies + 5 references)" "$t_overlay" \
-	"vpmcsim compare --policy tolerance=100 (1 policy)" "$t_one" \
-	"vpmcsim sweep, 32 tolerances" "$t_sweep"
-echo "  compare speed / trace-cmd report speed:        $(ratio "$t_report" "$t_compare")x (target >= 5)"
-# The same trace as trace-cmd 3.x writes it by default: version 7, zstd.
-if trace-cmd convert --file-version 7 -i "$tmp/x1.dat" -o "$tmp/x1.v7.dat" >/dev/null 2>&1; then
-	t_report7=$(cpu trace-cmd report "$tmp/x1.v7.dat")
-	t_compare7=$(cpu "$vpmcsim" compare "$tmp/x1.v7.dat")
-	echo "  the same as v7 (zstd): trace-cmd report $t_report7 s, compare $t_compare7 s:" \
-	     "$(ratio "$t_report7" "$t_compare7")x"
-fi
-echo "  compare --assume speed / trace-cmd report:     $(ratio "$t_report" "$t_overlay")x"
-echo "  sweep of 32 tolerances / one policy:           $(ratio "$t_sweep" "$t_one")x (target <= 4)"
+# The commands timed, by key: KEY|LABEL|ARGS (after vpmcsim; TRACE appended)
+cmds=(
+	"report|trace-cmd report|"
+	"stat|stat (reading only)|stat"
+	"one|one policy (tolerance=100), -j 1|compare -j 1 --policy tolerance=100"
+	"one_ov|one policy + overlay, -j 1|compare -j 1 --policy tolerance=100 ${ov[*]}"
+	"cmp1|compare (6 policies), -j 1|compare -j 1"
+	"cmp2|compare (6 policies), -j 2|compare -j 2"
+	"cmp1_ov|compare + overlay, -j 1|compare -j 1 ${ov[*]}"
+	"cmp2_ov|compare + overlay, -j 2|compare -j 2 ${ov[*]}"
+	"sw1|sweep 32 T, -j 1|sweep -j 1 --tolerance $tol"
+	"sw2|sweep 32 T, -j 2|sweep -j 2 --tolerance $tol"
+	"sw1_ov|sweep 32 T + overlay, -j 1|sweep -j 1 --tolerance $tol ${ov[*]}"
+	"sw2_ov|sweep 32 T + overlay, -j 2|sweep -j 2 --tolerance $tol ${ov[*]}"
+)
 
-read -r rss1 anon1 < <(mem "$vpmcsim" compare "$tmp/x1.dat")
-read -r rss10 anon10 < <(mem "$vpmcsim" compare "$tmp/x10.dat")
-echo "  peak RSS, compare:  x1 ${rss1} KB, x10 ${rss10} KB (file-backed pages of the trace included)"
-echo "  peak anonymous RSS: x1 ${anon1} KB, x10 ${anon10} KB; x10 / x1 = $(ratio "$anon10" "$anon1") (target: flat)"
+declare -A W C
+echo "replay benchmark ($(date -u '+%F %H:%M UTC'), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg))"
+echo "  1-vCPU: $(basename "$one") x$repeat = $(records "$tmp/one.dat") records"
+echo "  4-vCPU: multi-vcpu-real.dat as v6 x$repeat_multi = $(records "$tmp/multi.dat") records"
+echo "  overlay: ${ov[*]}; sweep: 32 tolerances, 1 to 2^31; best of $runs runs"
+echo
+printf '  %-36s %17s   %17s\n' "seconds" "1-vCPU wall / CPU" "4-vCPU wall / CPU"
+for entry in "${cmds[@]}"; do
+	IFS='|' read -r key label args <<<"$entry"
+	line=$(printf '  %-36s' "$label")
+	for tr in one multi; do
+		if [ "$key" = report ]; then
+			read -r w c < <(wallcpu trace-cmd report "$tmp/$tr.dat")
+		else
+			# shellcheck disable=SC2086 # args are words
+			read -r w c < <(wallcpu "$vpmcsim" $args "$tmp/$tr.dat")
+		fi
+		W[$key.$tr]=$w
+		C[$key.$tr]=$c
+		line+=$(printf ' %8s / %-6s ' "$w" "$c")
+	done
+	echo "$line"
+done
+
+echo
+echo "  ratios (issue 15 targets)                         1-vCPU        4-vCPU"
+# target LABEL OP TARGET VALUE_ONE VALUE_MULTI
+target() {
+	printf '  %-46s %6s %-6s  %6s %-6s  (target %s %s)\n' "$1" "$4" "$(verdict "$4" "$2" "$3")" \
+		"$5" "$(verdict "$5" "$2" "$3")" "$2" "$3"
+}
+# speed = report time / compare time
+target "compare+overlay speed / report, CPU, -j 1" ">=" 10 \
+	"$(ratio "${C[report.one]}" "${C[cmp1_ov.one]}")" \
+	"$(ratio "${C[report.multi]}" "${C[cmp1_ov.multi]}")"
+target "compare+overlay speed / report, wall, -j 2" ">=" 10 \
+	"$(ratio "${W[report.one]}" "${W[cmp2_ov.one]}")" \
+	"$(ratio "${W[report.multi]}" "${W[cmp2_ov.multi]}")"
+target "sweep+overlay / one policy+overlay, wall -j 2" "<=" 3 \
+	"$(ratio "${W[sw2_ov.one]}" "${W[one_ov.one]}")" \
+	"$(ratio "${W[sw2_ov.multi]}" "${W[one_ov.multi]}")"
+target "sweep+overlay / one policy+overlay, CPU -j 1" "<=" 4 \
+	"$(ratio "${C[sw1_ov.one]}" "${C[one_ov.one]}")" \
+	"$(ratio "${C[sw1_ov.multi]}" "${C[one_ov.multi]}")"
+target "sweep+overlay, wall -j 2 / -j 1" "<=" 0.6 \
+	"$(ratio "${W[sw2_ov.one]}" "${W[sw1_ov.one]}")" \
+	"$(ratio "${W[sw2_ov.multi]}" "${W[sw1_ov.multi]}")"
+target "compare+overlay, wall -j 2 / -j 1" "<=" 0.6 \
+	"$(ratio "${W[cmp2_ov.one]}" "${W[cmp1_ov.one]}")" \
+	"$(ratio "${W[cmp2_ov.multi]}" "${W[cmp1_ov.multi]}")"
+echo "  (the -j 2 / -j 1 target is the 4-vCPU trace's; wall time needs two idle CPUs)"
+echo "  without overlay: compare speed / report, CPU -j 1: $(ratio "${C[report.one]}" "${C[cmp1.one]}")x," \
+     "$(ratio "${C[report.multi]}" "${C[cmp1.multi]}")x; sweep / one policy, CPU -j 1:" \
+     "$(ratio "${C[sw1.one]}" "${C[one.one]}")x, $(ratio "${C[sw1.multi]}" "${C[one.multi]}")x"
+
+echo
+# shellcheck disable=SC2068
+for j in 1 2; do
+	read -r rss1 anon1 < <(mem "$vpmcsim" compare -j $j ${ov[@]} "$tmp/one.dat")
+	read -r rss10 anon10 < <(mem "$vpmcsim" compare -j $j ${ov[@]} "$tmp/one.x10.dat")
+	echo "  compare+overlay -j $j: peak anonymous RSS x1 ${anon1} KB, x10 ${anon10} KB:" \
+	     "x10 / x1 = $(ratio "$anon10" "$anon1") (target: flat, 1.00);" \
+	     "peak RSS x1 ${rss1} KB, x10 ${rss10} KB (the trace's file pages included)"
+done

@@ -2,18 +2,22 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # install-deps.sh - Install the Debian 12 packages vpmcsim's build and tests need.
 # Non-interactive and idempotent: does nothing when every package is already installed.
-# Usage: scripts/install-deps.sh [--fuzz] [--dev]
+# Usage: scripts/install-deps.sh [--fuzz] [--dev] [--bench]
 #   --fuzz  also clang + libFuzzer runtime (fuzz targets)
 #   --dev   also trace-cmd and gnuplot-nox (recording fixtures, sweep plots)
+#   --bench also trace-cmd, GNU time and python3 (make bench: bench/replay.sh, bench/readers.sh)
+# GNU parallel is for the fleet check (scripts/fleet-check.sh, docs/fleet.md).
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
 
 pkgs=(autoconf automake libtool pkg-config make gcc check lcov libjansson-dev
       libtracecmd-dev libtraceevent-dev libtracefs-dev libzstd-dev zlib1g-dev gnuplot-nox)
+pkgs+=(parallel)
 for arg in "$@"; do
 	case $arg in
 	--fuzz) pkgs+=(clang libclang-rt-14-dev) ;;
 	--dev) pkgs+=(trace-cmd) ;;
+	--bench) pkgs+=(trace-cmd time python3) ;;
 	*) echo "install-deps.sh: unknown option '$arg'" >&2; exit 2 ;;
 	esac
 done

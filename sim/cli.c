@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "progress.h"
 #include "vpmcsim.h"
 
 void cli_init(struct cli *c, const char *cmd, enum vpmc_output fmt)
@@ -507,6 +508,8 @@ int cli_open(struct cli *c)
 
 	if (err)
 		return vpmcsim_fail(EXIT_INPUT, "%s: %s", c->cmd, vpmc_strerror(err));
+	if (progress_begin())
+		vpmc_reader_set_progress(c->reader, progress_reader, (void *)c->trace);
 	err = vpmc_reader_open(c->reader, c->trace);
 	/* a .vtr's guest segments are its own; imported traces' are made at guest_ips */
 	c->assumed.guest_synthesized = vpmc_reader_format(c->reader) != VPMC_FORMAT_VTR &&
@@ -535,7 +538,7 @@ int cli_read_end(struct cli *c, int err, const char *msg, const char *warning)
 {
 	size_t i;
 
-	cli_progress_done();
+	progress_done();
 	cli_reader_report(c->trace, c->reader);
 	for (i = 0; c->r && i < vpmc_reader_nr_warnings(c->reader); i++)
 		vpmc_replay_add_input_warning(c->r, vpmc_reader_warning(c->reader, i));
@@ -558,8 +561,6 @@ int cli_fail(int err, const char *msg)
 		return vpmcsim_fail(EXIT_INPUT, "%s", msg);
 	}
 }
-
-static bool progress_shown;
 
 /*
  * Reads the trace recorded on the real host that the model's guest read differently: once, for
@@ -651,7 +652,6 @@ int cli_run(struct cli *c)
 		return err;
 	vpmc_replay_set_source(r, c->name, NULL);
 	vpmc_replay_set_assumptions(r, &c->assumed);
-	vpmc_replay_set_progress(r, cli_progress, NULL);
 	vpmc_replay_set_threads(r, c->jobs ? c->jobs : cli_online_cpus());
 	err = vpmc_replay_begin(r, vpmc_reader_pmu(c->reader));
 	if (err)
@@ -669,22 +669,6 @@ void cli_replay_warnings(struct cli *c)
 	host_read_warning(c);
 	not_modeled_warning(c);
 	handler_capped_warning(c);
-}
-
-void cli_progress(void *data, uint64_t events)
-{
-	(void)data;
-	if (!isatty(STDERR_FILENO))
-		return;
-	fprintf(stderr, "\rvpmcsim: %llu events", (unsigned long long)events);
-	progress_shown = true;
-}
-
-void cli_progress_done(void)
-{
-	if (progress_shown)
-		fputs("\r\033[K", stderr);
-	progress_shown = false;
 }
 
 int cli_print(const char *text)

@@ -185,10 +185,6 @@ int cli_fail(int err, const char *msg);
  * @warning (NULL or "" if none), then the error. Return: 0, or the exit code. */
 int cli_read_end(struct cli *c, int err, const char *msg, const char *warning);
 
-/* Print progress on stderr every so often when it is a terminal. */
-void cli_progress(void *data, uint64_t events);
-void cli_progress_done(void);
-
 /* Print a report to stdout; return 0 or EXIT_INPUT. */
 int cli_print(const char *text);
 

@@ -60,6 +60,7 @@ static void usage(FILE *out)
 		"  --name NAME          the profile's name (default: PROFILE's file name)\n"
 		"  --vector, --end, --max-window-us, --fast-us, --gaps   as for latency\n"
 		"  --format text|json   the report (default text)\n"
+		"  -j N                 replay on N threads (default: the online CPUs)\n"
 		"  -o PROFILE           the profile written (only on success)\n"
 		"  -h, --help           this text; see vpmcsim(1)\n",
 		usage_line);
@@ -590,7 +591,7 @@ static int calibrate_run(int argc, char **argv)
 	if (vpmc_replay_new(&c.r))
 		return vpmcsim_fail(EXIT_INPUT, "calibrate: out of memory");
 	c.data = &co;
-	c.short_opts = "ho:";
+	c.short_opts = "hj:o:";
 	rc = cli_cost_profile(&c, "rfc-milan"); /* the base unless --cost-profile says */
 	if (!rc)
 		rc = cli_parse(&c, argc, argv, opts, cal_own, usage, usage_line);

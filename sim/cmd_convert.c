@@ -12,6 +12,7 @@
 
 #include "cli.h"
 #include "outfile.h"
+#include "progress.h"
 #include "vpmcsim.h"
 
 /* --vcpu LIST: ranges of vCPU numbers whose events are kept (none given: all). */
@@ -237,6 +238,7 @@ static int convert_events(struct vpmc_reader *r, const struct convert_args *a, c
 					    ev.time_ns, ev.vcpu);
 		n++;
 	}
+	progress_done();
 	cli_reader_report(a->in, r);
 	if (ret < 0)
 		return vpmcsim_fail(cli_reader_exit(ret), "%s", vpmc_reader_error(r));
@@ -258,6 +260,8 @@ static int convert_run(int argc, char **argv)
 	cli_decide_pmu(a.in, &a.pmu, &a.opts, &a.how);
 	if (vpmc_reader_new(&r, &a.opts))
 		return vpmcsim_fail(EXIT_INPUT, "convert: out of memory");
+	if (progress_begin())
+		vpmc_reader_set_progress(r, progress_reader, (void *)a.in);
 	ret = vpmc_reader_open(r, a.in);
 	if (ret) {
 		ret = vpmcsim_fail(cli_reader_exit(ret), "%s", vpmc_reader_error(r));

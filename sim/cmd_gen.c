@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "nested_cli.h"
 #include "outfile.h"
+#include "progress.h"
 #include "vpmcsim.h"
 
 /* A generator: its name, one line for --help, and its own options and run. */
@@ -188,6 +189,7 @@ static int gen_write(const char *workload, const char *path,
 		return vpmcsim_fail(EXIT_USAGE, "gen %s: -o '%s': %s", workload, path,
 				    strerror(errno));
 	ret = fn(arg, out.f, err, sizeof(err));
+	progress_done();
 	e = outfile_close(&out, !ret); /* a half-written trace is no trace */
 	if (ret == VPMC_ERR_INVAL)
 		return vpmcsim_fail(EXIT_USAGE, "gen %s: %s", workload, err);
@@ -199,9 +201,19 @@ static int gen_write(const char *workload, const char *path,
 	return 0;
 }
 
+static void pp_progress(void *data, uint64_t done, uint64_t total)
+{
+	(void)data;
+	progress_show("gen nested-pingpong", done, total, done, "round trips");
+}
+
 static int pp_gen(void *arg, FILE *f, char *err, size_t errlen)
 {
-	return vpmc_nested_gen(arg, f, err, errlen);
+	struct vpmc_nested_gen_opts *o = arg;
+
+	if (progress_begin())
+		o->progress = pp_progress;
+	return vpmc_nested_gen(o, f, err, errlen);
 }
 
 static int pp_write(struct pp *p)
@@ -297,9 +309,20 @@ static void ts_usage(FILE *out)
 			t[i].source);
 }
 
+/* The share of the trace's duration written, and the seconds of trace per second. */
+static void ts_progress(void *data, uint64_t done_ns, uint64_t total_ns)
+{
+	(void)data;
+	progress_show("gen timer-storm", done_ns, total_ns, done_ns / 1000000000, "s of trace");
+}
+
 static int ts_gen(void *arg, FILE *f, char *err, size_t errlen)
 {
-	return vpmc_timerstorm_gen(arg, f, err, errlen);
+	struct vpmc_timerstorm_opts *o = arg;
+
+	if (progress_begin())
+		o->progress = ts_progress;
+	return vpmc_timerstorm_gen(o, f, err, errlen);
 }
 
 static int timer_storm(int argc, char **argv)

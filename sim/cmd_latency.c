@@ -44,6 +44,7 @@ static void usage(FILE *out)
 		"  --baseline P         speedups relative to this policy (default: the first)\n"
 		"  --gaps auto|trace|model   exits cost their trace span or the model's round trip\n"
 		"  --per-vcpu           one block per vCPU\n"
+		"  -j N                 replay on N threads (default: the online CPUs)\n"
 		"  --assume, --format (text, csv, json), --input-format, --lenient, --guest-ips\n"
 		"                       as for compare\n"
 		"  -h, --help           this text; see vpmcsim(1)\n",
@@ -149,7 +150,6 @@ static int latency_run(int argc, char **argv)
 	memset(&lo, 0, sizeof(lo));
 	vpmc_latency_opts_default(&lo.lc.o);
 	cli_init(&c, "latency", VPMC_OUTPUT_TEXT);
-	c.short_opts = "h"; /* no -j: the exit hook runs the policies on one thread */
 	if (vpmc_replay_new(&c.r))
 		return vpmcsim_fail(EXIT_INPUT, "latency: out of memory");
 	c.data = &lo;

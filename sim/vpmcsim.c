@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "nested_cli.h"
+#include "progress.h"
 #include "vpmc.h"
 #include "vpmcsim.h"
 
@@ -30,6 +31,7 @@ int vpmcsim_fail(int code, const char *fmt, ...)
 {
 	va_list ap;
 
+	progress_done(); /* the message starts its own line */
 	fputs("vpmcsim: ", stderr);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);

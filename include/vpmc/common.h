@@ -45,6 +45,8 @@ const char *vpmc_strerror(int err);
  */
 const char *vpmc_version(void);
 
+/* A progress callback of long work (a generator): @done of @total, in the work's own units. */
+typedef void (*vpmc_progress_fn)(void *data, uint64_t done, uint64_t total);
 
 enum vpmc_output {
 	VPMC_OUTPUT_TEXT, /* aligned columns */

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <vpmc/common.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -26,6 +27,8 @@ struct vpmc_timerstorm_opts {
 	double v[VPMC_TIMERSTORM_MAX_PARAMS];
 	uint64_t seed;
 	const char *given[VPMC_TIMERSTORM_MAX_PARAMS]; /* the text given, NULL at the default */
+	vpmc_progress_fn progress; /* NULL, or called every 2^14 events: ns generated, of all */
+	void *progress_data;
 };
 
 /**

@@ -278,6 +278,8 @@ struct vpmc_nested_gen_opts {
 	unsigned int jitter_pct;            /* 0 .. 100; 0 */
 	uint64_t seed;                      /* splitmix64 seed; 1 */
 	enum vpmc_nested_gen_format format; /* vtr */
+	vpmc_progress_fn progress;          /* NULL, or called every 2^10 round trips: done, all */
+	void *progress_data;
 };
 
 /* Defaults as above. */

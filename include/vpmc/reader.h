@@ -108,6 +108,33 @@ uint64_t vpmc_reader_mark(const struct vpmc_reader *r);
  */
 void vpmc_reader_where_at(const struct vpmc_reader *r, uint64_t mark, char *buf, size_t len);
 
+/**
+ * vpmc_reader_progress() - How much of the input has been read, for a progress line.
+ * @r: reader
+ * @done: set to the units read so far
+ * @total: set to the units of the whole input; 0 if not known (standard input, a pipe; a
+ *         trace.dat whose records libtracecmd numbers another way)
+ *
+ * Units: bytes of the file (text, .vtr); for a trace.dat, bytes of the CPUs' ring-buffer data
+ * (inflated for compressed data), each CPU counted up to its last record read. Only
+ * @done / @total, the share read, means something across formats.
+ */
+void vpmc_reader_progress(const struct vpmc_reader *r, uint64_t *done, uint64_t *total);
+
+/* vpmc_reader_set_progress()'s callback comes every this many events. */
+#define VPMC_READER_PROGRESS_EVERY (1u << 14)
+
+/**
+ * vpmc_reader_set_progress() - Have @fn called while reading (a progress line).
+ * @r: reader
+ * @fn: called by vpmc_reader_next() every VPMC_READER_PROGRESS_EVERY events returned, on the
+ *      thread that reads, with @data and @r (vpmc_reader_progress(), vpmc_reader_stats());
+ *      NULL: never
+ * @data: passed to @fn
+ */
+void vpmc_reader_set_progress(struct vpmc_reader *r,
+			      void (*fn)(void *data, const struct vpmc_reader *r), void *data);
+
 /* Format actually read (after auto-detection); PMU configuration in effect (after open). */
 enum vpmc_format vpmc_reader_format(const struct vpmc_reader *r);
 const struct vpmc_pmu_config *vpmc_reader_pmu(const struct vpmc_reader *r);

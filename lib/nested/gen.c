@@ -25,6 +25,7 @@
 #define SVM_GPA_BASE 0x10a000ULL
 #define VMX_GPA_BASE 0x117000ULL
 #define T0_NS 1000000000ULL /* time starts at 1 s */
+#define GEN_PROGRESS_RTS (1u << 10) /* round trips between two calls of o->progress */
 
 void vpmc_nested_gen_opts_default(struct vpmc_nested_gen_opts *o)
 {
@@ -161,6 +162,7 @@ struct gen {
 	bool vmx;
 	FILE *out;
 	uint64_t events;        /* vtr: event lines written, for "!end events=N" */
+	uint64_t rts;           /* round trips written, of all vCPUs (progress) */
 	char *err;
 	size_t errlen;
 };
@@ -633,6 +635,8 @@ int vpmc_nested_gen(const struct vpmc_nested_gen_opts *o, FILE *out, char *err, 
 		      o->format == VPMC_NESTED_GEN_FTRACE ? write_ftrace(&g, v, e) :
 							     write_legacy(&g, v, e);
 		if (++v->pos == v->nr) {
+			if (!(++g.rts % GEN_PROGRESS_RTS) && o->progress)
+				o->progress(o->progress_data, g.rts, o->iterations * o->vcpus);
 			if (++v->iter == o->iterations) {
 				g.heap[0] = g.heap[--g.nr_heap];
 			} else {

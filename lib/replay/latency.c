@@ -18,6 +18,7 @@
 #include "internal.h"
 #include "latency-local.h"
 #include "msr-index.h"
+#include "replay-local.h"
 
 #define MSR_X2APIC_TMICT 0x838 /* x2APIC initial count: the end marker of a one-shot timer */
 
@@ -281,6 +282,12 @@ static void event_after(struct vpmc_latency *l, struct lat_vcpu *lv, const struc
 	}
 }
 
+/* The engine's cost model, once it has begun. */
+static void settle(struct vpmc_latency *l)
+{
+	l->cost = vpmc_replay_cost(l->r);
+}
+
 static void event_hook(void *data, const struct vpmc_event *ev, bool after)
 {
 	struct vpmc_latency *l = data;
@@ -289,15 +296,18 @@ static void event_hook(void *data, const struct vpmc_event *ev, bool after)
 	if (!lv)
 		return;
 	if (!l->cost)
-		l->cost = vpmc_replay_cost(l->r);
+		settle(l);
 	if (after)
 		event_after(l, lv, ev);
 	else
 		event_before(l, lv, ev);
 }
 
-int vpmc_latency_new(struct vpmc_latency **out, struct vpmc_replay *r,
-		     const struct vpmc_latency_opts *o)
+static const struct replay_shard_hooks shard_hooks;
+
+/* The state and hooks of one engine @r (the caller's, or a shard of a parallel replay). */
+static int latency_new(struct vpmc_latency **out, struct vpmc_replay *r,
+		       const struct vpmc_latency_opts *o)
 {
 	struct vpmc_latency *l = calloc(1, sizeof(*l));
 
@@ -311,6 +321,91 @@ int vpmc_latency_new(struct vpmc_latency **out, struct vpmc_replay *r,
 	*out = l;
 	return 0;
 }
+
+int vpmc_latency_new(struct vpmc_latency **out, struct vpmc_replay *r,
+		     const struct vpmc_latency_opts *o)
+{
+	int err = latency_new(out, r, o);
+
+	if (!err)
+		replay_set_shard_hooks(r, &shard_hooks, *out);
+	return err;
+}
+
+/*
+ * Parallel replay (parallel.c): each shard measures the windows of its own policies. A
+ * window's bounds come from the trace's events alone, so every shard opens and closes the same
+ * windows; what a policy adds to them comes from its own exits. The per-vCPU window state is
+ * then the first shard's, and each policy's results and samples its shard's: what one thread
+ * computes for every policy.
+ */
+static int shard_attach(void *data, struct vpmc_replay *shard, void **out)
+{
+	struct vpmc_latency *l = data, *sl;
+	int err = latency_new(&sl, shard, &l->o);
+
+	if (!err)
+		sl->gaps_trace = l->gaps_trace;
+	*out = err ? NULL : sl;
+	return err;
+}
+
+/* Move a policy's results @src into @dst (the histogram's buckets with them). */
+static void adopt_pv(struct lat_pv *dst, struct lat_pv *src)
+{
+	hist_release(&dst->h);
+	*dst = *src;
+	hist_init(&src->h);
+}
+
+static int shard_adopt(void *data, void *shard_data, unsigned int first, bool first_shard)
+{
+	struct vpmc_latency *l = data, *sl = shard_data;
+	struct lat_vcpu *lv, *src;
+	struct lat_pv *pv;
+	uint32_t v;
+	size_t p;
+
+	if (sl->err)
+		return sl->err;
+	settle(l);
+	for (v = 0; v < sl->nr_vcpus; v++) {
+		src = sl->vc[v];
+		lv = src ? lat_vcpu(l, v) : NULL;
+		if (!src)
+			continue;
+		if (!lv)
+			return VPMC_ERR_NOMEM;
+		if (first_shard) {
+			pv = lv->pv;
+			*lv = *src;
+			lv->pv = pv;
+		}
+		for (p = 0; p < sl->nr_pol; p++)
+			adopt_pv(&lv->pv[first + p], &src->pv[p]);
+	}
+	for (p = 0; p < sl->nr_pol; p++) {
+		free(l->samples[first + p]);
+		l->samples[first + p] = sl->samples[p];
+		l->nr_samples[first + p] = sl->nr_samples[p];
+		l->cap_samples[first + p] = sl->cap_samples[p];
+		sl->samples[p] = NULL;
+	}
+	if (first_shard)
+		l->starts = sl->starts;
+	return 0;
+}
+
+static void shard_release(void *shard_data)
+{
+	vpmc_latency_free(shard_data);
+}
+
+static const struct replay_shard_hooks shard_hooks = {
+	.attach = shard_attach,
+	.adopt = shard_adopt,
+	.release = shard_release,
+};
 
 void vpmc_latency_set_gaps(struct vpmc_latency *l, bool trace_is_base)
 {

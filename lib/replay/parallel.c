@@ -32,6 +32,7 @@ struct shard_worker {
 	struct blockq *q;
 	atomic_bool *failed;
 	pthread_t tid;
+	void *hook;                     /* the shard's exit hook state (r->shard_hooks) */
 	int err;                        /* of the event err_at, or of vpmc_replay_finish() */
 	bool finish_err;
 	uint64_t err_at, err_mark;
@@ -62,9 +63,10 @@ static void *shard_run(void *arg)
 	return NULL;
 }
 
-/* A shard with policies [from, to) of @r, begun for @r's PMU. */
+/* @w's shard with policies [from, to) of @r, its exit hook if @r has one, begun for @r's
+ * PMU. */
 static int shard_new(struct vpmc_replay *r, unsigned int from, unsigned int to,
-		     struct vpmc_replay **out)
+		     struct shard_worker *w)
 {
 	struct vpmc_replay *s;
 	unsigned int i;
@@ -73,11 +75,16 @@ static int shard_new(struct vpmc_replay *r, unsigned int from, unsigned int to,
 	err = vpmc_replay_new(&s);
 	if (err)
 		return err;
-	*out = s;
+	w->s = s;
 	s->cost = r->cost;
 	s->ov = r->ov;
 	for (i = from; i < to; i++) {
 		err = vpmc_replay_add_policy(s, &r->lanes[i + 1].policy);
+		if (err)
+			return err;
+	}
+	if (r->shard_hooks) {
+		err = r->shard_hooks->attach(r->shard_data, s, &w->hook);
 		if (err)
 			return err;
 	}
@@ -171,7 +178,7 @@ static unsigned int parallel_start(struct vpmc_replay *r, struct shard_worker *w
 		w[i].first_lane = 1 + i * n / nw;
 		w[i].q = q;
 		w[i].failed = failed;
-		if (shard_new(r, i * n / nw, (i + 1) * n / nw, &w[i].s) ||
+		if (shard_new(r, i * n / nw, (i + 1) * n / nw, &w[i]) ||
 		    pthread_create(&w[i].tid, NULL, shard_run, &w[i]))
 			break;
 	}
@@ -206,8 +213,13 @@ static int parallel_go(struct vpmc_replay *r, struct vpmc_reader *rd, struct sha
 	err = parallel_result(r, rd, w, nw, rc, warn_at);
 	if (err)
 		return err;
-	for (i = 0; i < nw; i++)
+	for (i = 0; i < nw; i++) {
 		shard_adopt(r, &w[i], i == 0);
+		err = r->shard_hooks ? r->shard_hooks->adopt(r->shard_data, w[i].hook,
+							    w[i].first_lane - 1, i == 0) : 0;
+		if (err)
+			return vpmc__set_error(&r->errbuf, err, "%s", vpmc_strerror(err));
+	}
 	r->nr_vcpus = w[0].s->nr_vcpus;
 	r->cap_vcpus = w[0].s->cap_vcpus;
 	r->exit_ns_sum = w[0].s->exit_ns_sum;
@@ -227,7 +239,8 @@ int replay_run_parallel(struct vpmc_replay *r, struct vpmc_reader *rd)
 	int err = VPMC_ERR_NOMEM;
 
 	nw = r->threads < n ? r->threads : n;
-	if (nw < 2 || r->log.obs || r->exit_fn || r->event_fn || r->events || r->finished)
+	if (nw < 2 || r->log.obs || ((r->exit_fn || r->event_fn) && !r->shard_hooks) ||
+	    r->events || r->finished)
 		return 1;
 	w = calloc(nw, sizeof(*w));
 	blocks = calloc(2 * nw, sizeof(*blocks));
@@ -242,6 +255,8 @@ int replay_run_parallel(struct vpmc_replay *r, struct vpmc_reader *rd)
 	else
 		vpmc__set_error(&r->errbuf, err, "%s", vpmc_strerror(err));
 	for (i = 0; w && i < nw; i++) {
+		if (w[i].hook)
+			r->shard_hooks->release(w[i].hook);
 		if (w[i].s && r->shards)
 			r->shards[r->nr_shards++] = w[i].s;
 		else

@@ -134,10 +134,31 @@ struct vpmc_replay {
 	unsigned int threads;
 	struct vpmc_replay **shards;
 	unsigned int nr_shards;
+	const struct replay_shard_hooks *shard_hooks; /* exit_fn's owner can run on shards */
+	void *shard_data;
 	/* an engine loaded from summaries: their union (replay_set_summary()) */
 	void *summary;
 	void (*summary_free)(void *summary);
 };
+
+/*
+ * How the owner of the exit hook (latency.c) runs on a parallel replay: each shard gets hooks of
+ * its own over its policies, whose results then move into the owner's. Without these the
+ * hook keeps the replay on one thread.
+ */
+struct replay_shard_hooks {
+	/* Set @shard's exit hook (its policies are added; not begun); *@out: its state. 0 or
+	 * an error. */
+	int (*attach)(void *data, struct vpmc_replay *shard, void **out);
+	/* After the run: move @shard_data's results for its policies, the engine's from
+	 * @first_policy on, into @data's; @first: the first shard (per-vCPU state from it). */
+	int (*adopt)(void *data, void *shard_data, unsigned int first_policy, bool first);
+	void (*release)(void *shard_data);
+};
+
+/* Let @r run on shards with @hooks (after vpmc_replay_set_exit_hook()). */
+void replay_set_shard_hooks(struct vpmc_replay *r, const struct replay_shard_hooks *hooks,
+			    void *data);
 
 /* Parts of vpmc_replay_event() that a parallel replay does once, on the reading thread: the
  * --assume conflict warning, the span of times, the count of events (and progress). */

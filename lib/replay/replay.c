@@ -149,6 +149,13 @@ void vpmc_replay_set_exit_hook(struct vpmc_replay *r,
 	r->exit_data = data;
 }
 
+void replay_set_shard_hooks(struct vpmc_replay *r, const struct replay_shard_hooks *hooks,
+			    void *data)
+{
+	r->shard_hooks = hooks;
+	r->shard_data = data;
+}
+
 /* A policy lane's exit was priced: tell the hook which policy (lane REPLAY_IDEAL is none). */
 static void lane_exit(void *data, const struct vpmc_exit_work *w, double us, double x_us)
 {

@@ -861,6 +861,27 @@ static int refill(struct trace_dat *d, int cpu, struct vpmc__errbuf *err)
 	return 0;
 }
 
+void trace_dat_progress(const struct trace_dat *d, uint64_t *done, uint64_t *total)
+{
+	const struct dat_cpu_data *cd;
+	uint64_t at;
+	int i;
+
+	*done = *total = 0;
+	if (!d->layout_ok || d->layout.nr_cpus != d->nr_cpus)
+		return;
+	for (i = 0; i < d->nr_cpus; i++) {
+		cd = &d->layout.cpu[i];
+		*total += cd->size;
+		if (!d->cpus[i].seen)
+			continue;
+		/* dat_direct numbers compressed data from 0, libtracecmd from cd->base */
+		at = d->direct && d->layout.compressed ? d->cpus[i].last_offset
+						       : d->cpus[i].last_offset - cd->base;
+		*done += at < cd->size ? at : cd->size;
+	}
+}
+
 static void fill_lost(const struct tep_record *r, struct kvm_record *rec)
 {
 	memset(rec, 0, sizeof(*rec));

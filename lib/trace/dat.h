@@ -63,6 +63,16 @@ int trace_dat_next(struct trace_dat *d, struct kvm_record *rec, struct vpmc__err
 /* The ring-buffer pages lost so far (TRACE_DAT_UNREAD): with data, or in chunks not inflated. */
 uint64_t trace_dat_unread_pages(const struct trace_dat *d);
 
+/**
+ * trace_dat_progress() - How much of the CPUs' ring-buffer data has been read, for a progress
+ * line: each CPU counts up to its last record read.
+ * @d: from trace_dat_open()
+ * @done: bytes of data before each CPU's last record read, summed
+ * @total: bytes of data of all CPUs (inflated for compressed data); 0 if unknown (the layout
+ *         does not number the records: libtracecmd reads the file another way)
+ */
+void trace_dat_progress(const struct trace_dat *d, uint64_t *done, uint64_t *total);
+
 /* Close; NULL is a no-op. */
 void trace_dat_close(struct trace_dat *d);
 

@@ -28,6 +28,8 @@ enum {
 	P_WATCHDOG_THRESH_S, P_PROFILER, P_P0_PERIOD_MS, P_P0_GAP_NS, P_IDLE_AFTER_US, P_NR
 };
 
+#define GEN_PROGRESS_EVERY (1u << 14) /* events between two calls of o->progress */
+
 /* How a value is read and checked. */
 enum kind { K_INT, K_REAL, K_PROB, K_NS, K_BOOL, K_KERNEL, K_RESIDENT, K_PROFILER };
 
@@ -794,7 +796,8 @@ int vpmc_timerstorm_gen(const struct vpmc_timerstorm_opts *o, FILE *out, char *e
 		ret = header(&g, out);
 	while (!ret && (c = next_vcpu(&g)) != NULL) {
 		ret = vpmc_vtr_write_event(out, &c->q[c->qi++]);
-		events++;
+		if (!(++events % GEN_PROGRESS_EVERY) && o->progress)
+			o->progress(o->progress_data, c->q[c->qi - 1].time_ns, g.end_ns);
 	}
 	if (!ret && g.err)
 		ret = g.err;

@@ -45,6 +45,7 @@ static ssize_t fill(struct linebuf *lb)
 	if (lb->clean == lb->end)
 		find_nul(lb, lb->end, lb->end + (size_t)n);
 	lb->end += (size_t)n;
+	lb->got += (uint64_t)n;
 	return n;
 }
 

@@ -26,6 +26,7 @@ struct linebuf {
 	size_t clean;     /* buf[start, clean) has no NUL byte; buf[clean] is one */
 	bool eof;
 	uint64_t line;    /* number of the last line returned */
+	uint64_t got;     /* bytes read from the input so far (into buf) */
 };
 
 /* One line, without its '\n'. */
@@ -77,6 +78,12 @@ int linebuf_rest_blank(struct linebuf *lb, struct vpmc__errbuf *err);
 
 /* "NAME:LINE[:COL]" of the last line returned (no COL if @col is 0), in @buf; return @buf. */
 const char *linebuf_where(const struct linebuf *lb, unsigned int col, char *buf, size_t len);
+
+/* Bytes of the input before the first one not yet returned in a line (progress). */
+static inline uint64_t linebuf_offset(const struct linebuf *lb)
+{
+	return lb->got - (lb->end - lb->start);
+}
 
 /* Free the buffers and close the file descriptor if it is not standard input. */
 void linebuf_free(struct linebuf *lb);

@@ -103,6 +103,9 @@ struct vpmc_reader {
 	unsigned int nr_warn_kind[WARN_NR];
 	struct vpmc_reader_stats st;
 	struct vpmc__errbuf err;
+	uint64_t size;                /* bytes of a regular file or buffer read as text, else 0 */
+	void (*progress)(void *data, const struct vpmc_reader *r);
+	void *progress_data;
 };
 
 void vpmc_reader_opts_default(struct vpmc_reader_opts *o)
@@ -816,6 +819,14 @@ static int set_names(struct vpmc_reader *r, const char *path)
 	return 0;
 }
 
+/* The size of @fd if it is a regular file (progress), else 0. */
+static uint64_t file_size(int fd)
+{
+	struct stat st;
+
+	return !fstat(fd, &st) && S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;
+}
+
 int vpmc_reader_open(struct vpmc_reader *r, const char *path)
 {
 	if (!r || !path || r->name)
@@ -832,6 +843,7 @@ int vpmc_reader_open(struct vpmc_reader *r, const char *path)
 		r->lb.fd = open(path, O_RDONLY | O_CLOEXEC);
 		if (r->lb.fd < 0)
 			return fail(r, VPMC_ERR_IO, "%s: %s", r->name, strerror(errno));
+		r->size = file_size(r->lb.fd);
 	}
 	return start(r);
 }
@@ -848,6 +860,7 @@ int vpmc_reader_open_mem(struct vpmc_reader *r, const char *name, const void *da
 	if (len)
 		memcpy(r->lb.mem, data, len);
 	r->lb.mem_len = len;
+	r->size = len;
 	if (sources[r->format].by_name)
 		return dat_refuse(r);
 	return start(r);
@@ -905,9 +918,10 @@ int vpmc_reader_next(struct vpmc_reader *r, struct vpmc_event *ev)
 		return 0;
 	ret = r->src->next(r, ev);
 	if (ret == 1) {
-		r->st.events++;
 		if (ev->type == VPMC_EV_EXIT)
 			note_reason(r, ev->reason);
+		if (!(++r->st.events % VPMC_READER_PROGRESS_EVERY) && r->progress)
+			r->progress(r->progress_data, r);
 	} else if (ret == 0 && !r->st.records)
 		return no_records(r);
 	else if (ret == 0)
@@ -918,6 +932,23 @@ int vpmc_reader_next(struct vpmc_reader *r, struct vpmc_event *ev)
 void vpmc_reader_where(const struct vpmc_reader *r, char *buf, size_t len)
 {
 	sources[r->format].where(r, buf, len);
+}
+
+void vpmc_reader_progress(const struct vpmc_reader *r, uint64_t *done, uint64_t *total)
+{
+	if (r->dat) {
+		trace_dat_progress(r->dat, done, total);
+		return;
+	}
+	*done = linebuf_offset(&r->lb);
+	*total = r->size;
+}
+
+void vpmc_reader_set_progress(struct vpmc_reader *r,
+			      void (*fn)(void *data, const struct vpmc_reader *r), void *data)
+{
+	r->progress = fn;
+	r->progress_data = data;
 }
 
 uint64_t vpmc_reader_mark(const struct vpmc_reader *r)

@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# cli_parallel.sh - Parallel replay (-j, issue 15): compare, sweep and replay give the same
-# bytes on stdout and stderr, and the same exit code, with -j 1 (one thread), -j 2 and -j 4,
+# cli_parallel.sh - Parallel replay (-j, issue 15): compare, sweep, replay, latency and
+# calibrate give the same bytes on stdout and stderr (and written files), and the same exit
+# code, with -j 1 (one thread), -j 2 and -j 4,
 # on real traces with and without an overlay, a sweep of 32 tolerances, several vCPUs, and
 # traces that fail in the engine (the error names the same place); -j is checked.
 . "$(dirname "$0")/../tap.sh"
@@ -42,7 +43,7 @@ multi=$tr/local-kvm/multi-vcpu-real.dat # 4 vCPUs, trace.dat
 vmx12=$tr/public/12-vmx-nested-l1-cr0wp-triple-fault-newfmt-multivcpu.txt
 gp0=gp0=instructions,period=10000
 
-tap_plan 16
+tap_plan 24
 if [ -f "$multi" ] && $vpmcsim stat "$multi" >/dev/null 2>&1; then
 	same compare-multi compare "$multi"
 	same compare-multi-overlay compare --assume $gp0 "$multi"
@@ -92,6 +93,34 @@ done
 
 check j-zero 2 "compare: -j '0': expected a number of threads from 1 to 1024" \
 	$vpmcsim compare -j 0 "$vmx12"
-# latency's exit hook sees every policy's exits in trace order: it does not take -j
-check latency-no-j 2 "Usage: vpmcsim latency" $vpmcsim latency -j 2 "$vmx12"
+
+# latency: each thread measures the windows of its own policies (the windows' bounds come from
+# the trace alone); 8 vCPUs of a timer storm, every output format, both ends and gaps, an
+# overlay, the samples calibrate keeps (its fit and the profile it writes)
+$vpmcsim gen timer-storm --seconds 2 -o "$tmp/ts.vtr"
+same latency-ts latency "$tmp/ts.vtr"
+same latency-ts-per-vcpu-json latency --per-vcpu --format json "$tmp/ts.vtr"
+same latency-ts-csv-eoi-model latency --format csv --end eoi --gaps model "$tmp/ts.vtr"
+same latency-ts-overlay-three latency --assume $gp0 --policy exact --policy mediated \
+	--policy tolerance=100 --baseline mediated --cost-profile rfc-milan "$tmp/ts.vtr"
+same latency-ts-seven latency --policy exact --policy disabled=0x12 --policy tolerance=1 \
+	--policy tolerance=100 --policy tolerance-wrap=100 --policy mediated \
+	--policy reference "$tmp/ts.vtr"
+same latency-vmx12 latency "$vmx12"
+same latency-multi-overlay latency --assume $gp0 "$tr/local-kvm/multi-vcpu-real.txt"
+ok=0
+for j in 1 2 4; do # the profile's name is its file's: the same name in three folders
+	mkdir -p "$tmp/cal$j"
+	$vpmcsim calibrate -j $j "$tmp/ts.vtr" --target exact:mean=209.8 \
+		--target exact:p50=256.4 --target disabled=0x12:mean=3.16 -o "$tmp/cal$j/fit.cost" \
+		2>&1 | sed "s|$tmp/cal$j/||" >"$tmp/cal$j/out" || ok=1
+done
+for j in 2 4; do
+	cmp -s "$tmp/cal1/fit.cost" "$tmp/cal$j/fit.cost" && cmp -s "$tmp/cal1/out" "$tmp/cal$j/out" ||
+		ok=1
+done
+[ -s "$tmp/cal1/fit.cost" ] || ok=1
+tap_result $ok "calibrate: the same fit and profile"
+check latency-engine-error-j2 1 "vpmcsim: $tmp/wrap.vtr:5006: guest segment of 20000" \
+	$vpmcsim latency -j 2 "$tmp/wrap.vtr"
 tap_done
