@@ -29,6 +29,10 @@ static const char *const ident_keys[] = {
 	"assumptions",
 };
 static const char *const stat_ident_keys[] = { "command", "event", "key", "vcpus", "time" };
+static const char *const latency_ident_keys[] = {
+	"command", "policies", "overlay", "pmu", "cost", "cost_tags", "cost_profile",
+	"assumptions", "latency",
+};
 
 /* ---- fields, by table ---- */
 
@@ -78,7 +82,7 @@ static const struct ufield stat_u64[] = {
 
 /* ---- writing ---- */
 
-static json_t *hex_double(double v)
+json_t *summary_hex_double(double v)
 {
 	char buf[64];
 
@@ -99,7 +103,7 @@ static void put_dbls(json_t *o, const void *p, const struct ufield *f, size_t n,
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		out_json_set(o, f[i].key, hex_double(*AT(p, &f[i], const double)), err);
+		out_json_set(o, f[i].key, summary_hex_double(*AT(p, &f[i], const double)), err);
 }
 
 json_t *summary_put_hist(const struct vpmc_hist *h, int *err)
@@ -199,11 +203,11 @@ static void put_cost(json_t *st, const struct vpmc_replay *rp, int *err)
 											i))),
 			     err);
 		if (strcmp(t[i].name, "drain_extra_mult"))
-			out_json_set(cost, t[i].name, hex_double(*(const double *)((const char *)c +
+			out_json_set(cost, t[i].name, summary_hex_double(*(const double *)((const char *)c +
 										   t[i].off)), err);
 	}
 	for (j = 0; mult && j < c->mult_n && j < VPMC_COST_MULT_MAX; j++) {
-		json_t *e = json_pack("[oo]", hex_double(c->mult_k[j]), hex_double(c->mult_p[j]));
+		json_t *e = json_pack("[oo]", summary_hex_double(c->mult_k[j]), summary_hex_double(c->mult_p[j]));
 
 		if (!e || json_array_append_new(mult, e))
 			*err = VPMC_ERR_NOMEM;
@@ -346,6 +350,9 @@ struct vpmc_summary {
 	char *vendor_from, *host_from; /* the least, as text */
 	json_t *lanes;       /* the first summary's, then added up */
 	struct vpmc_stat *stat; /* stat's summaries: their sum */
+	json_t *lat_units, *lat_sorted; /* latency's windows per vCPU, as added and sorted */
+	uint64_t lat_starts;
+	struct vpmc_cost_profile prof; /* latency's, for its labels */
 	size_t nr;
 	struct vpmc__errbuf eb;
 };
@@ -375,7 +382,7 @@ int summary_get_u64(json_t *o, const char *key, uint64_t *v)
 	return errno || *end || end == s + 2 ? -1 : 0;
 }
 
-static int get_dbl(json_t *o, const char *key, double *v)
+int summary_get_dbl(json_t *o, const char *key, double *v)
 {
 	const char *s = json_string_value(json_object_get(o, key));
 	char *end;
@@ -404,7 +411,7 @@ static int get_dbls(json_t *o, void *p, const struct ufield *f, size_t n, const 
 
 	for (i = 0; i < n; i++) {
 		*key = f[i].key;
-		if (get_dbl(o, f[i].key, AT(p, &f[i], double)))
+		if (summary_get_dbl(o, f[i].key, AT(p, &f[i], double)))
 			return -1;
 	}
 	return 0;
@@ -566,8 +573,9 @@ int vpmc_summary_new(struct vpmc_summary **out)
 	s->inputs = json_array();
 	s->warnings = json_array();
 	s->units = json_array();
+	s->lat_units = json_array();
 	s->has_stats = true;
-	if (!s->inputs || !s->warnings || !s->units) {
+	if (!s->inputs || !s->warnings || !s->units || !s->lat_units) {
 		vpmc_summary_free(s);
 		return VPMC_ERR_NOMEM;
 	}
@@ -579,8 +587,10 @@ int vpmc_summary_new(struct vpmc_summary **out)
 static int ident_check(struct vpmc_summary *s, const char *path, json_t *st)
 {
 	bool stat = !strcmp(vpmc_summary_command(s), "stat");
-	const char *const *keys = stat ? stat_ident_keys : ident_keys;
-	size_t i, n = stat ? ARRAY_SIZE(stat_ident_keys) : ARRAY_SIZE(ident_keys);
+	bool lat = !strcmp(vpmc_summary_command(s), "latency");
+	const char *const *keys = stat ? stat_ident_keys : lat ? latency_ident_keys : ident_keys;
+	size_t i, n = stat ? ARRAY_SIZE(stat_ident_keys) :
+		      lat ? ARRAY_SIZE(latency_ident_keys) : ARRAY_SIZE(ident_keys);
 
 	for (i = 0; i < n; i++) {
 		json_t *a = json_object_get(s->first, keys[i]);
@@ -744,6 +754,33 @@ static int stat_add(struct vpmc_summary *s, const char *path, json_t *st)
 	return err;
 }
 
+/* A summary of latency: its options checked, its windows kept, its injections added. */
+static int latency_add(struct vpmc_summary *s, const char *path, json_t *st, size_t nr_pol)
+{
+	json_t *run = json_object_get(st, "latency_run"), *units = json_object_get(run, "units");
+	struct vpmc_latency_opts o;
+	uint64_t starts;
+	json_t *u;
+	size_t i;
+	int err;
+
+	if (latency_summary_opts(json_object_get(st, "latency"), &o))
+		return bad(s, path, "latency", "missing or malformed");
+	if (summary_get_u64(run, "starts", &starts) || !json_is_array(units))
+		return bad(s, path, "latency_run", "missing or malformed");
+	json_array_foreach(units, i, u) {
+		err = latency_summary_unit(u, nr_pol, NULL);
+		if (err == VPMC_ERR_NOMEM)
+			return vpmc__set_error(&s->eb, err, "out of memory");
+		if (err)
+			return bad(s, path, "latency_run.units", "missing or malformed");
+	}
+	if (json_array_extend(s->lat_units, units))
+		return vpmc__set_error(&s->eb, VPMC_ERR_NOMEM, "out of memory");
+	s->lat_starts += starts;
+	return 0;
+}
+
 /* The state of @st checked and added; Return: as vpmc_summary_add_file(). */
 static int summary_add(struct vpmc_summary *s, const char *path, json_t *st)
 {
@@ -757,8 +794,9 @@ static int summary_add(struct vpmc_summary *s, const char *path, json_t *st)
 			   "vpmcsim?)");
 	if (!json_is_string(cmd) || (strcmp(json_string_value(cmd), "compare") &&
 				     strcmp(json_string_value(cmd), "sweep") &&
+				     strcmp(json_string_value(cmd), "latency") &&
 				     strcmp(json_string_value(cmd), "stat")))
-		return bad(s, path, "command", "not compare, sweep or stat");
+		return bad(s, path, "command", "not compare, sweep, latency or stat");
 	if (s->first) {
 		err = ident_check(s, path, st);
 		if (err)
@@ -776,6 +814,8 @@ static int summary_add(struct vpmc_summary *s, const char *path, json_t *st)
 			return err;
 	}
 	err = facts_add(s, path, st);
+	if (!err && !strcmp(json_string_value(cmd), "latency"))
+		err = latency_add(s, path, st, nr_lanes);
 	if (!err)
 		err = lanes_add(s, path, st, nr_lanes);
 	if (!err)
@@ -814,7 +854,8 @@ int vpmc_summary_add_file(struct vpmc_summary *s, const char *path)
 	st = json_object_get(root, "merge_state");
 	if (!json_is_object(st))
 		err = vpmc__set_error(&s->eb, VPMC_ERR_PARSE, "%s: no \"merge_state\" object: not "
-				      "a JSON report of compare, sweep or stat (--format json)",
+				      "a JSON report of compare, sweep, latency or stat (--format "
+				      "json)",
 				      path);
 	else
 		err = summary_add(s, path, st);
@@ -841,6 +882,8 @@ void vpmc_summary_free(struct vpmc_summary *s)
 	json_decref(s->warnings);
 	json_decref(s->units);
 	json_decref(s->lanes);
+	json_decref(s->lat_units);
+	json_decref(s->lat_sorted);
 	vpmc_stat_free(s->stat);
 	free(s->first_path);
 	free(s->vendor_from);
@@ -953,6 +996,15 @@ static json_t *union_state(struct vpmc_summary *s, json_t *inputs, json_t *warni
 	out_json_set(st, "input_warnings", json_incref(warnings), &err);
 	out_json_set(st, "lanes", json_incref(s->lanes), &err);
 	out_json_set(st, "units", json_incref(units), &err);
+	if (s->lat_sorted) {
+		json_t *run = json_object();
+
+		out_json_set(st, "latency", json_incref(json_object_get(s->first, "latency")),
+			     &err);
+		out_json_set(run, "starts", out_json_u64(s->lat_starts), &err);
+		out_json_set(run, "units", json_incref(s->lat_sorted), &err);
+		out_json_set(st, "latency_run", run, &err);
+	}
 	if (err) {
 		json_decref(st);
 		return NULL;
@@ -1034,7 +1086,7 @@ static int replay_setup(struct vpmc_summary *s, struct vpmc_replay *r)
 			err = bad(s, s->first_path, "cost_tags", t[i].name);
 		prof->tag[i] = k;
 		if (!err && strcmp(t[i].name, "drain_extra_mult") &&
-		    get_dbl(cost, t[i].name, (double *)((char *)&prof->cost + t[i].off)))
+		    summary_get_dbl(cost, t[i].name, (double *)((char *)&prof->cost + t[i].off)))
 			err = bad(s, s->first_path, "cost", t[i].name);
 	}
 	mult = json_object_get(cost, "drain_extra_mult");
@@ -1047,8 +1099,8 @@ static int replay_setup(struct vpmc_summary *s, struct vpmc_replay *r)
 		if (err)
 			break;
 		o = json_pack("{sOsO}", "k", json_array_get(e, 0), "p", json_array_get(e, 1));
-		if (!o || get_dbl(o, "k", &prof->cost.mult_k[i]) ||
-		    get_dbl(o, "p", &prof->cost.mult_p[i]))
+		if (!o || summary_get_dbl(o, "k", &prof->cost.mult_k[i]) ||
+		    summary_get_dbl(o, "p", &prof->cost.mult_p[i]))
 			err = bad(s, s->first_path, "cost", "drain_extra_mult");
 		prof->cost.mult_n++;
 		json_decref(o);
@@ -1111,6 +1163,11 @@ int vpmc_summary_replay(struct vpmc_summary *s, struct vpmc_replay **out)
 	vpmc__clear_error(&s->eb);
 	if (!s->first || !strcmp(vpmc_summary_command(s), "stat"))
 		return vpmc__set_error(&s->eb, VPMC_ERR_INVAL, "no summary of compare or sweep");
+	if (!strcmp(vpmc_summary_command(s), "latency") && !s->lat_sorted) {
+		s->lat_sorted = sorted_units(s->lat_units);
+		if (!s->lat_sorted)
+			return vpmc__set_error(&s->eb, VPMC_ERR_NOMEM, "out of memory");
+	}
 	inputs = sorted_strings(s->inputs);
 	warnings = sorted_strings(s->warnings);
 	units = sorted_units(s->units);
@@ -1153,5 +1210,79 @@ int vpmc_summary_replay(struct vpmc_summary *s, struct vpmc_replay **out)
 		return err;
 	}
 	*out = r;
+	return 0;
+}
+
+/* The labels' strings of identity @id ("latency"), owned by @id. */
+static void latency_labels(json_t *id, struct vpmc_latency_labels *lab)
+{
+	json_t *p = json_object_get(id, "profile");
+
+	lab->gen = json_string_value(json_object_get(id, "gen"));
+	lab->profile = json_string_value(json_object_get(p, "name"));
+	lab->fitted = json_string_value(json_object_get(p, "fitted"));
+	lab->targets = json_string_value(json_object_get(p, "targets"));
+	lab->baseline = (size_t)json_integer_value(json_object_get(id, "baseline"));
+	lab->per_vcpu = json_is_true(json_object_get(id, "per_vcpu"));
+	lab->marks = json_is_true(json_object_get(id, "marks"));
+	lab->other_trace = json_is_true(json_object_get(id, "other_trace"));
+}
+
+/* The cost profile of the labels: @r's cost model and tags, the identity's name, metadata lines
+ * and sources (strings owned by @p). */
+static void latency_profile(struct vpmc_cost_profile *prof, const struct vpmc_replay *r, json_t *p)
+{
+	json_t *src = json_object_get(p, "sources");
+	const struct vpmc_cost_param_info *t = vpmc_cost_params(&(size_t){ 0 });
+	size_t i, n;
+
+	memset(prof, 0, sizeof(*prof));
+	snprintf(prof->name, sizeof(prof->name), "%s", json_string_value(json_object_get(p,
+										    "name")));
+	prof->cost = *vpmc_replay_cost(r);
+	vpmc_cost_params(&n);
+	for (i = 0; i < n && i < VPMC_COST_MAX_PARAMS; i++) {
+		prof->tag[i] = vpmc_replay_cost_tag(r, i);
+		prof->source[i] = (char *)json_string_value(json_object_get(src, t[i].name));
+	}
+	prof->fitted = (char *)json_string_value(json_object_get(p, "fitted"));
+	prof->targets = (char *)json_string_value(json_object_get(p, "targets"));
+	prof->measured = (char *)json_string_value(json_object_get(p, "measured"));
+	prof->fitted_on = (char *)json_string_value(json_object_get(p, "fitted_on"));
+	prof->fitted_touched = json_is_true(json_object_get(p, "fitted_touched"));
+}
+
+int vpmc_summary_latency(struct vpmc_summary *s, struct vpmc_replay *r, struct vpmc_latency **out,
+			 struct vpmc_latency_labels *lab)
+{
+	json_t *id = json_object_get(s->first, "latency"), *u;
+	struct vpmc_latency_opts o;
+	struct vpmc_latency *l;
+	size_t i, nr_pol = vpmc_replay_nr_policies(r);
+	int err = 0;
+
+	vpmc__clear_error(&s->eb);
+	if (!s->lat_sorted || latency_summary_opts(id, &o))
+		return vpmc__set_error(&s->eb, VPMC_ERR_INVAL, "no summary of latency");
+	if (json_integer_value(json_object_get(id, "baseline")) < 0 ||
+	    (size_t)json_integer_value(json_object_get(id, "baseline")) >= nr_pol ||
+	    !json_is_string(json_object_get(json_object_get(id, "profile"), "name")))
+		return bad(s, s->first_path, "latency", "baseline or profile malformed");
+	if (vpmc_latency_new(&l, r, &o))
+		return vpmc__set_error(&s->eb, VPMC_ERR_NOMEM, "out of memory");
+	json_array_foreach(s->lat_sorted, i, u) {
+		if (!err)
+			err = latency_summary_unit(u, nr_pol, l);
+	}
+	if (err) {
+		vpmc_latency_free(l);
+		return vpmc__set_error(&s->eb, VPMC_ERR_NOMEM, "out of memory");
+	}
+	replay_latency_load_run(l, s->lat_starts, json_is_true(json_object_get(id, "gaps_trace")));
+	latency_profile(&s->prof, r, json_object_get(id, "profile"));
+	memset(lab, 0, sizeof(*lab));
+	latency_labels(id, lab);
+	lab->prof = &s->prof;
+	*out = l;
 	return 0;
 }

@@ -4,6 +4,7 @@
 #define VPMC_REPORT_SUMMARY_H
 
 #include <jansson.h>
+#include <vpmc/latency.h>
 #include <vpmc/replay.h>
 
 #include "hist.h"
@@ -23,5 +24,22 @@ int summary_get_hist(json_t *o, struct vpmc_hist *h);
 
 /* @key of @o as a u64 (an integer >= 0 or "0x..." text). Return: 0, or -1. */
 int summary_get_u64(json_t *o, const char *key, uint64_t *v);
+
+/* @v as C99 hexadecimal text ("%a": exact), and back from @key of @o. Return: the string
+ * (NULL: out of memory); 0, or -1 (missing or not such text). */
+json_t *summary_hex_double(double v);
+int summary_get_dbl(json_t *o, const char *key, double *v);
+
+/* The merge_state of latency's JSON report (latency_summary.c): the union's when @r was loaded
+ * from summaries, else that of @r (the replay) with @l's windows and the identity of @lab. */
+json_t *summary_latency_state(const struct vpmc_latency *l, const struct vpmc_replay *r,
+			      const struct vpmc_latency_labels *lab, int *err);
+
+/* Unit @u of a latency merge_state ({"vcpu", "policies": [...]}) checked (@l NULL) or added to
+ * @l. Return: 0, -1 (malformed), or VPMC_ERR_NOMEM. */
+int latency_summary_unit(json_t *u, size_t nr_pol, struct vpmc_latency *l);
+
+/* The latency options of identity @id ("latency") into @o. Return: 0, or -1. */
+int latency_summary_opts(json_t *id, struct vpmc_latency_opts *o);
 
 #endif /* VPMC_REPORT_SUMMARY_H */
