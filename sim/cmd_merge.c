@@ -97,7 +97,7 @@ static int merge_latency(struct vpmc_summary *s, struct cli *c, char **text)
 
 	if (vpmc_summary_latency(s, c->r, &l, &lab))
 		return vpmcsim_fail(EXIT_INPUT, "merge: %s", vpmc_summary_error(s));
-	lab.trace = c->trace;
+	lab.trace = c->name;
 	lc.o = *vpmc_latency_options(l);
 	latency_cli_no_handler(c, &lc, l, "warning: merge");
 	if (vpmc_latency_report(l, c->r, &lab, c->fmt, text))
@@ -160,6 +160,7 @@ static int merge_run(int argc, char **argv)
 	if (!rc) {
 		vpmc_replay_source(c.r, &source, NULL);
 		c.trace = source;
+		c.name = source; /* cli_parse() sets it for a command that reads a trace */
 		cli_replay_warnings(&c);
 		if (!strcmp(cmd, "latency")) {
 			rc = merge_latency(s, &c, &lat_text);

@@ -74,7 +74,7 @@ static json_t *acc_state(const struct replay_latency_acc *a, int *err)
 	out_json_set(o, "fallback", out_json_u64(a->fallback), err);
 	out_json_set(o, "overruns", out_json_u64(a->overruns), err);
 	out_json_set(o, "sum_ns", summary_hex_double(a->sum_ns), err);
-	out_json_set(o, "hist", summary_put_hist(a->h, err), err);
+	out_json_set(o, "hist", hist_json_put(a->h, err), err);
 	return o;
 }
 
@@ -128,13 +128,13 @@ static int acc_parse(json_t *o, struct replay_latency_acc *a, struct vpmc_hist *
 {
 	int err;
 
-	if (summary_get_u64(o, "n", &a->n) || summary_get_u64(o, "fast", &a->fast) ||
-	    summary_get_u64(o, "drains", &a->drains) || summary_get_u64(o, "flagged", &a->flagged) ||
-	    summary_get_u64(o, "fallback", &a->fallback) ||
-	    summary_get_u64(o, "overruns", &a->overruns) ||
+	if (vpmc__json_get_u64(o, "n", &a->n) || vpmc__json_get_u64(o, "fast", &a->fast) ||
+	    vpmc__json_get_u64(o, "drains", &a->drains) || vpmc__json_get_u64(o, "flagged", &a->flagged) ||
+	    vpmc__json_get_u64(o, "fallback", &a->fallback) ||
+	    vpmc__json_get_u64(o, "overruns", &a->overruns) ||
 	    summary_get_dbl(o, "sum_ns", &a->sum_ns) || a->fast > a->n)
 		return -1;
-	err = summary_get_hist(json_object_get(o, "hist"), h);
+	err = hist_json_get(json_object_get(o, "hist"), h);
 	if (!err && h->n != a->n)
 		err = -1;
 	a->h = h;
@@ -185,7 +185,7 @@ int latency_summary_opts(json_t *id, struct vpmc_latency_opts *o)
 	    json_integer_value(vec) > UINT32_MAX ||
 	    name_index(json_string_value(json_object_get(id, "end")), end_names, 3, &end) ||
 	    name_index(json_string_value(json_object_get(id, "gaps")), gaps_names, 3, &gaps) ||
-	    summary_get_u64(id, "max_window_ns", &o->max_window_ns) ||
+	    vpmc__json_get_u64(id, "max_window_ns", &o->max_window_ns) ||
 	    summary_get_dbl(id, "fast_us", &o->fast_us) ||
 	    !json_is_boolean(json_object_get(id, "gaps_trace")))
 		return -1;

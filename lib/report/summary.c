@@ -106,32 +106,6 @@ static void put_dbls(json_t *o, const void *p, const struct ufield *f, size_t n,
 		out_json_set(o, f[i].key, summary_hex_double(*AT(p, &f[i], const double)), err);
 }
 
-json_t *summary_put_hist(const struct vpmc_hist *h, int *err)
-{
-	json_t *o = json_object(), *b = json_array();
-	unsigned int i, j;
-	uint64_t lo, hi;
-
-	for (i = 0; b && h->n && i < HIST_NR_BLOCKS; i++) {
-		for (j = 0; h->block[i] && j < HIST_SUB; j++) {
-			json_t *e;
-
-			if (!h->block[i][j])
-				continue;
-			hist_bucket_bounds(i * HIST_SUB + j, &lo, &hi);
-			e = json_pack("[ooo]", out_json_u64(lo), out_json_u64(hi),
-				      out_json_u64(h->block[i][j]));
-			if (!e || json_array_append_new(b, e))
-				*err = VPMC_ERR_NOMEM;
-		}
-	}
-	out_json_set(o, "n", out_json_u64(h->n), err);
-	out_json_set(o, "min", out_json_u64(h->min), err);
-	out_json_set(o, "max", out_json_u64(h->max), err);
-	out_json_set(o, "buckets", b, err);
-	return o;
-}
-
 static bool ctr_active(const struct metrics_ctr *c)
 {
 	size_t i;
@@ -163,15 +137,15 @@ static json_t *put_lane(const struct metrics_vcpu *m, const struct ideal_match *
 		out_json_set(e, "counter", json_integer(metrics_slot_idx(k)), err);
 		put_u64s(e, c, ctr_u64, ARRAY_SIZE(ctr_u64), err);
 		put_dbls(e, c, ctr_dbl, ARRAY_SIZE(ctr_dbl), err);
-		out_json_set(e, "late_ev", summary_put_hist(&c->late_ev, err), err);
-		out_json_set(e, "late_ns", summary_put_hist(&c->late_ns, err), err);
+		out_json_set(e, "late_ev", hist_json_put(&c->late_ev, err), err);
+		out_json_set(e, "late_ns", hist_json_put(&c->late_ns, err), err);
 		if (!e || json_array_append_new(ctrs, e))
 			*err = VPMC_ERR_NOMEM;
 	}
 	out_json_set(o, "counters", ctrs, err);
 	put_u64s(o, m, vcpu_u64, ARRAY_SIZE(vcpu_u64), err);
 	put_dbls(o, m, vcpu_dbl, ARRAY_SIZE(vcpu_dbl), err);
-	out_json_set(o, "cost_ns", summary_put_hist(&m->cost_ns, err), err);
+	out_json_set(o, "cost_ns", hist_json_put(&m->cost_ns, err), err);
 	hf = m->host_differ ? json_object() : json_null();
 	if (m->host_differ) {
 		put_u64s(hf, &m->host_first, host_u64, ARRAY_SIZE(host_u64), err);
@@ -182,8 +156,8 @@ static json_t *put_lane(const struct metrics_vcpu *m, const struct ideal_match *
 	}
 	out_json_set(o, "host_first", hf, err);
 	put_u64s(id, im, ideal_u64, ARRAY_SIZE(ideal_u64), err);
-	out_json_set(id, "late_ev", summary_put_hist(&im->late_ev, err), err);
-	out_json_set(id, "late_ns", summary_put_hist(&im->late_ns, err), err);
+	out_json_set(id, "late_ev", hist_json_put(&im->late_ev, err), err);
+	out_json_set(id, "late_ns", hist_json_put(&im->late_ns, err), err);
 	out_json_set(o, "ideal", id, err);
 	return o;
 }
@@ -364,24 +338,6 @@ static int bad(struct vpmc_summary *s, const char *path, const char *where, cons
 			       where[0] ? "." : "", where, what);
 }
 
-int summary_get_u64(json_t *o, const char *key, uint64_t *v)
-{
-	json_t *j = json_object_get(o, key);
-	const char *s;
-	char *end;
-
-	if (json_is_integer(j) && json_integer_value(j) >= 0) {
-		*v = (uint64_t)json_integer_value(j);
-		return 0;
-	}
-	s = json_string_value(j);
-	if (!s || strncmp(s, "0x", 2))
-		return -1;
-	errno = 0;
-	*v = strtoull(s, &end, 16);
-	return errno || *end || end == s + 2 ? -1 : 0;
-}
-
 int summary_get_dbl(json_t *o, const char *key, double *v)
 {
 	const char *s = json_string_value(json_object_get(o, key));
@@ -399,7 +355,7 @@ static int get_u64s(json_t *o, void *p, const struct ufield *f, size_t n, const 
 
 	for (i = 0; i < n; i++) {
 		*key = f[i].key;
-		if (summary_get_u64(o, f[i].key, AT(p, &f[i], uint64_t)))
+		if (vpmc__json_get_u64(o, f[i].key, AT(p, &f[i], uint64_t)))
 			return -1;
 	}
 	return 0;
@@ -414,47 +370,6 @@ static int get_dbls(json_t *o, void *p, const struct ufield *f, size_t n, const 
 		if (summary_get_dbl(o, f[i].key, AT(p, &f[i], double)))
 			return -1;
 	}
-	return 0;
-}
-
-int summary_get_hist(json_t *o, struct vpmc_hist *h)
-{
-	json_t *b = json_object_get(o, "buckets"), *e;
-	uint64_t n, min, max, lo, hi, count, blo, bhi;
-	long prev = -1;
-	size_t i;
-	int err;
-
-	if (summary_get_u64(o, "n", &n) || summary_get_u64(o, "min", &min) ||
-	    summary_get_u64(o, "max", &max) ||
-	    !json_is_array(b) || min > max)
-		return -1;
-	json_array_foreach(b, i, e) {
-		unsigned int k;
-		json_t *t;
-
-		if (!json_is_array(e) || json_array_size(e) != 3)
-			return -1;
-		t = json_pack("{sOsOsO}", "l", json_array_get(e, 0), "h", json_array_get(e, 1), "c",
-			      json_array_get(e, 2));
-		err = !t || summary_get_u64(t, "l", &lo) || summary_get_u64(t, "h", &hi) ||
-		      summary_get_u64(t, "c", &count);
-		json_decref(t);
-		if (err)
-			return -1;
-		k = hist_bucket(lo);
-		hist_bucket_bounds(k, &blo, &bhi);
-		/* a bucket of this build's histogram, in order, counted, inside [min, max] */
-		if (blo != lo || bhi != hi || !count || hi < min || lo > max || (long)k <= prev ||
-		    h->n + count < h->n)
-			return -1;
-		prev = (long)k;
-		err = hist_add_n(h, k, count, min, max);
-		if (err)
-			return err;
-	}
-	if (h->n != n || (!n && (min || max)))
-		return -1;
 	return 0;
 }
 
@@ -482,10 +397,10 @@ static int get_lane(json_t *o, struct metrics_vcpu *m, struct ideal_match *im, c
 		    get_dbls(e, mc, ctr_dbl, ARRAY_SIZE(ctr_dbl), key))
 			return -1;
 		*key = "late_ev";
-		err = summary_get_hist(json_object_get(e, "late_ev"), &mc->late_ev);
+		err = hist_json_get(json_object_get(e, "late_ev"), &mc->late_ev);
 		if (!err) {
 			*key = "late_ns";
-			err = summary_get_hist(json_object_get(e, "late_ns"), &mc->late_ns);
+			err = hist_json_get(json_object_get(e, "late_ns"), &mc->late_ns);
 		}
 		if (err)
 			return err;
@@ -494,7 +409,7 @@ static int get_lane(json_t *o, struct metrics_vcpu *m, struct ideal_match *im, c
 	    get_dbls(o, m, vcpu_dbl, ARRAY_SIZE(vcpu_dbl), key))
 		return -1;
 	*key = "cost_ns";
-	err = summary_get_hist(json_object_get(o, "cost_ns"), &m->cost_ns);
+	err = hist_json_get(json_object_get(o, "cost_ns"), &m->cost_ns);
 	if (err)
 		return err;
 	*key = "host_first";
@@ -519,10 +434,10 @@ static int get_lane(json_t *o, struct metrics_vcpu *m, struct ideal_match *im, c
 	if (get_u64s(id, im, ideal_u64, ARRAY_SIZE(ideal_u64), key))
 		return -1;
 	*key = "ideal.late_ev";
-	err = summary_get_hist(json_object_get(id, "late_ev"), &im->late_ev);
+	err = hist_json_get(json_object_get(id, "late_ev"), &im->late_ev);
 	if (!err) {
 		*key = "ideal.late_ns";
-		err = summary_get_hist(json_object_get(id, "late_ns"), &im->late_ns);
+		err = hist_json_get(json_object_get(id, "late_ns"), &im->late_ns);
 	}
 	return err;
 }
@@ -639,8 +554,8 @@ static int facts_add(struct vpmc_summary *s, const char *path, json_t *st)
 
 	memset(&rs, 0, sizeof(rs));
 	if (!json_is_object(t) || get_u64s(t, &f, fact_u64, ARRAY_SIZE(fact_u64), &key) ||
-	    (f.events && (summary_get_u64(t, "t_first", &first) ||
-			  summary_get_u64(t, "t_last", &last))) ||
+	    (f.events && (vpmc__json_get_u64(t, "t_first", &first) ||
+			  vpmc__json_get_u64(t, "t_last", &last))) ||
 	    !json_is_string(vf) || !json_is_string(hf))
 		return bad(s, path, "trace", "missing or malformed");
 	if (!json_is_null(rd) && (get_u64s(rd, &rs, stat_u64, ARRAY_SIZE(stat_u64), &key) ||
@@ -680,16 +595,16 @@ static int lanes_add(struct vpmc_summary *s, const char *path, json_t *st, size_
 		json_t *v = json_object_get(l, "capped_first_vcpu");
 		uint64_t runs, capped, t, mruns, mcapped, mt, mv;
 
-		if (summary_get_u64(l, "handler_runs", &runs) ||
-		    summary_get_u64(l, "handler_capped", &capped) ||
-		    summary_get_u64(l, "capped_first_ns", &t) || !json_is_integer(v) ||
+		if (vpmc__json_get_u64(l, "handler_runs", &runs) ||
+		    vpmc__json_get_u64(l, "handler_capped", &capped) ||
+		    vpmc__json_get_u64(l, "capped_first_ns", &t) || !json_is_integer(v) ||
 		    json_integer_value(v) < 0 || json_integer_value(v) > UINT32_MAX)
 			return bad(s, path, "lanes", "missing or malformed counts");
 		if (!mine)
 			continue; /* the first summary's are s->lanes */
-		summary_get_u64(mine, "handler_runs", &mruns);
-		summary_get_u64(mine, "handler_capped", &mcapped);
-		summary_get_u64(mine, "capped_first_ns", &mt);
+		vpmc__json_get_u64(mine, "handler_runs", &mruns);
+		vpmc__json_get_u64(mine, "handler_capped", &mcapped);
+		vpmc__json_get_u64(mine, "capped_first_ns", &mt);
 		mv = (uint64_t)json_integer_value(json_object_get(mine, "capped_first_vcpu"));
 		/* the first cut-off: the earliest, then the lowest vCPU */
 		if (capped && (!mcapped || t < mt || (t == mt && (uint64_t)json_integer_value(v) <
@@ -766,7 +681,7 @@ static int latency_add(struct vpmc_summary *s, const char *path, json_t *st, siz
 
 	if (latency_summary_opts(json_object_get(st, "latency"), &o))
 		return bad(s, path, "latency", "missing or malformed");
-	if (summary_get_u64(run, "starts", &starts) || !json_is_array(units))
+	if (vpmc__json_get_u64(run, "starts", &starts) || !json_is_array(units))
 		return bad(s, path, "latency_run", "missing or malformed");
 	json_array_foreach(units, i, u) {
 		err = latency_summary_unit(u, nr_pol, NULL);
@@ -1113,7 +1028,7 @@ static int replay_setup(struct vpmc_summary *s, struct vpmc_replay *r)
 	free(prof);
 	memset(&a, 0, sizeof(a));
 	memset(&cfg, 0, sizeof(cfg));
-	if (!err && (summary_get_u64(as, "instructions_per_s", &a.guest_ips) ||
+	if (!err && (vpmc__json_get_u64(as, "instructions_per_s", &a.guest_ips) ||
 		     !json_is_integer(json_object_get(as, "branches_per_1000")) ||
 		     pmu_parse(pmu, &cfg)))
 		err = bad(s, s->first_path, "pmu", "missing or malformed");
@@ -1182,9 +1097,9 @@ int vpmc_summary_replay(struct vpmc_summary *s, struct vpmc_replay **out)
 	json_array_foreach(s->lanes, i, u) {
 		uint64_t runs = 0, capped = 0, t = 0;
 
-		summary_get_u64(u, "handler_runs", &runs);
-		summary_get_u64(u, "handler_capped", &capped);
-		summary_get_u64(u, "capped_first_ns", &t);
+		vpmc__json_get_u64(u, "handler_runs", &runs);
+		vpmc__json_get_u64(u, "handler_capped", &capped);
+		vpmc__json_get_u64(u, "capped_first_ns", &t);
 		if (!err)
 			err = replay_load_lane(r, i, runs, capped, t, (uint32_t)json_integer_value(
 						       json_object_get(u, "capped_first_vcpu")));
