@@ -19,13 +19,12 @@ static void usage(FILE *out)
 	fprintf(out,
 		"Usage: %s\n\n"
 		"Print the report of the union of the traces behind JSON reports of compare,\n"
-		"sweep, latency or stat (--format json), as that command prints it: exact, in\n"
-		"any order.\n"
+		"sweep, latency, nested or stat (--format json), as that command prints it:\n"
+		"exact, in any order.\n"
 		"Reports made with different commands, policies, overlay, PMU, cost model,\n"
-		"assumptions or stat options are refused.\n\n"
-		"  --format F          text, csv or json (default: the command's: compare, latency\n"
-		"                      and stat text, sweep csv); json carries the union's\n"
-		"                      merge_state\n"
+		"assumptions or options are refused.\n\n"
+		"  --format F          text, csv or json (default: the command's: sweep csv, the\n"
+		"                      others text); json carries the union's merge_state\n"
 		"  -o, --output FILE   write the report to FILE, whole or not at all ('-': standard\n"
 		"                      output, the default)\n"
 		"  -h, --help          this text; see vpmcsim(1), MERGE\n",
@@ -106,6 +105,17 @@ static int merge_latency(struct vpmc_summary *s, struct cli *c, char **text)
 	return rc;
 }
 
+/* The union of nested's summaries in @s, as nested prints it. */
+static int merge_nested(struct vpmc_summary *s, enum vpmc_output f, const char **text,
+			struct vpmc_nested **n)
+{
+	if (vpmc_summary_nested(s, n))
+		return vpmcsim_fail(EXIT_INPUT, "merge: %s", vpmc_summary_error(s));
+	if (vpmc_nested_report(*n, f, text))
+		return vpmcsim_fail(EXIT_INPUT, "merge: %s", vpmc_nested_error(*n));
+	return 0;
+}
+
 /* Write @text to @path through an outfile: whole or absent. */
 static int merge_write(const char *path, const char *text)
 {
@@ -127,6 +137,7 @@ static int merge_run(int argc, char **argv)
 	char *lat_text = NULL;
 	enum vpmc_output f = VPMC_OUTPUT_TEXT;
 	struct vpmc_stat *st = NULL;
+	struct vpmc_nested *n = NULL;
 	struct vpmc_summary *s;
 	struct cli c;
 	int rc = merge_args(argc, argv, &fmt, &f, &out), i, err;
@@ -151,6 +162,14 @@ static int merge_run(int argc, char **argv)
 		if (!rc)
 			rc = merge_write(out, text);
 		vpmc_stat_free(st);
+		vpmc_summary_free(s);
+		return rc;
+	}
+	if (!strcmp(cmd, "nested")) {
+		rc = merge_nested(s, fmt ? f : VPMC_OUTPUT_TEXT, &text, &n);
+		if (!rc)
+			rc = merge_write(out, text);
+		vpmc_nested_free(n);
 		vpmc_summary_free(s);
 		return rc;
 	}

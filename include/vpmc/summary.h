@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <vpmc/latency.h>
+#include <vpmc/nested.h>
 #include <vpmc/replay.h>
 #include <vpmc/stat.h>
 
@@ -34,7 +35,8 @@ int vpmc_summary_new(struct vpmc_summary **out);
  * @path: a file written by a command's --format json (or by merge's)
  *
  * Return: 0, VPMC_ERR_IO (cannot read), VPMC_ERR_PARSE (not JSON, or no valid "merge_state"),
- * VPMC_ERR_INVAL (made with another command, policies, overlay, PMU, cost model or assumptions
+ * VPMC_ERR_INVAL (made with another command, policies, overlay, PMU, cost model, assumptions
+ * or options
  * than the summaries added before: vpmc_summary_error() names the difference and both files),
  * VPMC_ERR_NOMEM.
  */
@@ -44,7 +46,7 @@ int vpmc_summary_add_file(struct vpmc_summary *s, const char *path);
  * vpmc_summary_command() - The command whose summaries @s holds.
  * @s: merge with at least one summary
  *
- * Return: "compare", "sweep", "latency" or "stat", or NULL when empty.
+ * Return: "compare", "sweep", "latency", "nested" or "stat", or NULL when empty.
  */
 const char *vpmc_summary_command(const struct vpmc_summary *s);
 
@@ -80,6 +82,16 @@ int vpmc_summary_stat(struct vpmc_summary *s, struct vpmc_stat **out);
  */
 int vpmc_summary_latency(struct vpmc_summary *s, struct vpmc_replay *r, struct vpmc_latency **out,
 			 struct vpmc_latency_labels *lab);
+
+/**
+ * vpmc_summary_nested() - The union of nested's summaries, for vpmc_nested_report() (whose JSON
+ * then carries the union's "merge_state").
+ * @s: merge with at least one summary of nested; the union moves out of it
+ * @out: set on success only; free with vpmc_nested_free()
+ *
+ * Return: 0, or VPMC_ERR_INVAL (none, or taken already).
+ */
+int vpmc_summary_nested(struct vpmc_summary *s, struct vpmc_nested **out);
 
 /* The last error's message ("FILE: ..."), or "". */
 const char *vpmc_summary_error(const struct vpmc_summary *s);

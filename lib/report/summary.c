@@ -29,6 +29,7 @@ static const char *const ident_keys[] = {
 	"assumptions",
 };
 static const char *const stat_ident_keys[] = { "command", "event", "key", "vcpus", "time" };
+static const char *const nested_ident_keys[] = { "command" }; /* the rest: vpmc_nested_merge() */
 static const char *const latency_ident_keys[] = {
 	"command", "policies", "overlay", "pmu", "cost", "cost_tags", "cost_profile",
 	"assumptions", "latency",
@@ -324,6 +325,7 @@ struct vpmc_summary {
 	char *vendor_from, *host_from; /* the least, as text */
 	json_t *lanes;       /* the first summary's, then added up */
 	struct vpmc_stat *stat; /* stat's summaries: their sum */
+	struct vpmc_nested *nested; /* nested's: their union */
 	json_t *lat_units, *lat_sorted; /* latency's windows per vCPU, as added and sorted */
 	uint64_t lat_starts;
 	struct vpmc_cost_profile prof; /* latency's, for its labels */
@@ -503,9 +505,12 @@ static int ident_check(struct vpmc_summary *s, const char *path, json_t *st)
 {
 	bool stat = !strcmp(vpmc_summary_command(s), "stat");
 	bool lat = !strcmp(vpmc_summary_command(s), "latency");
-	const char *const *keys = stat ? stat_ident_keys : lat ? latency_ident_keys : ident_keys;
+	bool nested = !strcmp(vpmc_summary_command(s), "nested");
+	const char *const *keys = stat ? stat_ident_keys : lat ? latency_ident_keys :
+				  nested ? nested_ident_keys : ident_keys;
 	size_t i, n = stat ? ARRAY_SIZE(stat_ident_keys) :
-		      lat ? ARRAY_SIZE(latency_ident_keys) : ARRAY_SIZE(ident_keys);
+		      lat ? ARRAY_SIZE(latency_ident_keys) :
+		      nested ? ARRAY_SIZE(nested_ident_keys) : ARRAY_SIZE(ident_keys);
 
 	for (i = 0; i < n; i++) {
 		json_t *a = json_object_get(s->first, keys[i]);
@@ -696,6 +701,28 @@ static int latency_add(struct vpmc_summary *s, const char *path, json_t *st, siz
 	return 0;
 }
 
+/* A summary of nested: added to s->nested, which checks its model. */
+static int nested_add(struct vpmc_summary *s, const char *path, json_t *st)
+{
+	char *text;
+	int err;
+
+	if (!s->nested && vpmc_nested_new(&s->nested, NULL))
+		return vpmc__set_error(&s->eb, VPMC_ERR_NOMEM, "out of memory");
+	text = json_dumps(st, JSON_COMPACT);
+	if (!text)
+		return vpmc__set_error(&s->eb, VPMC_ERR_NOMEM, "out of memory");
+	err = vpmc_nested_merge(s->nested, text, path);
+	free(text);
+	if (err)
+		return vpmc__set_error(&s->eb, err, "%s", vpmc_nested_error(s->nested));
+	if (!s->first)
+		err = keep_first(s, path, st);
+	if (!err)
+		s->nr++;
+	return err;
+}
+
 /* The state of @st checked and added; Return: as vpmc_summary_add_file(). */
 static int summary_add(struct vpmc_summary *s, const char *path, json_t *st)
 {
@@ -710,8 +737,9 @@ static int summary_add(struct vpmc_summary *s, const char *path, json_t *st)
 	if (!json_is_string(cmd) || (strcmp(json_string_value(cmd), "compare") &&
 				     strcmp(json_string_value(cmd), "sweep") &&
 				     strcmp(json_string_value(cmd), "latency") &&
+				     strcmp(json_string_value(cmd), "nested") &&
 				     strcmp(json_string_value(cmd), "stat")))
-		return bad(s, path, "command", "not compare, sweep, latency or stat");
+		return bad(s, path, "command", "not compare, sweep, latency, nested or stat");
 	if (s->first) {
 		err = ident_check(s, path, st);
 		if (err)
@@ -719,6 +747,8 @@ static int summary_add(struct vpmc_summary *s, const char *path, json_t *st)
 	}
 	if (!strcmp(json_string_value(cmd), "stat"))
 		return stat_add(s, path, st);
+	if (!strcmp(json_string_value(cmd), "nested"))
+		return nested_add(s, path, st);
 	if (!json_is_array(pols) || !json_array_size(pols) ||
 	    json_array_size(pols) > VPMC_REPLAY_MAX_POLICIES || !json_is_array(units))
 		return bad(s, path, "", "no \"policies\" or no \"units\"");
@@ -769,8 +799,8 @@ int vpmc_summary_add_file(struct vpmc_summary *s, const char *path)
 	st = json_object_get(root, "merge_state");
 	if (!json_is_object(st))
 		err = vpmc__set_error(&s->eb, VPMC_ERR_PARSE, "%s: no \"merge_state\" object: not "
-				      "a JSON report of compare, sweep, latency or stat (--format "
-				      "json)",
+				      "a JSON report of compare, sweep, latency, nested or stat "
+				      "(--format json)",
 				      path);
 	else
 		err = summary_add(s, path, st);
@@ -800,6 +830,7 @@ void vpmc_summary_free(struct vpmc_summary *s)
 	json_decref(s->lat_units);
 	json_decref(s->lat_sorted);
 	vpmc_stat_free(s->stat);
+	vpmc_nested_free(s->nested);
 	free(s->first_path);
 	free(s->vendor_from);
 	free(s->host_from);
@@ -1068,6 +1099,15 @@ int vpmc_summary_stat(struct vpmc_summary *s, struct vpmc_stat **out)
 	return 0;
 }
 
+int vpmc_summary_nested(struct vpmc_summary *s, struct vpmc_nested **out)
+{
+	if (!s->nested)
+		return vpmc__set_error(&s->eb, VPMC_ERR_INVAL, "no summary of nested to merge");
+	*out = s->nested;
+	s->nested = NULL;
+	return 0;
+}
+
 int vpmc_summary_replay(struct vpmc_summary *s, struct vpmc_replay **out)
 {
 	json_t *inputs = NULL, *warnings = NULL, *units = NULL, *u, *st;
@@ -1076,8 +1116,10 @@ int vpmc_summary_replay(struct vpmc_summary *s, struct vpmc_replay **out)
 	int err;
 
 	vpmc__clear_error(&s->eb);
-	if (!s->first || !strcmp(vpmc_summary_command(s), "stat"))
-		return vpmc__set_error(&s->eb, VPMC_ERR_INVAL, "no summary of compare or sweep");
+	if (!s->first || !strcmp(vpmc_summary_command(s), "stat") ||
+	    !strcmp(vpmc_summary_command(s), "nested"))
+		return vpmc__set_error(&s->eb, VPMC_ERR_INVAL, "no summary of compare, sweep or "
+				       "latency");
 	if (!strcmp(vpmc_summary_command(s), "latency") && !s->lat_sorted) {
 		s->lat_sorted = sorted_units(s->lat_units);
 		if (!s->lat_sorted)
