@@ -500,6 +500,30 @@ int vpmc_summary_new(struct vpmc_summary **out)
 	return 0;
 }
 
+/* The first key whose values differ in objects *@a and *@b (set to those values), or NULL. */
+static const char *differing_key(json_t **a, json_t **b)
+{
+	const char *key;
+	json_t *v, *w;
+
+	json_object_foreach(*a, key, v) {
+		w = json_object_get(*b, key);
+		if (!w || !json_equal(v, w)) {
+			*a = v;
+			*b = w;
+			return key;
+		}
+	}
+	json_object_foreach(*b, key, w) {
+		if (!json_object_get(*a, key)) {
+			*a = NULL;
+			*b = w;
+			return key;
+		}
+	}
+	return NULL;
+}
+
 /* The identity of @st against the first summary's: 0, or VPMC_ERR_INVAL naming the difference. */
 static int ident_check(struct vpmc_summary *s, const char *path, json_t *st)
 {
@@ -515,15 +539,19 @@ static int ident_check(struct vpmc_summary *s, const char *path, json_t *st)
 	for (i = 0; i < n; i++) {
 		json_t *a = json_object_get(s->first, keys[i]);
 		json_t *b = json_object_get(st, keys[i]);
+		const char *sub = NULL;
 		char *ta, *tb;
 
 		if (json_equal(a, b) || (!a && !b))
 			continue;
+		if (!strcmp(keys[i], "latency") && json_is_object(a) && json_is_object(b))
+			sub = differing_key(&a, &b); /* name the option, not the whole object */
 		ta = a ? json_dumps(a, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY) : NULL;
 		tb = b ? json_dumps(b, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY) : NULL;
-		vpmc__set_error(&s->eb, VPMC_ERR_INVAL, "%s and %s were made with different %s: "
+		vpmc__set_error(&s->eb, VPMC_ERR_INVAL, "%s and %s were made with different %s%s%s: "
 				"%.300s against %.300s; they do not merge", s->first_path, path,
-				keys[i], ta ? ta : "(none)", tb ? tb : "(none)");
+				keys[i], sub ? "." : "", sub ? sub : "", ta ? ta : "(none)",
+				tb ? tb : "(none)");
 		free(ta);
 		free(tb);
 		return VPMC_ERR_INVAL;
