@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# cli_merge.sh - convert --vcpu, the merge_state of compare's and sweep's JSON, and vpmcsim merge
+# cli_merge.sh - convert --vcpu, the merge_state of the JSON of compare, sweep, stat, latency and
+# nested, and vpmcsim merge
 # (issue 15): a trace split by vCPU, each part replayed, merged = the whole trace's report.
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/tap.sh"
 
