@@ -129,7 +129,8 @@ static int acc_parse(json_t *o, struct replay_latency_acc *a, struct vpmc_hist *
 	int err;
 
 	if (vpmc__json_get_u64(o, "n", &a->n) || vpmc__json_get_u64(o, "fast", &a->fast) ||
-	    vpmc__json_get_u64(o, "drains", &a->drains) || vpmc__json_get_u64(o, "flagged", &a->flagged) ||
+	    vpmc__json_get_u64(o, "drains", &a->drains) ||
+	    vpmc__json_get_u64(o, "flagged", &a->flagged) ||
 	    vpmc__json_get_u64(o, "fallback", &a->fallback) ||
 	    vpmc__json_get_u64(o, "overruns", &a->overruns) ||
 	    summary_get_dbl(o, "sum_ns", &a->sum_ns) || a->fast > a->n)

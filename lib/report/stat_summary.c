@@ -159,7 +159,8 @@ static int row_parse(json_t *o, struct stat_reason *r)
 
 	if (!name || !name[0] || strlen(name) >= sizeof(r->name) ||
 	    vpmc__json_get_u64(o, "n", &r->n) || vpmc__json_get_u64(o, "total_ns", &r->total_ns) ||
-	    vpmc__json_get_u64(o, "min_ns", &r->min_ns) || vpmc__json_get_u64(o, "max_ns", &r->max_ns) ||
+	    vpmc__json_get_u64(o, "min_ns", &r->min_ns) ||
+	    vpmc__json_get_u64(o, "max_ns", &r->max_ns) ||
 	    u128_parse(json_object_get(o, "sum_sq"), &r->sum_sq) || r->min_ns > r->max_ns)
 		return -1;
 	snprintf(r->name, sizeof(r->name), "%s", name);
@@ -259,9 +260,11 @@ static int state_add(struct vpmc_stat *s, json_t *st, const char **key)
 	int err;
 
 	*key = "exits";
-	if (vpmc__json_get_u64(st, "exits", &exits) || vpmc__json_get_u64(st, "exits_selected", &sel) ||
+	if (vpmc__json_get_u64(st, "exits", &exits) ||
+	    vpmc__json_get_u64(st, "exits_selected", &sel) ||
 	    vpmc__json_get_u64(st, "exit_first_ns", &first) ||
-	    vpmc__json_get_u64(st, "exit_last_ns", &last) || vpmc__json_get_u64(st, "accesses", &acc) ||
+	    vpmc__json_get_u64(st, "exit_last_ns", &last) ||
+	    vpmc__json_get_u64(st, "accesses", &acc) ||
 	    vpmc__json_get_u64(st, "exits_without_entry", &unpaired))
 		return -1;
 	*key = "exit_vcpus";

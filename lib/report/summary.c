@@ -178,11 +178,13 @@ static void put_cost(json_t *st, const struct vpmc_replay *rp, int *err)
 											i))),
 			     err);
 		if (strcmp(t[i].name, "drain_extra_mult"))
-			out_json_set(cost, t[i].name, summary_hex_double(*(const double *)((const char *)c +
-										   t[i].off)), err);
+			out_json_set(cost, t[i].name,
+				     summary_hex_double(*(const double *)((const char *)c +
+									  t[i].off)), err);
 	}
 	for (j = 0; mult && j < c->mult_n && j < VPMC_COST_MULT_MAX; j++) {
-		json_t *e = json_pack("[oo]", summary_hex_double(c->mult_k[j]), summary_hex_double(c->mult_p[j]));
+		json_t *e = json_pack("[oo]", summary_hex_double(c->mult_k[j]),
+				      summary_hex_double(c->mult_p[j]));
 
 		if (!e || json_array_append_new(mult, e))
 			*err = VPMC_ERR_NOMEM;
@@ -548,9 +550,9 @@ static int ident_check(struct vpmc_summary *s, const char *path, json_t *st)
 			sub = differing_key(&a, &b); /* name the option, not the whole object */
 		ta = a ? json_dumps(a, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY) : NULL;
 		tb = b ? json_dumps(b, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY) : NULL;
-		vpmc__set_error(&s->eb, VPMC_ERR_INVAL, "%s and %s were made with different %s%s%s: "
-				"%.300s against %.300s; they do not merge", s->first_path, path,
-				keys[i], sub ? "." : "", sub ? sub : "", ta ? ta : "(none)",
+		vpmc__set_error(&s->eb, VPMC_ERR_INVAL, "%s and %s were made with different "
+				"%s%s%s: %.300s against %.300s; they do not merge", s->first_path,
+				path, keys[i], sub ? "." : "", sub ? sub : "", ta ? ta : "(none)",
 				tb ? tb : "(none)");
 		free(ta);
 		free(tb);
