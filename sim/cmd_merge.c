@@ -99,6 +99,7 @@ static int merge_latency(struct vpmc_summary *s, struct cli *c, char **text)
 	lab.trace = c->name;
 	lc.o = *vpmc_latency_options(l);
 	latency_cli_no_handler(c, &lc, l, "warning: merge");
+	latency_cli_flagged(c, l);
 	if (vpmc_latency_report(l, c->r, &lab, c->fmt, text))
 		rc = vpmcsim_fail(EXIT_INPUT, "merge: out of memory");
 	vpmc_latency_free(l);
