@@ -100,8 +100,6 @@ static int latency_report(struct cli *c, struct latency_opts *lo, struct vpmc_la
 		.per_vcpu = lo->per_vcpu,
 	};
 	char gen[512], fitted_on[520], *text = NULL;
-	struct vpmc_latency_stats s;
-	size_t p;
 	int rc;
 
 	lab.gen = latency_cli_gen(c, gen, sizeof(gen));
@@ -113,16 +111,7 @@ static int latency_report(struct cli *c, struct latency_opts *lo, struct vpmc_la
 								 : c->name);
 	lab.other_trace = c->prof.fitted_on && strcmp(c->prof.fitted_on, fitted_on);
 	latency_cli_no_handler(c, &lo->lc, l, "warning: latency");
-	for (p = 0; p < vpmc_replay_nr_policies(c->r); p++) {
-		vpmc_latency_stats(l, p, -1, &s);
-		if (s.flagged * 100 > s.samples + s.flagged && s.flagged)
-			fprintf(stderr, "vpmcsim: warning: latency: %llu of %llu windows flagged (no "
-				"end marker within the window, or cut)\n",
-				(unsigned long long)s.flagged,
-				(unsigned long long)(s.samples + s.flagged));
-		if (s.flagged)
-			break;
-	}
+	latency_cli_flagged(c, l);
 	if (vpmc_latency_report(l, c->r, &lab, c->fmt, &text))
 		return vpmcsim_fail(EXIT_INPUT, "latency: out of memory");
 	rc = cli_print(text);

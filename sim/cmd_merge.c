@@ -4,9 +4,11 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "latency_cli.h"
 #include "outfile.h"
 #include "vpmcsim.h"
 
@@ -17,11 +19,12 @@ static void usage(FILE *out)
 	fprintf(out,
 		"Usage: %s\n\n"
 		"Print the report of the union of the traces behind JSON reports of compare,\n"
-		"sweep or stat (--format json), as that command prints it: exact, in any order.\n"
+		"sweep, latency, nested or stat (--format json), as that command prints it:\n"
+		"exact, in any order.\n"
 		"Reports made with different commands, policies, overlay, PMU, cost model,\n"
-		"assumptions or stat options are refused.\n\n"
-		"  --format F          text, csv or json (default: the command's: compare and stat\n"
-		"                      text, sweep csv); json carries the union's merge_state\n"
+		"assumptions or options are refused.\n\n"
+		"  --format F          text, csv or json (default: the command's: sweep csv, the\n"
+		"                      others text); json carries the union's merge_state\n"
 		"  -o, --output FILE   write the report to FILE, whole or not at all ('-': standard\n"
 		"                      output, the default)\n"
 		"  -h, --help          this text; see vpmcsim(1), MERGE\n",
@@ -83,6 +86,37 @@ static int merge_stat(struct vpmc_summary *s, enum vpmc_output f, const char **t
 	return 0;
 }
 
+/* The union of latency's summaries in @s, loaded into c->r, as latency prints it. */
+static int merge_latency(struct vpmc_summary *s, struct cli *c, char **text)
+{
+	struct vpmc_latency_labels lab;
+	struct latency_cli lc = { 0 };
+	struct vpmc_latency *l;
+	int rc = 0;
+
+	if (vpmc_summary_latency(s, c->r, &l, &lab))
+		return vpmcsim_fail(EXIT_INPUT, "merge: %s", vpmc_summary_error(s));
+	lab.trace = c->name;
+	lc.o = *vpmc_latency_options(l);
+	latency_cli_no_handler(c, &lc, l, "warning: merge");
+	latency_cli_flagged(c, l);
+	if (vpmc_latency_report(l, c->r, &lab, c->fmt, text))
+		rc = vpmcsim_fail(EXIT_INPUT, "merge: out of memory");
+	vpmc_latency_free(l);
+	return rc;
+}
+
+/* The union of nested's summaries in @s, as nested prints it. */
+static int merge_nested(struct vpmc_summary *s, enum vpmc_output f, const char **text,
+			struct vpmc_nested **n)
+{
+	if (vpmc_summary_nested(s, n))
+		return vpmcsim_fail(EXIT_INPUT, "merge: %s", vpmc_summary_error(s));
+	if (vpmc_nested_report(*n, f, text))
+		return vpmcsim_fail(EXIT_INPUT, "merge: %s", vpmc_nested_error(*n));
+	return 0;
+}
+
 /* Write @text to @path through an outfile: whole or absent. */
 static int merge_write(const char *path, const char *text)
 {
@@ -100,9 +134,11 @@ static int merge_write(const char *path, const char *text)
 
 static int merge_run(int argc, char **argv)
 {
-	const char *fmt = NULL, *out = NULL, *text, *cmd, *source;
+	const char *fmt = NULL, *out = NULL, *text = NULL, *cmd, *source;
+	char *lat_text = NULL;
 	enum vpmc_output f = VPMC_OUTPUT_TEXT;
 	struct vpmc_stat *st = NULL;
+	struct vpmc_nested *n = NULL;
 	struct vpmc_summary *s;
 	struct cli c;
 	int rc = merge_args(argc, argv, &fmt, &f, &out), i, err;
@@ -130,6 +166,14 @@ static int merge_run(int argc, char **argv)
 		vpmc_summary_free(s);
 		return rc;
 	}
+	if (!strcmp(cmd, "nested")) {
+		rc = merge_nested(s, fmt ? f : VPMC_OUTPUT_TEXT, &text, &n);
+		if (!rc)
+			rc = merge_write(out, text);
+		vpmc_nested_free(n);
+		vpmc_summary_free(s);
+		return rc;
+	}
 	cli_init(&c, "merge", fmt ? f : strcmp(cmd, "sweep") ? VPMC_OUTPUT_TEXT : VPMC_OUTPUT_CSV);
 	if (vpmc_summary_replay(s, &c.r))
 		rc = vpmcsim_fail(EXIT_INPUT, "merge: %s", vpmc_summary_error(s));
@@ -138,11 +182,17 @@ static int merge_run(int argc, char **argv)
 		c.trace = source;
 		c.name = cli_trace_name(source);
 		cli_replay_warnings(&c);
-		rc = cli_report_text(&c, strcmp(cmd, "sweep") ? VPMC_VIEW_COMPARE : VPMC_VIEW_SWEEP,
-				     &text);
+		if (!strcmp(cmd, "latency")) {
+			rc = merge_latency(s, &c, &lat_text);
+			text = lat_text;
+		} else {
+			rc = cli_report_text(&c, strcmp(cmd, "sweep") ? VPMC_VIEW_COMPARE :
+					     VPMC_VIEW_SWEEP, &text);
+		}
 	}
 	if (!rc)
 		rc = merge_write(out, text);
+	free(lat_text);
 	vpmc_summary_free(s);
 	cli_close(&c);
 	return rc;

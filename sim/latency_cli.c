@@ -108,6 +108,23 @@ const char *latency_cli_gen(const struct cli *c, char *buf, size_t len)
 	return buf;
 }
 
+void latency_cli_flagged(const struct cli *c, const struct vpmc_latency *l)
+{
+	struct vpmc_latency_stats s;
+	size_t p;
+
+	for (p = 0; p < vpmc_replay_nr_policies(c->r); p++) {
+		vpmc_latency_stats(l, p, -1, &s);
+		if (s.flagged * 100 > s.samples + s.flagged && s.flagged)
+			fprintf(stderr, "vpmcsim: warning: latency: %llu of %llu windows flagged (no "
+				"end marker within the window, or cut)\n",
+				(unsigned long long)s.flagged,
+				(unsigned long long)(s.samples + s.flagged));
+		if (s.flagged)
+			break;
+	}
+}
+
 bool latency_cli_no_handler(const struct cli *c, const struct latency_cli *lc,
 			    const struct vpmc_latency *l, const char *what)
 {

@@ -39,6 +39,9 @@ int latency_cli_run(struct cli *c, struct latency_cli *lc, struct vpmc_latency *
 bool latency_cli_no_handler(const struct cli *c, const struct latency_cli *lc,
 			    const struct vpmc_latency *l, const char *what);
 
+/* Warn when more than 1 % of a policy's windows (the first such policy's) were flagged. */
+void latency_cli_flagged(const struct cli *c, const struct vpmc_latency *l);
+
 /* The trace's first "!gen" line without its newline into @buf, or NULL. */
 const char *latency_cli_gen(const struct cli *c, char *buf, size_t len);
 

@@ -234,6 +234,18 @@ const char *vpmc_nested_warning(const struct vpmc_nested *n, size_t i);
 /* The last error's message, "" if none. */
 const char *vpmc_nested_error(const struct vpmc_nested *n);
 
+/**
+ * vpmc_nested_merge() - Add a summary: the "merge_state" of a JSON report of nested (vpmcsim(1),
+ * MERGE); vpmc_nested_report() then prints the union (exact, in any order).
+ * @n: from vpmc_nested_new(), never run
+ * @state: the merge_state object as JSON text
+ * @path: the report's file, for messages
+ *
+ * Return: 0, VPMC_ERR_PARSE (malformed), VPMC_ERR_INVAL (another model than the first
+ * summary's: vpmc_nested_error() names the difference and both files), VPMC_ERR_NOMEM.
+ */
+int vpmc_nested_merge(struct vpmc_nested *n, const char *state, const char *path);
+
 /* Free the model and its report; NULL is a no-op. */
 void vpmc_nested_free(struct vpmc_nested *n);
 

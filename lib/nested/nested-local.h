@@ -266,6 +266,11 @@ struct vpmc_nested {
 	FILE *log_wait;                 /* log entries waiting for the anchor (log.c) */
 	char *report;
 	struct vpmc__errbuf err;
+	/* a union of summaries (summary.c): the first's merge_state and file, the inputs, the
+	 * vCPUs seen */
+	struct json_t *merge_first, *merge_inputs;
+	char *merge_path;
+	uint8_t merged_vcpus[VPMC_MAX_VCPUS / 8];
 };
 
 const char *nested_kind_name(enum nested_kind k);
@@ -275,6 +280,15 @@ const char *nested_entry_name(enum nested_entry e);
  * design, the other one @delta (ops_baseline - ops_gpc) away, never below 0. */
 void nested_measured_pair(const struct nested_cfg *c, uint64_t cyc, int64_t delta, uint64_t *b,
 			  uint64_t *g);
+
+/* Time stamps usable (all of them multiples of 1,000 ns: not), and the anchor used. */
+void nested_decide_anchor(struct vpmc_nested *n);
+
+/* ---- summaries (summary.c) ---------------------------------------------------------------- */
+
+/* The merge_state of the report of @n (a run, or a union of summaries) as JSON text (free()),
+ * or NULL (out of memory). */
+char *nested_summary_state(const struct vpmc_nested *n);
 
 /* ---- the log (log.c) ---------------------------------------------------------------------- */
 

@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <inttypes.h>
+#include <jansson.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,6 +85,9 @@ void vpmc_nested_free(struct vpmc_nested *n)
 		nested_dist_release(&n->rows[k].measured);
 	}
 	nested_log_release(n);
+	json_decref(n->merge_first);
+	json_decref(n->merge_inputs);
+	free(n->merge_path);
 	free(n->report);
 	free(n->name);
 	free(n);
@@ -766,6 +770,13 @@ static int finish(struct vpmc_nested *n)
 	return 0;
 }
 
+void nested_decide_anchor(struct vpmc_nested *n)
+{
+	n->usable = n->fine_times;
+	n->use_measured = n->cfg.anchor == VPMC_NESTED_ANCHOR_MEASURED ||
+			  (n->cfg.anchor == VPMC_NESTED_ANCHOR_AUTO && n->usable);
+}
+
 int vpmc_nested_run(struct vpmc_nested *n, struct vpmc_reader *r, const char *name)
 {
 	struct vpmc_event ev;
@@ -789,9 +800,7 @@ int vpmc_nested_run(struct vpmc_nested *n, struct vpmc_reader *r, const char *na
 	if (!ret)
 		ret = isa_need(n); /* a trace that never told: the default's parameters */
 	n->partial = vpmc_reader_nested_partial(r);
-	n->usable = n->fine_times;
-	n->use_measured = n->cfg.anchor == VPMC_NESTED_ANCHOR_MEASURED ||
-			  (n->cfg.anchor == VPMC_NESTED_ANCHOR_AUTO && n->usable);
+	nested_decide_anchor(n);
 	if (!ret && !n->nested_events)
 		warn(n, "%s: no kvm_nested_* event: nothing to classify (%" PRIu64 " exits, all "
 		     "outside guest mode)", n->name, n->tot.l1_exits);

@@ -231,11 +231,16 @@ static void json_ops(FILE *f, const char *ind, const struct nested_ops *o, bool 
 		ind, o->reads_g, last ? "" : ",");
 }
 
-static void json_report(const struct vpmc_nested *n, FILE *f)
+/* Return: 0, or VPMC_ERR_NOMEM (nothing written). */
+static int json_report(const struct vpmc_nested *n, FILE *f)
 {
 	const struct nested_totals *t = &n->tot;
+	char *state = nested_summary_state(n);
 	struct rowval v;
 	int k, nr = 0;
+
+	if (!state)
+		return VPMC_ERR_NOMEM;
 
 	fputs("{\n  \"trace\": {\n    \"path\": ", f);
 	vpmc_json_string(f, n->name);
@@ -284,8 +289,11 @@ static void json_report(const struct vpmc_nested *n, FILE *f)
 	json_ops(f, "    ", &t->ops, false);
 	fprintf(f, "    \"svm_vmload_vmsave_exits\": %" PRIu64 ",\n    \"invalidations\": %" PRIu64
 		",\n    \"inval_walk_cycles\": %" PRIu64 ",\n    \"unplaced_events\": %" PRIu64
-		",\n    \"early_vmfails\": %" PRIu64 "\n  }\n}\n", t->vmload_vmsave, t->invalidations,
-		t->inval_walk_cycles, t->unplaced, t->early_vmfails);
+		",\n    \"early_vmfails\": %" PRIu64 "\n  },\n  \"merge_state\": %s\n}\n",
+		t->vmload_vmsave, t->invalidations, t->inval_walk_cycles, t->unplaced,
+		t->early_vmfails, state);
+	free(state);
+	return 0;
 }
 
 /* ---- CSV ---------------------------------------------------------------------------------- */
@@ -562,6 +570,7 @@ static void text_report(const struct vpmc_nested *n, FILE *f)
 int vpmc_nested_report(struct vpmc_nested *n, enum vpmc_output fmt, const char **text)
 {
 	size_t len = 0;
+	int err = 0;
 	FILE *f;
 
 	free(n->report);
@@ -570,12 +579,12 @@ int vpmc_nested_report(struct vpmc_nested *n, enum vpmc_output fmt, const char *
 	if (!f)
 		return vpmc__set_error(&n->err, VPMC_ERR_NOMEM, "%s", vpmc_strerror(VPMC_ERR_NOMEM));
 	if (fmt == VPMC_OUTPUT_JSON)
-		json_report(n, f);
+		err = json_report(n, f);
 	else if (fmt == VPMC_OUTPUT_CSV)
 		csv_report(n, f);
 	else
 		text_report(n, f);
-	if (fclose(f) || !n->report)
+	if (fclose(f) || !n->report || err)
 		return vpmc__set_error(&n->err, VPMC_ERR_NOMEM, "%s", vpmc_strerror(VPMC_ERR_NOMEM));
 	*text = n->report;
 	return 0;

@@ -537,3 +537,51 @@ void vpmc_latency_free(struct vpmc_latency *l)
 		free(l->samples[p]);
 	free(l);
 }
+
+/* ---- merge_state (summary.c) ---- */
+
+bool replay_latency_acc(const struct vpmc_latency *l, uint32_t v, size_t p,
+			struct replay_latency_acc *a)
+{
+	const struct lat_pv *pv;
+
+	if (v >= l->nr_vcpus || !l->vc[v] || p >= l->nr_pol)
+		return false;
+	pv = &l->vc[v]->pv[p];
+	*a = (struct replay_latency_acc){
+		.n = pv->n, .fast = pv->fast, .drains = pv->drains_total, .flagged = pv->flagged,
+		.fallback = pv->fallback, .overruns = pv->overruns, .sum_ns = pv->sum_ns,
+		.h = &pv->h,
+	};
+	return true;
+}
+
+int replay_latency_load(struct vpmc_latency *l, uint32_t v, size_t p,
+			const struct replay_latency_acc *a)
+{
+	struct lat_vcpu *lv;
+	struct lat_pv *pv;
+
+	if (v >= VPMC_MAX_VCPUS || p >= l->nr_pol)
+		return VPMC_ERR_INVAL;
+	lv = lat_vcpu(l, v);
+	if (!lv)
+		return VPMC_ERR_NOMEM;
+	pv = &lv->pv[p];
+	if (hist_merge(&pv->h, a->h))
+		return VPMC_ERR_NOMEM;
+	pv->n += a->n;
+	pv->fast += a->fast;
+	pv->drains_total += a->drains;
+	pv->flagged += a->flagged;
+	pv->fallback += a->fallback;
+	pv->overruns += a->overruns;
+	pv->sum_ns += a->sum_ns;
+	return 0;
+}
+
+void replay_latency_load_run(struct vpmc_latency *l, uint64_t starts, bool gaps_trace)
+{
+	l->starts += starts;
+	l->gaps_trace = gaps_trace;
+}

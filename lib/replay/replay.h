@@ -80,4 +80,25 @@ void *replay_summary(const struct vpmc_replay *r);
 /* Lane @i's guest PMI handler runs (vpmc_replay_handler_capped() has the capped ones). */
 uint64_t replay_handler_runs(const struct vpmc_replay *r, size_t i);
 
+struct vpmc_latency;
+
+/* One policy's handler windows on one vCPU (latency.c), as a merge_state holds them: @h points
+ * into the results (replay_latency_acc()) or is added (replay_latency_load()). */
+struct replay_latency_acc {
+	uint64_t n, fast, drains, flagged, fallback, overruns;
+	double sum_ns;
+	const struct vpmc_hist *h;
+};
+
+/* Policy @p's windows on vCPU @v of @l. Return: false when @l saw no event of @v. */
+bool replay_latency_acc(const struct vpmc_latency *l, uint32_t v, size_t p,
+			struct replay_latency_acc *a);
+
+/* A latency loaded with results instead of a run (vpmc_latency_new() on a loaded engine): the
+ * windows @a added to policy @p's on vCPU @v, then the injections seen and whether exits were
+ * priced by their trace span. Return: 0, VPMC_ERR_INVAL (out of range), VPMC_ERR_NOMEM. */
+int replay_latency_load(struct vpmc_latency *l, uint32_t v, size_t p,
+			const struct replay_latency_acc *a);
+void replay_latency_load_run(struct vpmc_latency *l, uint64_t starts, bool gaps_trace);
+
 #endif /* VPMC_LIB_REPLAY_H */

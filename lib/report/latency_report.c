@@ -10,6 +10,7 @@
 
 #include "internal.h"
 #include "outbuf.h"
+#include "summary.h"
 
 /* The figures, in output order: short name (targets), JSON/CSV name. */
 static const struct {
@@ -334,6 +335,7 @@ static int json_report(const struct vpmc_latency *l, const struct vpmc_replay *r
 			err = VPMC_ERR_NOMEM;
 	}
 	out_json_set(root, "rows", rows, &err);
+	out_json_set(root, "merge_state", summary_latency_state(l, r, lab, &err), &err);
 	return out_json_finish(root, err, text);
 }
 

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "hist_json.h"
 #include "outbuf.h"
 
 int vpmc_output_parse(enum vpmc_output *out, const char *s)
@@ -57,12 +58,7 @@ void outbuf_discard(struct outbuf *b)
 
 json_t *out_json_u64(uint64_t v)
 {
-	char buf[24];
-
-	if (v <= INT64_MAX)
-		return json_integer((json_int_t)v);
-	snprintf(buf, sizeof(buf), "%#" PRIx64, v);
-	return json_string(buf);
+	return vpmc__json_u64(v);
 }
 
 void out_json_set(json_t *obj, const char *key, json_t *v, int *err)

@@ -67,7 +67,7 @@ static json_t *row_state(struct stat_reason *r, int *err)
 	out_json_set(o, "min_ns", out_json_u64(r->min_ns), err);
 	out_json_set(o, "max_ns", out_json_u64(r->max_ns), err);
 	out_json_set(o, "sum_sq", u128_text(r->sum_sq), err);
-	out_json_set(o, "hist", summary_put_hist(&r->h, err), err);
+	out_json_set(o, "hist", hist_json_put(&r->h, err), err);
 	out_json_set(o, "exact", ex, err);
 	return o;
 }
@@ -158,12 +158,13 @@ static int row_parse(json_t *o, struct stat_reason *r)
 	int err;
 
 	if (!name || !name[0] || strlen(name) >= sizeof(r->name) ||
-	    summary_get_u64(o, "n", &r->n) || summary_get_u64(o, "total_ns", &r->total_ns) ||
-	    summary_get_u64(o, "min_ns", &r->min_ns) || summary_get_u64(o, "max_ns", &r->max_ns) ||
+	    vpmc__json_get_u64(o, "n", &r->n) || vpmc__json_get_u64(o, "total_ns", &r->total_ns) ||
+	    vpmc__json_get_u64(o, "min_ns", &r->min_ns) ||
+	    vpmc__json_get_u64(o, "max_ns", &r->max_ns) ||
 	    u128_parse(json_object_get(o, "sum_sq"), &r->sum_sq) || r->min_ns > r->max_ns)
 		return -1;
 	snprintf(r->name, sizeof(r->name), "%s", name);
-	err = summary_get_hist(json_object_get(o, "hist"), &r->h);
+	err = hist_json_get(json_object_get(o, "hist"), &r->h);
 	if (err || r->h.n != r->n || (r->n && (r->h.min != r->min_ns || r->h.max != r->max_ns)))
 		return err ? err : -1;
 	if (r->n > STAT_EXACT_MAX || !r->n)
@@ -176,7 +177,7 @@ static int row_parse(json_t *o, struct stat_reason *r)
 	json_array_foreach(ex, i, e) {
 		json_t *t = json_pack("{sO}", "v", e);
 
-		err = !t || summary_get_u64(t, "v", &r->exact[i]);
+		err = !t || vpmc__json_get_u64(t, "v", &r->exact[i]);
 		json_decref(t);
 		if (err || r->exact[i] < r->min_ns || r->exact[i] > r->max_ns)
 			return -1;
@@ -259,10 +260,12 @@ static int state_add(struct vpmc_stat *s, json_t *st, const char **key)
 	int err;
 
 	*key = "exits";
-	if (summary_get_u64(st, "exits", &exits) || summary_get_u64(st, "exits_selected", &sel) ||
-	    summary_get_u64(st, "exit_first_ns", &first) ||
-	    summary_get_u64(st, "exit_last_ns", &last) || summary_get_u64(st, "accesses", &acc) ||
-	    summary_get_u64(st, "exits_without_entry", &unpaired))
+	if (vpmc__json_get_u64(st, "exits", &exits) ||
+	    vpmc__json_get_u64(st, "exits_selected", &sel) ||
+	    vpmc__json_get_u64(st, "exit_first_ns", &first) ||
+	    vpmc__json_get_u64(st, "exit_last_ns", &last) ||
+	    vpmc__json_get_u64(st, "accesses", &acc) ||
+	    vpmc__json_get_u64(st, "exits_without_entry", &unpaired))
 		return -1;
 	*key = "exit_vcpus";
 	if (vcpu_set(json_object_get(st, "exit_vcpus"), s->exit_vcpus))

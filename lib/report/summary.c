@@ -29,6 +29,11 @@ static const char *const ident_keys[] = {
 	"assumptions",
 };
 static const char *const stat_ident_keys[] = { "command", "event", "key", "vcpus", "time" };
+static const char *const nested_ident_keys[] = { "command" }; /* the rest: vpmc_nested_merge() */
+static const char *const latency_ident_keys[] = {
+	"command", "policies", "overlay", "pmu", "cost", "cost_tags", "cost_profile",
+	"assumptions", "latency",
+};
 
 /* ---- fields, by table ---- */
 
@@ -78,7 +83,7 @@ static const struct ufield stat_u64[] = {
 
 /* ---- writing ---- */
 
-static json_t *hex_double(double v)
+json_t *summary_hex_double(double v)
 {
 	char buf[64];
 
@@ -99,33 +104,7 @@ static void put_dbls(json_t *o, const void *p, const struct ufield *f, size_t n,
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		out_json_set(o, f[i].key, hex_double(*AT(p, &f[i], const double)), err);
-}
-
-json_t *summary_put_hist(const struct vpmc_hist *h, int *err)
-{
-	json_t *o = json_object(), *b = json_array();
-	unsigned int i, j;
-	uint64_t lo, hi;
-
-	for (i = 0; b && h->n && i < HIST_NR_BLOCKS; i++) {
-		for (j = 0; h->block[i] && j < HIST_SUB; j++) {
-			json_t *e;
-
-			if (!h->block[i][j])
-				continue;
-			hist_bucket_bounds(i * HIST_SUB + j, &lo, &hi);
-			e = json_pack("[ooo]", out_json_u64(lo), out_json_u64(hi),
-				      out_json_u64(h->block[i][j]));
-			if (!e || json_array_append_new(b, e))
-				*err = VPMC_ERR_NOMEM;
-		}
-	}
-	out_json_set(o, "n", out_json_u64(h->n), err);
-	out_json_set(o, "min", out_json_u64(h->min), err);
-	out_json_set(o, "max", out_json_u64(h->max), err);
-	out_json_set(o, "buckets", b, err);
-	return o;
+		out_json_set(o, f[i].key, summary_hex_double(*AT(p, &f[i], const double)), err);
 }
 
 static bool ctr_active(const struct metrics_ctr *c)
@@ -159,15 +138,15 @@ static json_t *put_lane(const struct metrics_vcpu *m, const struct ideal_match *
 		out_json_set(e, "counter", json_integer(metrics_slot_idx(k)), err);
 		put_u64s(e, c, ctr_u64, ARRAY_SIZE(ctr_u64), err);
 		put_dbls(e, c, ctr_dbl, ARRAY_SIZE(ctr_dbl), err);
-		out_json_set(e, "late_ev", summary_put_hist(&c->late_ev, err), err);
-		out_json_set(e, "late_ns", summary_put_hist(&c->late_ns, err), err);
+		out_json_set(e, "late_ev", hist_json_put(&c->late_ev, err), err);
+		out_json_set(e, "late_ns", hist_json_put(&c->late_ns, err), err);
 		if (!e || json_array_append_new(ctrs, e))
 			*err = VPMC_ERR_NOMEM;
 	}
 	out_json_set(o, "counters", ctrs, err);
 	put_u64s(o, m, vcpu_u64, ARRAY_SIZE(vcpu_u64), err);
 	put_dbls(o, m, vcpu_dbl, ARRAY_SIZE(vcpu_dbl), err);
-	out_json_set(o, "cost_ns", summary_put_hist(&m->cost_ns, err), err);
+	out_json_set(o, "cost_ns", hist_json_put(&m->cost_ns, err), err);
 	hf = m->host_differ ? json_object() : json_null();
 	if (m->host_differ) {
 		put_u64s(hf, &m->host_first, host_u64, ARRAY_SIZE(host_u64), err);
@@ -178,8 +157,8 @@ static json_t *put_lane(const struct metrics_vcpu *m, const struct ideal_match *
 	}
 	out_json_set(o, "host_first", hf, err);
 	put_u64s(id, im, ideal_u64, ARRAY_SIZE(ideal_u64), err);
-	out_json_set(id, "late_ev", summary_put_hist(&im->late_ev, err), err);
-	out_json_set(id, "late_ns", summary_put_hist(&im->late_ns, err), err);
+	out_json_set(id, "late_ev", hist_json_put(&im->late_ev, err), err);
+	out_json_set(id, "late_ns", hist_json_put(&im->late_ns, err), err);
 	out_json_set(o, "ideal", id, err);
 	return o;
 }
@@ -199,11 +178,13 @@ static void put_cost(json_t *st, const struct vpmc_replay *rp, int *err)
 											i))),
 			     err);
 		if (strcmp(t[i].name, "drain_extra_mult"))
-			out_json_set(cost, t[i].name, hex_double(*(const double *)((const char *)c +
-										   t[i].off)), err);
+			out_json_set(cost, t[i].name,
+				     summary_hex_double(*(const double *)((const char *)c +
+									  t[i].off)), err);
 	}
 	for (j = 0; mult && j < c->mult_n && j < VPMC_COST_MULT_MAX; j++) {
-		json_t *e = json_pack("[oo]", hex_double(c->mult_k[j]), hex_double(c->mult_p[j]));
+		json_t *e = json_pack("[oo]", summary_hex_double(c->mult_k[j]),
+				      summary_hex_double(c->mult_p[j]));
 
 		if (!e || json_array_append_new(mult, e))
 			*err = VPMC_ERR_NOMEM;
@@ -346,6 +327,10 @@ struct vpmc_summary {
 	char *vendor_from, *host_from; /* the least, as text */
 	json_t *lanes;       /* the first summary's, then added up */
 	struct vpmc_stat *stat; /* stat's summaries: their sum */
+	struct vpmc_nested *nested; /* nested's: their union */
+	json_t *lat_units, *lat_sorted; /* latency's windows per vCPU, as added and sorted */
+	uint64_t lat_starts;
+	struct vpmc_cost_profile prof; /* latency's, for its labels */
 	size_t nr;
 	struct vpmc__errbuf eb;
 };
@@ -357,25 +342,7 @@ static int bad(struct vpmc_summary *s, const char *path, const char *where, cons
 			       where[0] ? "." : "", where, what);
 }
 
-int summary_get_u64(json_t *o, const char *key, uint64_t *v)
-{
-	json_t *j = json_object_get(o, key);
-	const char *s;
-	char *end;
-
-	if (json_is_integer(j) && json_integer_value(j) >= 0) {
-		*v = (uint64_t)json_integer_value(j);
-		return 0;
-	}
-	s = json_string_value(j);
-	if (!s || strncmp(s, "0x", 2))
-		return -1;
-	errno = 0;
-	*v = strtoull(s, &end, 16);
-	return errno || *end || end == s + 2 ? -1 : 0;
-}
-
-static int get_dbl(json_t *o, const char *key, double *v)
+int summary_get_dbl(json_t *o, const char *key, double *v)
 {
 	const char *s = json_string_value(json_object_get(o, key));
 	char *end;
@@ -392,7 +359,7 @@ static int get_u64s(json_t *o, void *p, const struct ufield *f, size_t n, const 
 
 	for (i = 0; i < n; i++) {
 		*key = f[i].key;
-		if (summary_get_u64(o, f[i].key, AT(p, &f[i], uint64_t)))
+		if (vpmc__json_get_u64(o, f[i].key, AT(p, &f[i], uint64_t)))
 			return -1;
 	}
 	return 0;
@@ -404,50 +371,9 @@ static int get_dbls(json_t *o, void *p, const struct ufield *f, size_t n, const 
 
 	for (i = 0; i < n; i++) {
 		*key = f[i].key;
-		if (get_dbl(o, f[i].key, AT(p, &f[i], double)))
+		if (summary_get_dbl(o, f[i].key, AT(p, &f[i], double)))
 			return -1;
 	}
-	return 0;
-}
-
-int summary_get_hist(json_t *o, struct vpmc_hist *h)
-{
-	json_t *b = json_object_get(o, "buckets"), *e;
-	uint64_t n, min, max, lo, hi, count, blo, bhi;
-	long prev = -1;
-	size_t i;
-	int err;
-
-	if (summary_get_u64(o, "n", &n) || summary_get_u64(o, "min", &min) ||
-	    summary_get_u64(o, "max", &max) ||
-	    !json_is_array(b) || min > max)
-		return -1;
-	json_array_foreach(b, i, e) {
-		unsigned int k;
-		json_t *t;
-
-		if (!json_is_array(e) || json_array_size(e) != 3)
-			return -1;
-		t = json_pack("{sOsOsO}", "l", json_array_get(e, 0), "h", json_array_get(e, 1), "c",
-			      json_array_get(e, 2));
-		err = !t || summary_get_u64(t, "l", &lo) || summary_get_u64(t, "h", &hi) ||
-		      summary_get_u64(t, "c", &count);
-		json_decref(t);
-		if (err)
-			return -1;
-		k = hist_bucket(lo);
-		hist_bucket_bounds(k, &blo, &bhi);
-		/* a bucket of this build's histogram, in order, counted, inside [min, max] */
-		if (blo != lo || bhi != hi || !count || hi < min || lo > max || (long)k <= prev ||
-		    h->n + count < h->n)
-			return -1;
-		prev = (long)k;
-		err = hist_add_n(h, k, count, min, max);
-		if (err)
-			return err;
-	}
-	if (h->n != n || (!n && (min || max)))
-		return -1;
 	return 0;
 }
 
@@ -475,10 +401,10 @@ static int get_lane(json_t *o, struct metrics_vcpu *m, struct ideal_match *im, c
 		    get_dbls(e, mc, ctr_dbl, ARRAY_SIZE(ctr_dbl), key))
 			return -1;
 		*key = "late_ev";
-		err = summary_get_hist(json_object_get(e, "late_ev"), &mc->late_ev);
+		err = hist_json_get(json_object_get(e, "late_ev"), &mc->late_ev);
 		if (!err) {
 			*key = "late_ns";
-			err = summary_get_hist(json_object_get(e, "late_ns"), &mc->late_ns);
+			err = hist_json_get(json_object_get(e, "late_ns"), &mc->late_ns);
 		}
 		if (err)
 			return err;
@@ -487,7 +413,7 @@ static int get_lane(json_t *o, struct metrics_vcpu *m, struct ideal_match *im, c
 	    get_dbls(o, m, vcpu_dbl, ARRAY_SIZE(vcpu_dbl), key))
 		return -1;
 	*key = "cost_ns";
-	err = summary_get_hist(json_object_get(o, "cost_ns"), &m->cost_ns);
+	err = hist_json_get(json_object_get(o, "cost_ns"), &m->cost_ns);
 	if (err)
 		return err;
 	*key = "host_first";
@@ -512,10 +438,10 @@ static int get_lane(json_t *o, struct metrics_vcpu *m, struct ideal_match *im, c
 	if (get_u64s(id, im, ideal_u64, ARRAY_SIZE(ideal_u64), key))
 		return -1;
 	*key = "ideal.late_ev";
-	err = summary_get_hist(json_object_get(id, "late_ev"), &im->late_ev);
+	err = hist_json_get(json_object_get(id, "late_ev"), &im->late_ev);
 	if (!err) {
 		*key = "ideal.late_ns";
-		err = summary_get_hist(json_object_get(id, "late_ns"), &im->late_ns);
+		err = hist_json_get(json_object_get(id, "late_ns"), &im->late_ns);
 	}
 	return err;
 }
@@ -566,8 +492,9 @@ int vpmc_summary_new(struct vpmc_summary **out)
 	s->inputs = json_array();
 	s->warnings = json_array();
 	s->units = json_array();
+	s->lat_units = json_array();
 	s->has_stats = true;
-	if (!s->inputs || !s->warnings || !s->units) {
+	if (!s->inputs || !s->warnings || !s->units || !s->lat_units) {
 		vpmc_summary_free(s);
 		return VPMC_ERR_NOMEM;
 	}
@@ -575,25 +502,58 @@ int vpmc_summary_new(struct vpmc_summary **out)
 	return 0;
 }
 
+/* The first key whose values differ in objects *@a and *@b (set to those values), or NULL. */
+static const char *differing_key(json_t **a, json_t **b)
+{
+	const char *key;
+	json_t *v, *w;
+
+	json_object_foreach(*a, key, v) {
+		w = json_object_get(*b, key);
+		if (!w || !json_equal(v, w)) {
+			*a = v;
+			*b = w;
+			return key;
+		}
+	}
+	json_object_foreach(*b, key, w) {
+		if (!json_object_get(*a, key)) {
+			*a = NULL;
+			*b = w;
+			return key;
+		}
+	}
+	return NULL;
+}
+
 /* The identity of @st against the first summary's: 0, or VPMC_ERR_INVAL naming the difference. */
 static int ident_check(struct vpmc_summary *s, const char *path, json_t *st)
 {
 	bool stat = !strcmp(vpmc_summary_command(s), "stat");
-	const char *const *keys = stat ? stat_ident_keys : ident_keys;
-	size_t i, n = stat ? ARRAY_SIZE(stat_ident_keys) : ARRAY_SIZE(ident_keys);
+	bool lat = !strcmp(vpmc_summary_command(s), "latency");
+	bool nested = !strcmp(vpmc_summary_command(s), "nested");
+	const char *const *keys = stat ? stat_ident_keys : lat ? latency_ident_keys :
+				  nested ? nested_ident_keys : ident_keys;
+	size_t i, n = stat ? ARRAY_SIZE(stat_ident_keys) :
+		      lat ? ARRAY_SIZE(latency_ident_keys) :
+		      nested ? ARRAY_SIZE(nested_ident_keys) : ARRAY_SIZE(ident_keys);
 
 	for (i = 0; i < n; i++) {
 		json_t *a = json_object_get(s->first, keys[i]);
 		json_t *b = json_object_get(st, keys[i]);
+		const char *sub = NULL;
 		char *ta, *tb;
 
 		if (json_equal(a, b) || (!a && !b))
 			continue;
+		if (!strcmp(keys[i], "latency") && json_is_object(a) && json_is_object(b))
+			sub = differing_key(&a, &b); /* name the option, not the whole object */
 		ta = a ? json_dumps(a, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY) : NULL;
 		tb = b ? json_dumps(b, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY) : NULL;
-		vpmc__set_error(&s->eb, VPMC_ERR_INVAL, "%s and %s were made with different %s: "
-				"%.300s against %.300s; they do not merge", s->first_path, path,
-				keys[i], ta ? ta : "(none)", tb ? tb : "(none)");
+		vpmc__set_error(&s->eb, VPMC_ERR_INVAL, "%s and %s were made with different "
+				"%s%s%s: %.300s against %.300s; they do not merge", s->first_path,
+				path, keys[i], sub ? "." : "", sub ? sub : "", ta ? ta : "(none)",
+				tb ? tb : "(none)");
 		free(ta);
 		free(tb);
 		return VPMC_ERR_INVAL;
@@ -629,8 +589,8 @@ static int facts_add(struct vpmc_summary *s, const char *path, json_t *st)
 
 	memset(&rs, 0, sizeof(rs));
 	if (!json_is_object(t) || get_u64s(t, &f, fact_u64, ARRAY_SIZE(fact_u64), &key) ||
-	    (f.events && (summary_get_u64(t, "t_first", &first) ||
-			  summary_get_u64(t, "t_last", &last))) ||
+	    (f.events && (vpmc__json_get_u64(t, "t_first", &first) ||
+			  vpmc__json_get_u64(t, "t_last", &last))) ||
 	    !json_is_string(vf) || !json_is_string(hf))
 		return bad(s, path, "trace", "missing or malformed");
 	if (!json_is_null(rd) && (get_u64s(rd, &rs, stat_u64, ARRAY_SIZE(stat_u64), &key) ||
@@ -670,16 +630,16 @@ static int lanes_add(struct vpmc_summary *s, const char *path, json_t *st, size_
 		json_t *v = json_object_get(l, "capped_first_vcpu");
 		uint64_t runs, capped, t, mruns, mcapped, mt, mv;
 
-		if (summary_get_u64(l, "handler_runs", &runs) ||
-		    summary_get_u64(l, "handler_capped", &capped) ||
-		    summary_get_u64(l, "capped_first_ns", &t) || !json_is_integer(v) ||
+		if (vpmc__json_get_u64(l, "handler_runs", &runs) ||
+		    vpmc__json_get_u64(l, "handler_capped", &capped) ||
+		    vpmc__json_get_u64(l, "capped_first_ns", &t) || !json_is_integer(v) ||
 		    json_integer_value(v) < 0 || json_integer_value(v) > UINT32_MAX)
 			return bad(s, path, "lanes", "missing or malformed counts");
 		if (!mine)
 			continue; /* the first summary's are s->lanes */
-		summary_get_u64(mine, "handler_runs", &mruns);
-		summary_get_u64(mine, "handler_capped", &mcapped);
-		summary_get_u64(mine, "capped_first_ns", &mt);
+		vpmc__json_get_u64(mine, "handler_runs", &mruns);
+		vpmc__json_get_u64(mine, "handler_capped", &mcapped);
+		vpmc__json_get_u64(mine, "capped_first_ns", &mt);
 		mv = (uint64_t)json_integer_value(json_object_get(mine, "capped_first_vcpu"));
 		/* the first cut-off: the earliest, then the lowest vCPU */
 		if (capped && (!mcapped || t < mt || (t == mt && (uint64_t)json_integer_value(v) <
@@ -744,6 +704,55 @@ static int stat_add(struct vpmc_summary *s, const char *path, json_t *st)
 	return err;
 }
 
+/* A summary of latency: its options checked, its windows kept, its injections added. */
+static int latency_add(struct vpmc_summary *s, const char *path, json_t *st, size_t nr_pol)
+{
+	json_t *run = json_object_get(st, "latency_run"), *units = json_object_get(run, "units");
+	struct vpmc_latency_opts o;
+	uint64_t starts;
+	json_t *u;
+	size_t i;
+	int err;
+
+	if (latency_summary_opts(json_object_get(st, "latency"), &o))
+		return bad(s, path, "latency", "missing or malformed");
+	if (vpmc__json_get_u64(run, "starts", &starts) || !json_is_array(units))
+		return bad(s, path, "latency_run", "missing or malformed");
+	json_array_foreach(units, i, u) {
+		err = latency_summary_unit(u, nr_pol, NULL);
+		if (err == VPMC_ERR_NOMEM)
+			return vpmc__set_error(&s->eb, err, "out of memory");
+		if (err)
+			return bad(s, path, "latency_run.units", "missing or malformed");
+	}
+	if (json_array_extend(s->lat_units, units))
+		return vpmc__set_error(&s->eb, VPMC_ERR_NOMEM, "out of memory");
+	s->lat_starts += starts;
+	return 0;
+}
+
+/* A summary of nested: added to s->nested, which checks its model. */
+static int nested_add(struct vpmc_summary *s, const char *path, json_t *st)
+{
+	char *text;
+	int err;
+
+	if (!s->nested && vpmc_nested_new(&s->nested, NULL))
+		return vpmc__set_error(&s->eb, VPMC_ERR_NOMEM, "out of memory");
+	text = json_dumps(st, JSON_COMPACT);
+	if (!text)
+		return vpmc__set_error(&s->eb, VPMC_ERR_NOMEM, "out of memory");
+	err = vpmc_nested_merge(s->nested, text, path);
+	free(text);
+	if (err)
+		return vpmc__set_error(&s->eb, err, "%s", vpmc_nested_error(s->nested));
+	if (!s->first)
+		err = keep_first(s, path, st);
+	if (!err)
+		s->nr++;
+	return err;
+}
+
 /* The state of @st checked and added; Return: as vpmc_summary_add_file(). */
 static int summary_add(struct vpmc_summary *s, const char *path, json_t *st)
 {
@@ -757,8 +766,10 @@ static int summary_add(struct vpmc_summary *s, const char *path, json_t *st)
 			   "vpmcsim?)");
 	if (!json_is_string(cmd) || (strcmp(json_string_value(cmd), "compare") &&
 				     strcmp(json_string_value(cmd), "sweep") &&
+				     strcmp(json_string_value(cmd), "latency") &&
+				     strcmp(json_string_value(cmd), "nested") &&
 				     strcmp(json_string_value(cmd), "stat")))
-		return bad(s, path, "command", "not compare, sweep or stat");
+		return bad(s, path, "command", "not compare, sweep, latency, nested or stat");
 	if (s->first) {
 		err = ident_check(s, path, st);
 		if (err)
@@ -766,6 +777,8 @@ static int summary_add(struct vpmc_summary *s, const char *path, json_t *st)
 	}
 	if (!strcmp(json_string_value(cmd), "stat"))
 		return stat_add(s, path, st);
+	if (!strcmp(json_string_value(cmd), "nested"))
+		return nested_add(s, path, st);
 	if (!json_is_array(pols) || !json_array_size(pols) ||
 	    json_array_size(pols) > VPMC_REPLAY_MAX_POLICIES || !json_is_array(units))
 		return bad(s, path, "", "no \"policies\" or no \"units\"");
@@ -776,6 +789,8 @@ static int summary_add(struct vpmc_summary *s, const char *path, json_t *st)
 			return err;
 	}
 	err = facts_add(s, path, st);
+	if (!err && !strcmp(json_string_value(cmd), "latency"))
+		err = latency_add(s, path, st, nr_lanes);
 	if (!err)
 		err = lanes_add(s, path, st, nr_lanes);
 	if (!err)
@@ -814,7 +829,8 @@ int vpmc_summary_add_file(struct vpmc_summary *s, const char *path)
 	st = json_object_get(root, "merge_state");
 	if (!json_is_object(st))
 		err = vpmc__set_error(&s->eb, VPMC_ERR_PARSE, "%s: no \"merge_state\" object: not "
-				      "a JSON report of compare, sweep or stat (--format json)",
+				      "a JSON report of compare, sweep, latency, nested or stat "
+				      "(--format json)",
 				      path);
 	else
 		err = summary_add(s, path, st);
@@ -841,7 +857,10 @@ void vpmc_summary_free(struct vpmc_summary *s)
 	json_decref(s->warnings);
 	json_decref(s->units);
 	json_decref(s->lanes);
+	json_decref(s->lat_units);
+	json_decref(s->lat_sorted);
 	vpmc_stat_free(s->stat);
+	vpmc_nested_free(s->nested);
 	free(s->first_path);
 	free(s->vendor_from);
 	free(s->host_from);
@@ -953,6 +972,15 @@ static json_t *union_state(struct vpmc_summary *s, json_t *inputs, json_t *warni
 	out_json_set(st, "input_warnings", json_incref(warnings), &err);
 	out_json_set(st, "lanes", json_incref(s->lanes), &err);
 	out_json_set(st, "units", json_incref(units), &err);
+	if (s->lat_sorted) {
+		json_t *run = json_object();
+
+		out_json_set(st, "latency", json_incref(json_object_get(s->first, "latency")),
+			     &err);
+		out_json_set(run, "starts", out_json_u64(s->lat_starts), &err);
+		out_json_set(run, "units", json_incref(s->lat_sorted), &err);
+		out_json_set(st, "latency_run", run, &err);
+	}
 	if (err) {
 		json_decref(st);
 		return NULL;
@@ -1034,7 +1062,7 @@ static int replay_setup(struct vpmc_summary *s, struct vpmc_replay *r)
 			err = bad(s, s->first_path, "cost_tags", t[i].name);
 		prof->tag[i] = k;
 		if (!err && strcmp(t[i].name, "drain_extra_mult") &&
-		    get_dbl(cost, t[i].name, (double *)((char *)&prof->cost + t[i].off)))
+		    summary_get_dbl(cost, t[i].name, (double *)((char *)&prof->cost + t[i].off)))
 			err = bad(s, s->first_path, "cost", t[i].name);
 	}
 	mult = json_object_get(cost, "drain_extra_mult");
@@ -1047,8 +1075,8 @@ static int replay_setup(struct vpmc_summary *s, struct vpmc_replay *r)
 		if (err)
 			break;
 		o = json_pack("{sOsO}", "k", json_array_get(e, 0), "p", json_array_get(e, 1));
-		if (!o || get_dbl(o, "k", &prof->cost.mult_k[i]) ||
-		    get_dbl(o, "p", &prof->cost.mult_p[i]))
+		if (!o || summary_get_dbl(o, "k", &prof->cost.mult_k[i]) ||
+		    summary_get_dbl(o, "p", &prof->cost.mult_p[i]))
 			err = bad(s, s->first_path, "cost", "drain_extra_mult");
 		prof->cost.mult_n++;
 		json_decref(o);
@@ -1061,7 +1089,7 @@ static int replay_setup(struct vpmc_summary *s, struct vpmc_replay *r)
 	free(prof);
 	memset(&a, 0, sizeof(a));
 	memset(&cfg, 0, sizeof(cfg));
-	if (!err && (summary_get_u64(as, "instructions_per_s", &a.guest_ips) ||
+	if (!err && (vpmc__json_get_u64(as, "instructions_per_s", &a.guest_ips) ||
 		     !json_is_integer(json_object_get(as, "branches_per_1000")) ||
 		     pmu_parse(pmu, &cfg)))
 		err = bad(s, s->first_path, "pmu", "missing or malformed");
@@ -1101,6 +1129,15 @@ int vpmc_summary_stat(struct vpmc_summary *s, struct vpmc_stat **out)
 	return 0;
 }
 
+int vpmc_summary_nested(struct vpmc_summary *s, struct vpmc_nested **out)
+{
+	if (!s->nested)
+		return vpmc__set_error(&s->eb, VPMC_ERR_INVAL, "no summary of nested to merge");
+	*out = s->nested;
+	s->nested = NULL;
+	return 0;
+}
+
 int vpmc_summary_replay(struct vpmc_summary *s, struct vpmc_replay **out)
 {
 	json_t *inputs = NULL, *warnings = NULL, *units = NULL, *u, *st;
@@ -1109,8 +1146,15 @@ int vpmc_summary_replay(struct vpmc_summary *s, struct vpmc_replay **out)
 	int err;
 
 	vpmc__clear_error(&s->eb);
-	if (!s->first || !strcmp(vpmc_summary_command(s), "stat"))
-		return vpmc__set_error(&s->eb, VPMC_ERR_INVAL, "no summary of compare or sweep");
+	if (!s->first || !strcmp(vpmc_summary_command(s), "stat") ||
+	    !strcmp(vpmc_summary_command(s), "nested"))
+		return vpmc__set_error(&s->eb, VPMC_ERR_INVAL, "no summary of compare, sweep or "
+				       "latency");
+	if (!strcmp(vpmc_summary_command(s), "latency") && !s->lat_sorted) {
+		s->lat_sorted = sorted_units(s->lat_units);
+		if (!s->lat_sorted)
+			return vpmc__set_error(&s->eb, VPMC_ERR_NOMEM, "out of memory");
+	}
 	inputs = sorted_strings(s->inputs);
 	warnings = sorted_strings(s->warnings);
 	units = sorted_units(s->units);
@@ -1125,9 +1169,9 @@ int vpmc_summary_replay(struct vpmc_summary *s, struct vpmc_replay **out)
 	json_array_foreach(s->lanes, i, u) {
 		uint64_t runs = 0, capped = 0, t = 0;
 
-		summary_get_u64(u, "handler_runs", &runs);
-		summary_get_u64(u, "handler_capped", &capped);
-		summary_get_u64(u, "capped_first_ns", &t);
+		vpmc__json_get_u64(u, "handler_runs", &runs);
+		vpmc__json_get_u64(u, "handler_capped", &capped);
+		vpmc__json_get_u64(u, "capped_first_ns", &t);
 		if (!err)
 			err = replay_load_lane(r, i, runs, capped, t, (uint32_t)json_integer_value(
 						       json_object_get(u, "capped_first_vcpu")));
@@ -1153,5 +1197,79 @@ int vpmc_summary_replay(struct vpmc_summary *s, struct vpmc_replay **out)
 		return err;
 	}
 	*out = r;
+	return 0;
+}
+
+/* The labels' strings of identity @id ("latency"), owned by @id. */
+static void latency_labels(json_t *id, struct vpmc_latency_labels *lab)
+{
+	json_t *p = json_object_get(id, "profile");
+
+	lab->gen = json_string_value(json_object_get(id, "gen"));
+	lab->profile = json_string_value(json_object_get(p, "name"));
+	lab->fitted = json_string_value(json_object_get(p, "fitted"));
+	lab->targets = json_string_value(json_object_get(p, "targets"));
+	lab->baseline = (size_t)json_integer_value(json_object_get(id, "baseline"));
+	lab->per_vcpu = json_is_true(json_object_get(id, "per_vcpu"));
+	lab->marks = json_is_true(json_object_get(id, "marks"));
+	lab->other_trace = json_is_true(json_object_get(id, "other_trace"));
+}
+
+/* The cost profile of the labels: @r's cost model and tags, the identity's name, metadata lines
+ * and sources (strings owned by @p). */
+static void latency_profile(struct vpmc_cost_profile *prof, const struct vpmc_replay *r, json_t *p)
+{
+	json_t *src = json_object_get(p, "sources");
+	const struct vpmc_cost_param_info *t = vpmc_cost_params(&(size_t){ 0 });
+	size_t i, n;
+
+	memset(prof, 0, sizeof(*prof));
+	snprintf(prof->name, sizeof(prof->name), "%s", json_string_value(json_object_get(p,
+										    "name")));
+	prof->cost = *vpmc_replay_cost(r);
+	vpmc_cost_params(&n);
+	for (i = 0; i < n && i < VPMC_COST_MAX_PARAMS; i++) {
+		prof->tag[i] = vpmc_replay_cost_tag(r, i);
+		prof->source[i] = (char *)json_string_value(json_object_get(src, t[i].name));
+	}
+	prof->fitted = (char *)json_string_value(json_object_get(p, "fitted"));
+	prof->targets = (char *)json_string_value(json_object_get(p, "targets"));
+	prof->measured = (char *)json_string_value(json_object_get(p, "measured"));
+	prof->fitted_on = (char *)json_string_value(json_object_get(p, "fitted_on"));
+	prof->fitted_touched = json_is_true(json_object_get(p, "fitted_touched"));
+}
+
+int vpmc_summary_latency(struct vpmc_summary *s, struct vpmc_replay *r, struct vpmc_latency **out,
+			 struct vpmc_latency_labels *lab)
+{
+	json_t *id = json_object_get(s->first, "latency"), *u;
+	struct vpmc_latency_opts o;
+	struct vpmc_latency *l;
+	size_t i, nr_pol = vpmc_replay_nr_policies(r);
+	int err = 0;
+
+	vpmc__clear_error(&s->eb);
+	if (!s->lat_sorted || latency_summary_opts(id, &o))
+		return vpmc__set_error(&s->eb, VPMC_ERR_INVAL, "no summary of latency");
+	if (json_integer_value(json_object_get(id, "baseline")) < 0 ||
+	    (size_t)json_integer_value(json_object_get(id, "baseline")) >= nr_pol ||
+	    !json_is_string(json_object_get(json_object_get(id, "profile"), "name")))
+		return bad(s, s->first_path, "latency", "baseline or profile malformed");
+	if (vpmc_latency_new(&l, r, &o))
+		return vpmc__set_error(&s->eb, VPMC_ERR_NOMEM, "out of memory");
+	json_array_foreach(s->lat_sorted, i, u) {
+		if (!err)
+			err = latency_summary_unit(u, nr_pol, l);
+	}
+	if (err) {
+		vpmc_latency_free(l);
+		return vpmc__set_error(&s->eb, VPMC_ERR_NOMEM, "out of memory");
+	}
+	replay_latency_load_run(l, s->lat_starts, json_is_true(json_object_get(id, "gaps_trace")));
+	latency_profile(&s->prof, r, json_object_get(id, "profile"));
+	memset(lab, 0, sizeof(*lab));
+	latency_labels(id, lab);
+	lab->prof = &s->prof;
+	*out = l;
 	return 0;
 }

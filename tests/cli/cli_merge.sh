@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# cli_merge.sh - convert --vcpu, the merge_state of compare's and sweep's JSON, and vpmcsim merge
+# cli_merge.sh - convert --vcpu, the merge_state of the JSON of compare, sweep, stat, latency and
+# nested, and vpmcsim merge
 # (issue 15): a trace split by vCPU, each part replayed, merged = the whole trace's report.
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/tap.sh"
 
@@ -25,7 +26,7 @@ norm() {
 		 .warnings |= map(split($w) | join("TRACE") | split($m) | join("TRACE"))' "$1"
 }
 
-tap_plan 60
+tap_plan 99
 
 # ---- convert --vcpu ---------------------------------------------------------------------------
 # The 4-vCPU recording as text (no libtracecmd needed); whole.vtr holds all its events.
@@ -173,6 +174,144 @@ for o in "key --key max" "time --time 0,0.5" "vcpus --vcpu 1"; do
 done
 check stat-refuse-compare 1 "were made with different command: \"stat\" against \"compare\"" \
 	$vpmcsim merge "$s0" "$out/compare-p1.json"
+
+# ---- latency ------------------------------------------------------------------------------------
+# The timer storm of timer-storm.md on 4 vCPUs; latency measures each vCPU's handler windows
+# (pooled and per vCPU), so the parts of a split by vCPU add up to the whole.
+$vpmcsim gen timer-storm --vcpus 4 --seconds 1 -o "$out/lat.vtr" 2>/dev/null
+for v in 0 1 2 3; do
+	$vpmcsim convert --vcpu $v "$out/lat.vtr" -o "$out/l$v.vtr" 2>/dev/null
+done
+for f in lat l0 l1 l2 l3; do
+	$vpmcsim latency --format json "$out/$f.vtr" >"$out/lat-$f.json" 2>/dev/null
+done
+$vpmcsim merge "$out/lat-l2.json" "$out/lat-l0.json" "$out/lat-l3.json" "$out/lat-l1.json" \
+	--format json -o "$out/lat-merged.json" 2>/dev/null
+tap_result $? "latency-merge-runs"
+# latency's "trace" is the path alone
+jq 'del(.trace, .merge_state.inputs)' "$out/lat-lat.json" >"$out/lat-want"
+jq 'del(.trace, .merge_state.inputs)' "$out/lat-merged.json" >"$out/lat-got"
+same "latency-merged-equals-whole" "$out/lat-want" "$out/lat-got"
+# every vCPU has windows in the whole trace, under every policy (else the test proves less)
+jq -e '[.rows[].per_vcpu[].samples] | length == 24 and all(. > 0)' "$out/lat-lat.json" \
+	>/dev/null
+tap_result $? "latency-every-vcpu-has-samples"
+# by hand: each policy's windows in the union are the sum of the parts'
+[ "$(jq '[.rows[].samples]' "$out/lat-merged.json" | tr -d ' \n')" = \
+  "$(cat "$out"/lat-l?.json | jq -s '[range(6) as $p | map(.rows[$p].samples) | add]' |
+     tr -d ' \n')" ]
+tap_result $? "latency-samples-add-up"
+$vpmcsim latency "$out/lat.vtr" 2>/dev/null | grep -v '^trace: ' >"$out/ltext-want"
+$vpmcsim merge "$out"/lat-l?.json 2>/dev/null | grep -v '^trace: ' >"$out/ltext-got"
+same "merge-text-is-latency-text" "$out/ltext-want" "$out/ltext-got"
+check latency-merge-names-union-and-gen 0 \
+	"trace: 4 traces (merged) (gen timer-storm version=1 seed=1 vcpus=4 seconds=1)" \
+	$vpmcsim merge "$out"/lat-l?.json
+$vpmcsim latency --format csv "$out/lat.vtr" 2>/dev/null >"$out/lcsv-want"
+$vpmcsim merge --format csv "$out"/lat-l?.json 2>/dev/null >"$out/lcsv-got"
+same "merge-csv-is-latency-csv" "$out/lcsv-want" "$out/lcsv-got"
+m "$out/lat-l0.json" "$out/lat-l1.json" >"$out/lab.json"
+m "$out/lab.json" "$out/lat-l2.json" >"$out/lab_c.json"
+m "$out/lat-l1.json" "$out/lat-l2.json" >"$out/lbc.json"
+m "$out/lat-l0.json" "$out/lbc.json" >"$out/la_bc.json"
+m "$out/lat-l2.json" "$out/lat-l0.json" "$out/lat-l1.json" >"$out/lcab.json"
+same "latency-associative" "$out/lab_c.json" "$out/la_bc.json"
+same "latency-order-independent" "$out/lab_c.json" "$out/lcab.json"
+# the same vCPUs in several summaries: exact sums of doubles in any grouping
+m "$out/lat-lat.json" "$out/lat-lat.json" >"$out/lww.json"
+m "$out/lww.json" "$out/lat-lat.json" >"$out/lww_w.json"
+m "$out/lat-lat.json" "$out/lww.json" >"$out/lw_ww.json"
+same "latency-associative-same-vcpus" "$out/lww_w.json" "$out/lw_ww.json"
+l0=$out/lat-l0.json
+lrefuse() { # NAME WHAT ARGS...: latency ARGS on part 1 does not merge with part 0, for WHAT
+	local name=$1 what=$2
+	shift 2
+	$vpmcsim latency "$@" --format json "$out/l1.vtr" >"$out/lr-$name.json" 2>/dev/null
+	check "latency-refuse-$name" 1 \
+		"merge: $l0 and $out/lr-$name.json were made with different $what" \
+		$vpmcsim merge "$l0" "$out/lr-$name.json"
+}
+lrefuse policies policies --policy exact
+lrefuse cost-profile "cost:" --cost-profile rfc-milan
+lrefuse cost "cost:" --cost handler_overhead_ns=1000
+lrefuse vector "latency.vector: 236 against 239" --vector 0xef
+lrefuse end "latency.end" --end eoi
+lrefuse max-window "latency.max_window_ns" --max-window-us 1000
+lrefuse fast "latency.fast_us" --fast-us 10
+lrefuse gaps "latency.gaps" --gaps model
+lrefuse baseline "latency.baseline" --baseline mediated
+lrefuse per-vcpu "latency.per_vcpu" --per-vcpu
+# the trace's !gen line, or its absence
+grep -v '^!gen' "$out/l1.vtr" >"$out/l1-nogen.vtr"
+$vpmcsim latency --format json "$out/l1-nogen.vtr" >"$out/lr-gen.json" 2>/dev/null
+check latency-refuse-gen 1 "were made with different latency.gen" \
+	$vpmcsim merge "$l0" "$out/lr-gen.json"
+check latency-refuse-compare 1 "different command: \"latency\" against \"compare\"" \
+	$vpmcsim merge "$l0" "$out/compare-p1.json"
+
+# ---- nested -------------------------------------------------------------------------------------
+# A 3-vCPU ping-pong with jitter: 30 round trips per vCPU (at most 30 distinct measured windows:
+# each part's distribution exact), 90 in the whole (more than 64 distinct: its histogram).
+$vpmcsim gen nested-pingpong --vcpus 3 --iterations 30 --jitter 5 -o "$out/nest.vtr" 2>/dev/null
+for v in 0 1 2; do
+	$vpmcsim convert --vcpu $v "$out/nest.vtr" -o "$out/n$v.vtr" 2>/dev/null
+done
+for f in nest n0 n1 n2; do
+	$vpmcsim nested --format json "$out/$f.vtr" >"$out/nest-$f.json" 2>/dev/null
+done
+$vpmcsim merge "$out/nest-n2.json" "$out/nest-n0.json" "$out/nest-n1.json" --format json \
+	-o "$out/nest-merged.json" 2>/dev/null
+tap_result $? "nested-merge-runs"
+jq 'del(.trace.path, .merge_state.inputs)' "$out/nest-nest.json" >"$out/nest-want"
+jq 'del(.trace.path, .merge_state.inputs)' "$out/nest-merged.json" >"$out/nest-got"
+same "nested-merged-equals-whole" "$out/nest-want" "$out/nest-got"
+jq -e '.merge_state.kinds[0].measured | .n == 90 and .values == null' \
+	"$out/nest-nest.json" >/dev/null &&
+	jq -e '.merge_state.kinds[0].measured | .n == 30 and .hist == null' \
+		"$out/nest-n1.json" >/dev/null
+tap_result $? "nested-covers-exact-and-histogram"
+$vpmcsim nested "$out/nest.vtr" 2>/dev/null | grep -v '^trace: ' >"$out/ntext-want"
+$vpmcsim merge "$out"/nest-n?.json 2>/dev/null | grep -v '^trace: ' >"$out/ntext-got"
+same "merge-text-is-nested-text" "$out/ntext-want" "$out/ntext-got"
+$vpmcsim nested --format csv "$out/nest.vtr" 2>/dev/null >"$out/ncsv-want"
+$vpmcsim merge --format csv "$out"/nest-n?.json 2>/dev/null >"$out/ncsv-got"
+same "merge-csv-is-nested-csv" "$out/ncsv-want" "$out/ncsv-got"
+m "$out/nest-n0.json" "$out/nest-n1.json" >"$out/nab.json"
+m "$out/nab.json" "$out/nest-n2.json" >"$out/nab_c.json"
+m "$out/nest-n1.json" "$out/nest-n2.json" >"$out/nbc.json"
+m "$out/nest-n0.json" "$out/nbc.json" >"$out/na_bc.json"
+m "$out/nest-n2.json" "$out/nest-n0.json" "$out/nest-n1.json" >"$out/ncab.json"
+same "nested-associative" "$out/nab_c.json" "$out/na_bc.json"
+same "nested-order-independent" "$out/nab_c.json" "$out/ncab.json"
+# by hand: two copies of the trace (the same vCPUs) have twice its round trips, events and
+# L1 exits: 3 vCPUs x 30 round trips = 90, each one L1 exit
+m "$out/nest-nest.json" "$out/nest-nest.json" >"$out/nww.json"
+[ "$(jq -c '[.kinds[0].roundtrips, .totals.roundtrips, .totals.l1_exits, .trace.vcpus]' \
+	"$out/nww.json")" = "[180,180,180,3]" ] &&
+	[ "$(jq .trace.events "$out/nww.json")" = "$(jq '.trace.events * 2' \
+		"$out/nest-nest.json")" ]
+tap_result $? "nested-two-copies-add-up"
+n0=$out/nest-n0.json
+nrefuse() { # NAME WHAT ARGS...: nested ARGS on part 1 does not merge with part 0, for WHAT
+	local name=$1 what=$2
+	shift 2
+	$vpmcsim nested "$@" --format json "$out/n1.vtr" >"$out/nr-$name.json" 2>/dev/null
+	check "nested-refuse-$name" 1 \
+		"merge: $n0 and $out/nr-$name.json were made with different $what" \
+		$vpmcsim merge "$n0" "$out/nr-$name.json"
+}
+nrefuse profile model.assume --profile prod
+nrefuse l1-memory model.assume --l1-memory io
+nrefuse cost model.params --cost map_pair_sp=1000
+nrefuse anchor model.anchor --anchor model
+nrefuse msr-in-range model.msr_in_range --msr-in-range no
+nrefuse gpc-cold model.gpc_cold --gpc-cold
+nrefuse invalidate model.gpc_invalidate_every --gpc-invalidate-every 10
+check nested-refuse-latency 1 "different command: \"nested\" against \"latency\"" \
+	$vpmcsim merge "$n0" "$l0"
+jq '.merge_state.kinds[0].measured.values[0][1] = 0' "$n0" >"$out/nzero.json"
+check nested-bad-count 1 "merge: $out/nzero.json: merge_state.kinds: missing or malformed" \
+	$vpmcsim merge "$out/nzero.json"
 
 # ---- refusals ---------------------------------------------------------------------------------
 p0=$out/compare-p0.json
