@@ -339,7 +339,7 @@ START_TEST(test_plot_labels)
 	static const char *const two[] = { "tolerance=1", "tolerance=2147483648" };
 	static const char *const k_of_n[] = { "tolerance=25" };
 	struct vpmc_replay *r = run_scenario("replay-tolerance-late-pmi.vtr", two, 2);
-	char path[160], want[128];
+	char path[160], want[256];
 	const char *script;
 
 	ck_assert_int_eq(vpmc_replay_plot(r, "x.svg", &script), 0);
