@@ -19,16 +19,18 @@ void replay_exit_init(struct replay_exit_state *s, const struct vpmc_pmu_config 
 	s->fast_6e0 = cfg->vendor == VPMC_VENDOR_INTEL || cfg->host_kernel >= VPMC_KERNEL(6, 18);
 }
 
+/* By the name kvm_exit prints: SVM_EXIT_REASONS ("interrupt", "vintr", "nmi", "hlt"),
+ * VMX_EXIT_REASONS, or the kvm plugin's EXIT_* for SVM (trace-cmd report). */
 static enum replay_exit_class class_of_reason(const char *r)
 {
-	if (!strcmp(r, "intr") || !strcmp(r, "EXTERNAL_INTERRUPT"))
+	if (!strcmp(r, "interrupt") || !strcmp(r, "EXTERNAL_INTERRUPT") || !strcmp(r, "EXIT_INTR"))
 		return EXIT_INTR;
 	if (!strcmp(r, "vintr") || !strcmp(r, "INTERRUPT_WINDOW") ||
-	    !strcmp(r, "PENDING_INTERRUPT"))
+	    !strcmp(r, "PENDING_INTERRUPT") || !strcmp(r, "EXIT_VINTR"))
 		return EXIT_VINTR;
-	if (!strcmp(r, "nmi") || !strcmp(r, "EXCEPTION_NMI"))
+	if (!strcmp(r, "nmi") || !strcmp(r, "EXCEPTION_NMI") || !strcmp(r, "EXIT_NMI"))
 		return EXIT_NMI;
-	if (!strcmp(r, "hlt") || !strcmp(r, "HLT"))
+	if (!strcmp(r, "hlt") || !strcmp(r, "HLT") || !strcmp(r, "EXIT_HLT"))
 		return EXIT_HLT;
 	return EXIT_OTHER;
 }

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * verdict.c - Warnings that keep a reader of compare or sweep from a wrong conclusion: a trace
- * on which no policy can differ, rows that do not differ, and a ranking by host cost that an
- * estimated cost parameter decides.
+ * on which no policy can differ, rows that do not differ, a mediated row on a PMU the mediated
+ * vPMU does not support, and a ranking by host cost that an estimated cost parameter decides.
  */
 #include "config.h"
 
@@ -80,6 +80,22 @@ static bool verdict_sensitivity(const struct vpmc_replay *r, size_t i, char *buf
 	return found;
 }
 
+/* A mediated row on an AMD PMU without PerfMonV2: the mediated vPMU needs it (as latency's row
+ * note says), so the row is this guest on a host that has it. */
+static bool verdict_mediated_hypothetical(const struct vpmc_replay *r)
+{
+	const struct vpmc_pmu_config *cfg = vpmc_replay_config(r);
+	size_t i, n = vpmc_replay_nr_policies(r);
+
+	if (!cfg || cfg->vendor != VPMC_VENDOR_AMD || cfg->version >= 2)
+		return false;
+	for (i = 0; i < n; i++) {
+		if (vpmc_replay_policy(r, i)->kind == VPMC_POLICY_MEDIATED)
+			return true;
+	}
+	return false;
+}
+
 bool vpmc_replay_verdict_warning(const struct vpmc_replay *r, size_t i, char *buf, size_t len)
 {
 	size_t k = 0;
@@ -94,6 +110,12 @@ bool vpmc_replay_verdict_warning(const struct vpmc_replay *r, size_t i, char *bu
 	if (verdict_all_same(r) && k++ == i) {
 		snprintf(buf, len, "all %zu rows are identical: on this trace the policies do not "
 			 "differ", vpmc_replay_nr_policies(r));
+		return true;
+	}
+	if (verdict_mediated_hypothetical(r) && k++ == i) {
+		snprintf(buf, len, "mediated is hypothetical on this trace: the mediated vPMU needs "
+			 "PerfMonV2 on AMD, which this PMU (version %u) lacks; its row is this guest on "
+			 "a host that has it", vpmc_replay_config(r)->version);
 		return true;
 	}
 	return i >= k && verdict_sensitivity(r, i - k, buf, len);

@@ -438,7 +438,7 @@ static void host_irq_taken(struct tgen *g, struct tvcpu *c, uint64_t at)
 /* Host interrupt exit at c->t lasting @len. */
 static void host_exit(struct tgen *g, struct tvcpu *c, uint64_t len)
 {
-	ev_exit(g, c, c->t, "intr");
+	ev_exit(g, c, c->t, "interrupt"); /* SVM_EXIT_INTR as kvm_exit names it */
 	c->t += len;
 	ev_simple(g, c, VPMC_EV_ENTRY, c->t);
 }
@@ -557,7 +557,7 @@ static void tick(struct tgen *g, struct tvcpu *c, uint64_t T, uint64_t next)
 		ev_simple(g, c, VPMC_EV_ENTRY, c->t);
 	} else {
 		run_user(g, c, T);
-		ev_exit(g, c, c->t, "intr");
+		ev_exit(g, c, c->t, "interrupt");
 		c->t += ns_of(PV(g, P_RT_INTR_NS));
 		ev_idx(g, c, VPMC_EV_IRQ, c->t, 0xec, 0);
 		ev_simple(g, c, VPMC_EV_ENTRY, c->t);
