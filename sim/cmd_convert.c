@@ -23,6 +23,7 @@ struct convert_args {
 	struct vpmc_reader_opts opts;
 	struct cli_pmu pmu;                  /* --vendor, --host-kernel */
 	struct vpmc_replay_assumptions how;  /* how the vendor and kernel were decided */
+	const char *vcpu_list;               /* --vcpu, as given */
 	unsigned int nr_ranges;
 	uint32_t lo[CONVERT_MAX_RANGES], hi[CONVERT_MAX_RANGES];
 };
@@ -151,6 +152,7 @@ static int parse_args(int argc, char **argv, struct convert_args *a)
 		case CONV_VCPU:
 			if (vpmcsim_once("convert", "--vcpu", &vcpu_given, optarg))
 				return EXIT_USAGE;
+			a->vcpu_list = optarg;
 			rc = parse_vcpus(a, optarg);
 			if (rc)
 				return rc;
@@ -242,6 +244,10 @@ static int convert_events(struct vpmc_reader *r, const struct convert_args *a, c
 	cli_reader_report(a->in, r);
 	if (ret < 0)
 		return vpmcsim_fail(cli_reader_exit(ret), "%s", vpmc_reader_error(r));
+	/* a trace of no event is no part of a split: refused here, not at its replay */
+	if (a->nr_ranges && !n)
+		return vpmcsim_fail(EXIT_INPUT, "convert: %s: no event of vCPU %s (--vcpu) in the "
+				    "trace", in, a->vcpu_list);
 	return vpmc_vtr_write_end(f, n) ? vpmcsim_write_error(what, errno) : 0;
 }
 

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "latency_cli.h"
@@ -13,6 +14,26 @@
 #include "vpmcsim.h"
 
 static const char usage_line[] = "vpmcsim merge [OPTIONS] A.json B.json...";
+
+/* Refuse a file given twice (overlapping globs): its counts would be added twice. Return: 0, or
+ * the exit code (printed). A file that cannot be stat'ed is left to the reading's message. */
+static int merge_distinct(int first, int argc, char **argv)
+{
+	struct stat a, b;
+	int i, j;
+
+	for (i = first; i < argc; i++) {
+		if (stat(argv[i], &a))
+			continue;
+		for (j = first; j < i; j++) {
+			if (!stat(argv[j], &b) && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+				return vpmcsim_fail(EXIT_USAGE, "merge: %s and %s are the same file: "
+						    "its counts would be added twice", argv[j],
+						    argv[i]);
+		}
+	}
+	return 0;
+}
 
 static void usage(FILE *out)
 {
@@ -145,7 +166,9 @@ static int merge_run(int argc, char **argv)
 
 	if (rc >= 0)
 		return rc;
-	rc = 0;
+	rc = merge_distinct(optind, argc, argv);
+	if (rc)
+		return rc;
 	if (vpmc_summary_new(&s))
 		return vpmcsim_fail(EXIT_INPUT, "merge: out of memory");
 	for (i = optind; i < argc; i++) {

@@ -26,7 +26,7 @@ norm() {
 		 .warnings |= map(split($w) | join("TRACE") | split($m) | join("TRACE"))' "$1"
 }
 
-tap_plan 99
+tap_plan 101
 
 # ---- convert --vcpu ---------------------------------------------------------------------------
 # The 4-vCPU recording as text (no libtracecmd needed); whole.vtr holds all its events.
@@ -54,7 +54,11 @@ for v in 0 1 2 3; do
 done
 [ "$n" = "$(grep -vc '^!' "$out/whole.vtr")" ] && [ "$n" -gt 0 ]
 tap_result $? "convert-vcpu-parts-add-up"
-check convert-vcpu-none 0 "!end events=0" $vpmcsim convert --vcpu 9 "$out/whole.vtr" -o -
+# a vCPU the trace does not have: refused, and no part written (it would fail only at replay)
+check convert-vcpu-none 1 "no event of vCPU 9 (--vcpu) in the trace" \
+	$vpmcsim convert --vcpu 9 "$out/whole.vtr" -o "$out/none.vtr"
+[ ! -e "$out/none.vtr" ]
+tap_result $? "convert-vcpu-none-no-file"
 check convert-vcpu-bad-range 2 "convert: --vcpu '3-1': expected vCPU numbers" \
 	$vpmcsim convert --vcpu 3-1 "$out/whole.vtr" -o "$out/x.vtr"
 check convert-vcpu-bad-list 2 "convert: --vcpu '1,': expected vCPU numbers" \
@@ -117,8 +121,10 @@ m "$out/overlay-p0.json" "$out/bc.json" >"$out/a_bc.json"
 m "$out/overlay-p2.json" "$out/overlay-p0.json" "$out/overlay-p1.json" >"$out/cab.json"
 same "associative" "$out/ab_c.json" "$out/a_bc.json"
 same "order-independent" "$out/ab_c.json" "$out/cab.json"
-# the same vCPUs in several summaries (a fleet of traces): sums of doubles too
-m "$out/overlay-whole.json" "$out/overlay-whole.json" >"$out/ww.json"
+# the same vCPUs in several summaries (a fleet of traces): sums of doubles too; a copy stands for
+# a second trace (one file given twice is refused, below)
+cp "$out/overlay-whole.json" "$out/overlay-whole2.json"
+m "$out/overlay-whole.json" "$out/overlay-whole2.json" >"$out/ww.json"
 m "$out/ww.json" "$out/overlay-whole.json" >"$out/ww_w.json"
 m "$out/overlay-whole.json" "$out/ww.json" >"$out/w_ww.json"
 same "associative-same-vcpus" "$out/ww_w.json" "$out/w_ww.json"
@@ -130,6 +136,8 @@ for k in exits samples_ideal host_reads; do
 done
 [ "$(jq .trace.events "$out/ww_w.json")" = "$(jq '.trace.events * 3' "$out/overlay-whole.json")" ]
 tap_result $? "three-copies-events"
+check same-file-twice 2 "are the same file: its counts would be added twice" \
+	$vpmcsim merge "$out/overlay-whole.json" "$out/ww.json" "$out/overlay-whole.json"
 
 # ---- stat -------------------------------------------------------------------------------------
 # a timer storm on 4 vCPUs (exits and entries; compare's recording above has no kvm_exit)
@@ -285,7 +293,8 @@ same "nested-associative" "$out/nab_c.json" "$out/na_bc.json"
 same "nested-order-independent" "$out/nab_c.json" "$out/ncab.json"
 # by hand: two copies of the trace (the same vCPUs) have twice its round trips, events and
 # L1 exits: 3 vCPUs x 30 round trips = 90, each one L1 exit
-m "$out/nest-nest.json" "$out/nest-nest.json" >"$out/nww.json"
+cp "$out/nest-nest.json" "$out/nest-nest2.json"
+m "$out/nest-nest.json" "$out/nest-nest2.json" >"$out/nww.json"
 [ "$(jq -c '[.kinds[0].roundtrips, .totals.roundtrips, .totals.l1_exits, .trace.vcpus]' \
 	"$out/nww.json")" = "[180,180,180,3]" ] &&
 	[ "$(jq .trace.events "$out/nww.json")" = "$(jq '.trace.events * 2' \
