@@ -435,7 +435,7 @@ int cli_reader_exit(int err)
  * reader's to report. */
 static void cli_probe(const char *trace, const struct vpmc_reader_opts *ropts,
 		      enum vpmc_vendor *vendor, char *how, size_t len, char *host, size_t hlen,
-		      bool *vtr)
+		      bool *vtr, uint32_t *kernel)
 {
 	struct vpmc_reader_opts o = *ropts;
 	struct vpmc_reader *rd;
@@ -454,6 +454,7 @@ static void cli_probe(const char *trace, const struct vpmc_reader_opts *ropts,
 			;
 		snprintf(how, len, "%s", vpmc_reader_vendor_from(rd, vendor));
 		snprintf(host, hlen, "%s", vpmc_reader_host_from(rd));
+		*kernel = vpmc_reader_pmu(rd)->host_kernel;
 		*vtr = vpmc_reader_format(rd) == VPMC_FORMAT_VTR;
 	}
 	vpmc_reader_free(rd);
@@ -467,12 +468,14 @@ void cli_decide_pmu(const char *trace, const struct cli_pmu *given, struct vpmc_
 	char how[sizeof(a->vendor_how)] = "", host[sizeof(a->host_how)] = "";
 	struct cli_pmu p = *given;
 	bool vtr = false, regular;
+	uint32_t kernel = 0;
 	struct stat st;
 
 	/* a pipe or FIFO is read once: by the reader that replays it */
 	regular = !stdin_trace && !stat(trace, &st) && S_ISREG(st.st_mode);
-	if (!p.vendor_set && regular)
-		cli_probe(trace, ropts, &vendor, how, sizeof(how), host, sizeof(host), &vtr);
+	if (regular)
+		cli_probe(trace, ropts, &vendor, how, sizeof(how), host, sizeof(host), &vtr,
+			  &kernel);
 	if (p.vendor_set) {
 		vendor = p.vendor;
 		snprintf(a->vendor_how, sizeof(a->vendor_how), "--vendor");
@@ -487,14 +490,21 @@ void cli_decide_pmu(const char *trace, const struct cli_pmu *given, struct vpmc_
 			 !regular ? "a pipe is not probed" :
 			 "nothing in the trace says");
 	}
-	if (given->kernel_set)
+	if (given->kernel_set) {
 		snprintf(a->host_how, sizeof(a->host_how), "--host-kernel");
-	else if (host[0] && !p.vendor_set)
+	} else if (host[0]) {
 		snprintf(a->host_how, sizeof(a->host_how), "%.*s", (int)sizeof(host) - 1, host);
-	else
+		/* kept when the vendor's defaults replace the trace's PMU */
+		p.kernel = kernel;
+		p.kernel_set = p.vendor_set;
+	} else {
 		snprintf(a->host_how, sizeof(a->host_how), "not in the trace: the newest modeled "
 			 "(--host-kernel)");
-	cli_pmu_apply(&p, vendor, ropts);
+	}
+	if (vtr && p.kernel_set && !p.vendor_set)
+		ropts->host_kernel = p.kernel; /* the .vtr's !pmu stays, its !host is replaced */
+	else
+		cli_pmu_apply(&p, vendor, ropts);
 	a->guest_ips = ropts->guest_ips;
 	a->guest_branch_permille = ropts->guest_branch_permille;
 }

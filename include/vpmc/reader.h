@@ -49,6 +49,8 @@ struct vpmc_reader_opts {
 	unsigned int guest_branch_permille; /* branches per 1000 synthesized guest instructions */
 	bool has_pmu;          /* pmu overrides what the trace says (or the defaults) */
 	struct vpmc_pmu_config pmu;
+	uint32_t host_kernel;  /* VPMC_KERNEL(); nonzero (and no has_pmu): replaces a .vtr's !host
+				* only, its !pmu stays */
 	bool nested;           /* also return the nested events (VPMC_EV_NEXIT...; vpmc/nested.h),
 				* imported for "vpmcsim nested" (vpmcsim(1), NESTED) */
 	bool nested_events;    /* return the nested events, imported as for the vPMU commands

@@ -562,6 +562,8 @@ static int next_vtr(struct vpmc_reader *r, struct vpmc_event *ev)
 		}
 		if (ret == 1) {
 			r->st.records++;
+			if (r->opts.host_kernel) /* the directives come before the first event */
+				r->vtr->pmu.host_kernel = r->opts.host_kernel;
 			if (ev->type == VPMC_EV_EXIT || ev->type == VPMC_EV_NEXIT ||
 			    ev->type == VPMC_EV_NINJECT)
 				trace_exit_kernel_name(&r->exit_names, ev->reason);

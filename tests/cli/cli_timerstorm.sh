@@ -22,7 +22,7 @@ out=$(mktemp -d "${TMPDIR:-/tmp}/vpmc-ts.XXXXXX")
 trap 'rm -rf "$out" "$tap_out" "$tap_out.err"' EXIT
 src=${top_srcdir:-$(dirname "$0")/../..}
 
-tap_plan 59
+tap_plan 62
 
 # field NAME CSV POLICY: the named column of POLICY's row
 field() {
@@ -471,5 +471,15 @@ sed 's/^!pmu vendor=amd version=1/!pmu vendor=amd version=2/' "$out/a.vtr" >"$ou
 grep -q '^!pmu vendor=amd version=2' "$out/a2.vtr" &&
 	! $vpmcsim compare "$out/a2.vtr" 2>&1 >/dev/null | grep -qF "$hyp"
 tap_result $? "H4: PerfMonV2 (version 2): no warning"
+
+# --host-kernel alone on a .vtr replaces its !host and keeps its !pmu (AMD version 1, 6 GP): the
+# PMU's shape is the trace's, not the vendor's defaults (version 2).
+check H5-host-kernel-keeps-vtr-pmu 0 "pmu: amd v1, 6 GP x 48 bits" \
+	$vpmcsim compare --host-kernel 6.5 --policy exact "$out/a.vtr"
+check H6-host-kernel-given 0 "host kernel: 6.5 (--host-kernel)" \
+	$vpmcsim compare --host-kernel 6.5 --policy exact "$out/a.vtr"
+# --vendor alone takes that vendor's default PMU, and keeps the trace's !host kernel=7.2
+check H7-vendor-keeps-vtr-host 0 "host kernel: 7.2 (modeled as 7.0) (!host in the .vtr)" \
+	$vpmcsim compare --vendor intel --policy exact "$out/a.vtr"
 
 tap_done
