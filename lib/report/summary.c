@@ -526,6 +526,27 @@ static const char *differing_key(json_t **a, json_t **b)
 	return NULL;
 }
 
+/* @v as a message shows it: an exact double (a "%a" string) also in decimal. Return: text to
+ * free, or NULL for no value. */
+static char *ident_text(const json_t *v)
+{
+	const char *t = json_string_value(v);
+	char *end, *out;
+	double d;
+
+	if (!v)
+		return NULL;
+	if (t && strchr(t, 'p') && (d = strtod(t, &end), !*end && end != t)) {
+		size_t len = strlen(t) + 40;
+
+		out = malloc(len);
+		if (out)
+			snprintf(out, len, "%.10g (%s)", d, t);
+		return out;
+	}
+	return json_dumps(v, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY);
+}
+
 /* The identity of @st against the first summary's: 0, or VPMC_ERR_INVAL naming the difference. */
 static int ident_check(struct vpmc_summary *s, const char *path, json_t *st)
 {
@@ -546,10 +567,11 @@ static int ident_check(struct vpmc_summary *s, const char *path, json_t *st)
 
 		if (json_equal(a, b) || (!a && !b))
 			continue;
-		if (!strcmp(keys[i], "latency") && json_is_object(a) && json_is_object(b))
-			sub = differing_key(&a, &b); /* name the option, not the whole object */
-		ta = a ? json_dumps(a, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY) : NULL;
-		tb = b ? json_dumps(b, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY) : NULL;
+		/* name the option or parameter, not the whole object (one level: cost.NAME) */
+		if (json_is_object(a) && json_is_object(b))
+			sub = differing_key(&a, &b);
+		ta = ident_text(a);
+		tb = ident_text(b);
 		vpmc__set_error(&s->eb, VPMC_ERR_INVAL, "%s and %s were made with different "
 				"%s%s%s: %.300s against %.300s; they do not merge", s->first_path,
 				path, keys[i], sub ? "." : "", sub ? sub : "", ta ? ta : "(none)",

@@ -240,8 +240,12 @@ lrefuse() { # NAME WHAT ARGS...: latency ARGS on part 1 does not merge with part
 		$vpmcsim merge "$l0" "$out/lr-$name.json"
 }
 lrefuse policies policies --policy exact
-lrefuse cost-profile "cost:" --cost-profile rfc-milan
-lrefuse cost "cost:" --cost handler_overhead_ns=1000
+# the first parameter that differs, named, with both values (profiles/*.cost: resume_us 2.4 in
+# default, 2 in rfc-milan; handler_overhead_ns 0 by default)
+lrefuse cost-profile "cost.resume_us: 2.4 (0x1.3333333333333p+1) against 2 (0x1p+1)" \
+	--cost-profile rfc-milan
+lrefuse cost "cost.handler_overhead_ns: 0 (0x0p+0) against 1000 (0x1.f4p+9)" \
+	--cost handler_overhead_ns=1000
 lrefuse vector "latency.vector: 236 against 239" --vector 0xef
 lrefuse end "latency.end" --end eoi
 lrefuse max-window "latency.max_window_ns" --max-window-us 1000
