@@ -27,6 +27,10 @@ if ! "$VPMCSIM" merge --help >/dev/null 2>&1; then
 	echo "1..0 # SKIP this vpmcsim has no merge command"
 	exit 0
 fi
+if ! "$VPMCSIM" stat "$top/traces/local-kvm/small-mixed-real.v6.dat" >/dev/null 2>&1; then
+	echo "1..0 # SKIP this vpmcsim reads no trace.dat (built without libtracecmd)"
+	exit 0
+fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/vpmc-fleet.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
