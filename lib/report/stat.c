@@ -15,7 +15,7 @@
 
 #include "numparse.h"
 #include "outbuf.h"
-#include "stat.h"
+#include "stat-local.h"
 
 /* An empty row named @name. */
 void stat_row_init(struct stat_reason *r, const char *name)

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "outbuf.h"
-#include "stat.h"
+#include "stat-local.h"
 #include "summary.h"
 
 static json_t *u128_text(unsigned __int128 v)

@@ -18,7 +18,7 @@
 
 #include "outbuf.h"
 #include "replay.h"
-#include "stat.h"
+#include "stat-local.h"
 #include "summary.h"
 
 #define SUMMARY_SCHEMA "vpmcsim-summary/1"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* stat.h - Exit statistics' state (internal to stat.c). */
-#ifndef VPMC_REPORT_STAT_H
-#define VPMC_REPORT_STAT_H
+/* stat-local.h - Exit statistics' state (internal to lib/report: stat.c and the summaries). */
+#ifndef VPMC_REPORT_STAT_LOCAL_H
+#define VPMC_REPORT_STAT_LOCAL_H
 
 #include <jansson.h>
 #include <vpmc/stat.h>
@@ -80,4 +80,4 @@ int stat_summary_setup(struct vpmc_stat *s, json_t *st);
  * (the key named in @eb) or VPMC_ERR_NOMEM. */
 int stat_summary_add(struct vpmc_stat *s, json_t *st, const char *path, struct vpmc__errbuf *eb);
 
-#endif /* VPMC_REPORT_STAT_H */
+#endif /* VPMC_REPORT_STAT_LOCAL_H */
