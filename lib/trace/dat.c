@@ -367,6 +367,15 @@ static bool cpus_in_order(const struct dat_layout *l)
 	return true;
 }
 
+/* libtracecmd's pages, before it reads one (dat_layout_check_pages()). */
+static int check_pages(const struct trace_dat *d, struct vpmc__errbuf *err)
+{
+	struct dat_page_format f;
+	int ret = dat_direct_page_format(&d->layout, &f);
+
+	return ret ? ret : dat_layout_check_pages(&d->layout, &f, d->path, err);
+}
+
 int trace_dat_open(struct trace_dat **out, const char *path, bool isolate,
 		   struct vpmc__errbuf *err)
 {
@@ -384,7 +393,7 @@ int trace_dat_open(struct trace_dat **out, const char *path, bool isolate,
 	ret = d->path ? dat_layout_read(&d->layout, path, err) : VPMC_ERR_NOMEM;
 	d->read_direct = !ret && dat_direct_usable(&d->layout);
 	if (!ret && !d->read_direct)
-		ret = dat_layout_check_pages(&d->layout, path, err);
+		ret = check_pages(d, err);
 	if (!ret && isolate)
 		ret = probe_open(d, &child, err);
 	if (!ret)
@@ -766,9 +775,12 @@ static void what_was_lost(const struct trace_dat *d, int cpu, uint64_t *lost, ui
 	*first = (b->data_off - start) / ps + 1;
 	*lost = *total >= *first ? *total - *first + 1 : 0;
 	/* chunk headers that understate their size: at least a page per chunk not read */
-	if (!b->page_bytes && !b->loop && *lost < (uint64_t)(b->chunks - b->chunk + 1))
+	if (!b->page_bytes && !b->loop && !b->endless && *lost < (uint64_t)(b->chunks - b->chunk + 1))
 		*lost = b->chunks - b->chunk + 1;
-	if (b->loop)
+	if (b->endless)
+		snprintf(what, len, "its page %llu has events that loop with no record in them "
+			 "(libtraceevent would walk them forever)", (unsigned long long)*first);
+	else if (b->loop)
 		snprintf(what, len, "its page %llu has an event whose length does not move past it "
 			 "(its events would be read in a loop)", (unsigned long long)*first);
 	else if (b->page_bytes)
@@ -830,6 +842,18 @@ static int refill_direct(struct trace_dat *d, int cpu, struct vpmc__errbuf *err)
 
 /* Read CPU @cpu's next record. Return: 0, TRACE_DAT_UNREAD (see cpu_ended()), or
  * VPMC_ERR_IO. */
+/* A record of libtracecmd's whose length runs past its page (corrupt): only its bytes in the
+ * page are its data, as dat_direct_read() gives them (a field past them makes it a short
+ * record). Its data follows its header words (record_size - size bytes). */
+static void clip_to_page(const struct trace_dat *d, struct tep_record *r)
+{
+	uint64_t ps = d->layout.page_size, data = r->offset + (uint64_t)(r->record_size - r->size);
+	uint64_t end = (r->offset & ~(ps - 1)) + ps;
+
+	if (ps && (r->size < 0 || data + (uint64_t)r->size > end))
+		r->size = data < end ? (int)(end - data) : 0;
+}
+
 static int refill(struct trace_dat *d, int cpu, struct vpmc__errbuf *err)
 {
 	struct dat_cpu *c = &d->cpus[cpu];
@@ -850,6 +874,7 @@ static int refill(struct trace_dat *d, int cpu, struct vpmc__errbuf *err)
 	c->next = r;
 	if (!r)
 		return cpu_ended(d, cpu, err);
+	clip_to_page(d, r);
 	c->seen = true;
 	c->last_offset = r->offset;
 	c->last_ts = r->ts;

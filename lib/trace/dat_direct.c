@@ -65,6 +65,8 @@ struct dat_direct {
 	int nr_cpus;
 	struct pages_cpu *cpu;
 	struct dat_direct_loss bad; /* what dat_direct_read() last failed on */
+	struct dat_page_format fmt; /* the pages' (kbuffer's) */
+	uint8_t *seen;              /* dat_page_check()'s scratch */
 };
 
 static enum algo algo_of(const char *name)
@@ -293,6 +295,30 @@ int dat_direct_tep(const struct dat_layout *l, const char *path, struct tep_hand
 	return 0;
 }
 
+/* The commit word's size kbuffer takes: init_cpu_data()'s, 8 bytes if header_page says so,
+ * else 4 (read_header_files(): a kernel long if header_page is not read). */
+static int commit_size(struct tep_handle *tep, const struct dat_layout *l)
+{
+	int size = tep_get_header_page_size(tep);
+
+	return (size ? size : l->long_size) == 8 ? 8 : 4;
+}
+
+int dat_direct_page_format(const struct dat_layout *l, struct dat_page_format *f)
+{
+	struct tep_handle *tep = tep_alloc();
+
+	if (!tep)
+		return VPMC_ERR_NOMEM;
+	tep_set_long_size(tep, l->long_size);
+	parse_meta(l, &l->header_info, tep, META_HEADER_INFO);
+	f->long_size = commit_size(tep, l);
+	f->big_endian = l->big_endian;
+	f->old_format = tep_is_old_format(tep);
+	tep_free(tep);
+	return 0;
+}
+
 void dat_direct_close(struct dat_direct *p)
 {
 	int i;
@@ -306,6 +332,7 @@ void dat_direct_close(struct dat_direct *p)
 		free(p->cpu[i].zbuf);
 	}
 	free(p->cpu);
+	free(p->seen);
 	free(p);
 }
 
@@ -352,14 +379,15 @@ int dat_direct_open(struct dat_direct **out, const struct dat_layout *l, struct 
 		return VPMC_ERR_NOMEM;
 	p->fd = l->fd;
 	p->big_endian = l->big_endian;
-	/* read_header_files(): the header page's commit is a kernel long; init_cpu_data(): 8
-	 * bytes, or else 4 */
-	p->long_size = (tep_get_header_page_size(tep) ? tep_get_header_page_size(tep)
-						       : l->long_size) == 8 ? 8 : 4;
+	p->long_size = commit_size(tep, l);
+	p->fmt = (struct dat_page_format){ p->long_size, l->big_endian, tep_is_old_format(tep) };
+	p->seen = malloc(2 * l->page_size / 8 + 1);
 	p->algo = l->compressed ? algo_of(l->compression) : ALGO_NONE;
 	p->page_size = l->page_size;
 	p->cpu = calloc(l->nr_cpus, sizeof(*p->cpu));
-	if (!p->cpu) {
+	if (!p->cpu || !p->seen) {
+		free(p->cpu);
+		free(p->seen);
 		free(p);
 		return VPMC_ERR_NOMEM;
 	}
@@ -406,7 +434,7 @@ static int read_chunk(struct dat_direct *p, struct pages_cpu *c, int cpu)
 	void *z;
 
 	p->bad = (struct dat_direct_loss){ cpu, c->chunk + 1, c->chunks, c->chunk_at,
-					    c->buf_off + c->buf_len, 0, false };
+					    c->buf_off + c->buf_len, 0, false, false };
 	if (pread(p->fd, head, sizeof(head), (off_t)c->chunk_at) != sizeof(head))
 		return VPMC_ERR_IO;
 	csize = dat_layout_get_num(head, 4, p->big_endian);
@@ -462,7 +490,7 @@ static int fill_compressed(struct dat_direct *p, struct pages_cpu *c, int cpu)
 /* Load the page at c->page into kbuf, reading the next batch or chunk when the buffer ends. */
 static int load_page(struct dat_direct *p, struct pages_cpu *c, int cpu)
 {
-	uint64_t size;
+	uint64_t size, at;
 	uint8_t *page;
 	int ret;
 
@@ -481,7 +509,14 @@ static int load_page(struct dat_direct *p, struct pages_cpu *c, int cpu)
 	size = dat_layout_get_num(page + 8, p->long_size, p->big_endian) & DAT_COMMIT_MASK;
 	if (size > p->page_size) {
 		p->bad = (struct dat_direct_loss){ cpu, c->chunk, c->chunks, c->chunk_at, c->page,
-						    (int)size, false };
+						    (int)size, false, false };
+		return DAT_DIRECT_CORRUPT;
+	}
+	/* kbuffer reads past the page into the next, or the zeros after the buffer's last: only
+	 * a loop of its without end is refused (a loop through a record ends at the record) */
+	if (dat_page_check(page, 2 * p->page_size, &p->fmt, p->seen, &at) == DAT_PAGE_ENDLESS) {
+		p->bad = (struct dat_direct_loss){ cpu, c->chunk, c->chunks, c->chunk_at, c->page,
+						    0, false, true };
 		return DAT_DIRECT_CORRUPT;
 	}
 	kbuffer_load_subbuffer(c->kbuf, page);
@@ -519,7 +554,7 @@ int dat_direct_read(struct dat_direct *p, int cpu, struct tep_record *r)
 	 * data runs past it (libtracecmd reads them forever). */
 	if (kbuffer_curr_offset(c->kbuf) <= c->last_event) {
 		p->bad = (struct dat_direct_loss){ cpu, c->chunk, c->chunks, c->chunk_at, c->page, 0,
-						    true };
+						    true, false };
 		c->loaded = false;
 		c->end = c->page;
 		return DAT_DIRECT_CORRUPT;

@@ -36,6 +36,17 @@ struct dat_direct;
 bool dat_direct_usable(const struct dat_layout *l);
 
 /**
+ * dat_direct_page_format() - The ring-buffer pages' format as libtracecmd's init_cpu_data()
+ * gives it to kbuffer: the commit word's size and the old format, from header_page's text
+ * (parsed by libtraceevent, as dat_direct_tep() does), the byte order from the file's.
+ * @l: from dat_layout_read()
+ * @f: filled
+ *
+ * Return: 0, or VPMC_ERR_NOMEM.
+ */
+int dat_direct_page_format(const struct dat_layout *l, struct dat_page_format *f);
+
+/**
  * dat_direct_tep() - The file's event formats, parsed as libtracecmd's read_header_files(),
  * read_ftrace_files() and read_event_files() parse them.
  * @l: a layout for which dat_direct_usable()
@@ -95,6 +106,8 @@ struct dat_direct_loss {
 	int page_bytes;          /* a bad page: the data size it claims; 0: a bad chunk */
 	bool loop;               /* a bad page: an event's length does not move past it, so
 				  * kbuffer would read the page's events again and again */
+	bool endless;            /* a bad page: its events loop with no record in them, which
+				  * kbuffer would walk forever (dat_page_check()) */
 };
 
 const struct dat_direct_loss *dat_direct_loss(const struct dat_direct *p);

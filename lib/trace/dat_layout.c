@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "dat_layout.h"
+#include "dat_page.h"
 
 #define SEC_FL_COMPRESS 1           /* section flags: TRACECMD_SEC_FL_COMPRESS */
 #define OPTIONS_SECTIONS_MAX 1024   /* more is a loop of "next options" offsets */
@@ -184,16 +185,33 @@ static void walk_event_formats(struct cursor *c)
 	}
 }
 
+/* The bytes of page @p (@buf) that libtracecmd's map of the file can read: the file's, then
+ * zeros to the end of the host page the file ends in (a read past that is a SIGBUS). */
+static uint64_t read_page(const struct dat_layout *l, uint64_t p, uint8_t *buf)
+{
+	uint64_t host = (uint64_t)sysconf(_SC_PAGESIZE);
+	uint64_t mapped = (l->file_size + host - 1) / host * host;
+	uint64_t avail = mapped - p < l->page_size ? mapped - p : l->page_size;
+	uint64_t n = l->file_size - p < avail ? l->file_size - p : avail;
+
+	if (pread(l->fd, buf, n, (off_t)p) != (ssize_t)n)
+		n = 0;
+	memset(buf + n, 0, avail - n);
+	return avail;
+}
+
 /*
  * Every ring-buffer page's commit (data size) fits the page: libtracecmd rejects a bigger one
  * ("bad page read") in init_cpu() and crashes in the cleanup, or, past the first page, ends
- * that CPU's records early without an error.
+ * that CPU's records early without an error. And kbuffer reads only inside each page
+ * (dat_page_check()): libtracecmd hands it the page where it maps the file.
  */
-static int check_pages(struct cursor *c, const struct dat_layout *l, int cpu, const char *path,
-		       struct vpmc__errbuf *err)
+static int check_pages(const struct dat_layout *l, const struct dat_page_format *f, int cpu,
+		       uint8_t *buf, const char *path, struct vpmc__errbuf *err)
 {
 	const struct dat_cpu_data *d = &l->cpu[cpu];
-	uint64_t p, commit;
+	uint64_t p, commit, avail, at;
+	const char *what;
 
 	if (d->file_off % l->page_size)
 		return vpmc__set_error(err, VPMC_ERR_PARSE,
@@ -201,18 +219,31 @@ static int check_pages(struct cursor *c, const struct dat_layout *l, int cpu, co
 				       "start on a page (%llu bytes)", path, cpu,
 				       (unsigned long long)d->file_off,
 				       (unsigned long long)l->page_size);
-	c->end = c->file_size;
-	for (p = d->file_off; p < d->file_off + d->file_size && !c->bad; p += l->page_size) {
-		c->pos = p + 8; /* after the page's time stamp */
-		commit = num(c, l->long_size) & DAT_COMMIT_MASK;
-		if (!c->bad && commit > l->page_size)
+	for (p = d->file_off; p < d->file_off + d->file_size; p += l->page_size) {
+		avail = read_page(l, p, buf);
+		if (avail < 8 + (uint64_t)f->long_size)
+			break; /* a last page cut short: libtracecmd reads what is there */
+		commit = dat_layout_get_num(buf + 8, f->long_size, l->big_endian) & DAT_COMMIT_MASK;
+		if (commit > l->page_size)
 			return vpmc__set_error(err, VPMC_ERR_PARSE,
 					       "%s: corrupt trace.dat: the ring-buffer page at byte "
 					       "%llu holds %llu bytes, more than a page (%llu)", path,
 					       (unsigned long long)p, (unsigned long long)commit,
 					       (unsigned long long)l->page_size);
+		what = dat_page_check(buf, avail, f, buf + l->page_size, &at);
+		if (what == DAT_PAGE_ENDLESS)
+			return vpmc__set_error(err, VPMC_ERR_PARSE,
+					       "%s: corrupt trace.dat: the ring-buffer page at byte "
+					       "%llu: its events loop with no record in them from byte "
+					       "%llu of it (libtraceevent would walk them forever)",
+					       path, (unsigned long long)p, (unsigned long long)at);
+		if (what)
+			return vpmc__set_error(err, VPMC_ERR_PARSE,
+					       "%s: corrupt trace.dat: the ring-buffer page at byte "
+					       "%llu: %s would be read past the page (byte %llu of it)",
+					       path, (unsigned long long)p, what,
+					       (unsigned long long)at);
 	}
-	c->bad = false; /* a last page cut short: libtracecmd reads what is there */
 	return 0;
 }
 
@@ -663,21 +694,21 @@ uint64_t dat_layout_unread_pages(const struct dat_layout *l, int cpu, uint64_t f
 	return n;
 }
 
-int dat_layout_check_pages(const struct dat_layout *l, const char *path,
-			   struct vpmc__errbuf *err)
+int dat_layout_check_pages(const struct dat_layout *l, const struct dat_page_format *f,
+			   const char *path, struct vpmc__errbuf *err)
 {
-	struct cursor c = { .fd = l->fd, .end = l->file_size, .file_size = l->file_size,
-			    .big_endian = l->big_endian };
-	int cpu, ret;
+	/* a page, then dat_page_check()'s scratch */
+	uint8_t *buf = l->compressed ? NULL : malloc(l->page_size + l->page_size / 8 + 1);
+	int cpu, ret = 0;
 
-	for (cpu = 0; cpu < l->nr_cpus && !l->compressed; cpu++) {
-		if (!l->cpu[cpu].file_size)
-			continue;
-		ret = check_pages(&c, l, cpu, path, err);
-		if (ret)
-			return ret;
+	if (!l->compressed && !buf)
+		return VPMC_ERR_NOMEM;
+	for (cpu = 0; cpu < l->nr_cpus && !l->compressed && !ret; cpu++) {
+		if (l->cpu[cpu].file_size)
+			ret = check_pages(l, f, cpu, buf, path, err);
 	}
-	return 0;
+	free(buf);
+	return ret;
 }
 
 bool dat_layout_pread(const struct dat_layout *l, uint64_t pos, void *buf, size_t n)

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "internal.h"
+#include "dat_page.h"
 
 /* kbuffer: the data size in a ring-buffer page header's commit word (the bits above are flags:
  * 31 events were missed, 30 their count is stored after the data). */
@@ -86,16 +87,19 @@ uint64_t dat_layout_unread_pages(const struct dat_layout *l, int cpu, uint64_t f
 /**
  * dat_layout_check_pages() - Every ring-buffer page's commit (data size) within a page, for
  * uncompressed data that libtracecmd reads: it rejects a bigger one in init_cpu() and crashes in
- * its cleanup, or past the first page ends that CPU's records early without a word.
+ * its cleanup, or past the first page ends that CPU's records early without a word. And no
+ * read of kbuffer's past a page, or a loop of its without end (dat_page_check()): libtracecmd
+ * hands it pages where it maps the file.
  * (trace_dat_direct.c checks each page as it reads it: a bad one ends only its CPU.)
  * @l: from dat_layout_read()
+ * @f: the pages' format as libtracecmd takes it (dat_direct_page_format())
  * @path: the file, for messages
  * @err: "PATH: corrupt trace.dat: ..." naming the page
  *
  * Return: 0 (also for compressed data, whose pages cannot be seen), or VPMC_ERR_PARSE.
  */
-int dat_layout_check_pages(const struct dat_layout *l, const char *path,
-			   struct vpmc__errbuf *err);
+int dat_layout_check_pages(const struct dat_layout *l, const struct dat_page_format *f,
+			   const char *path, struct vpmc__errbuf *err);
 
 /**
  * dat_layout_pread() - Read @n bytes of the walked file at @pos.

@@ -1633,6 +1633,84 @@ START_TEST(test_commit_flags)
 }
 END_TEST
 
+/*
+ * fuzz/crashes/dat/kbuffer-past-page.dat (fuzz_dat, CI of 0a0730b: a SIGBUS in
+ * kbuffer_next_event() under tracecmd_read_data()): a v6 file with an OFFSET option (read by
+ * libtracecmd), CPU 0's data at byte 12288 (0x3000). That page's commit is 4080 (a full page of
+ * 4096), and its events from data byte 4012 on are records of type_len 0 whose length word is
+ * 0: length 0 - 4, rounded to -4, each 8 + (-4) = 4 bytes after the one before. The one at 4072
+ * has its data at 4080, page byte 16 + 4080 = 4096: its common fields (8 bytes) lie past the
+ * page, and the next one's length word (at 4076 + 4, page byte 4096) too. libtracecmd maps the
+ * page where it maps the file: kbuffer read past the map (a page of the file past its end in
+ * the fuzzer's memfd: SIGBUS). The layout walk refuses the page first.
+ */
+START_TEST(test_kbuffer_past_page)
+{
+	const char *top = getenv("top_srcdir");
+	struct vpmc__errbuf err;
+	struct trace_dat *d = NULL;
+	char path[512], want[768];
+
+	snprintf(path, sizeof(path), "%s/fuzz/crashes/dat/kbuffer-past-page.dat", top ? top : ".");
+	ck_assert_int_eq(trace_dat_open(&d, path, false, &err), VPMC_ERR_PARSE);
+	snprintf(want, sizeof(want), "%s: corrupt trace.dat: the ring-buffer page at byte 12288: a "
+		 "record's common fields would be read past the page (byte 4096 of it)", path);
+	ck_assert_str_eq(err.msg, want);
+	ck_assert_ptr_null(d);
+}
+END_TEST
+
+/* CPU 0's first page with its first event made a padding of length -4 (0xfffffffc): kbuffer's
+ * next event is the same one, no record between (__next_event() never returned: the reader
+ * hung, on both paths). */
+static void patch_endless_padding(uint8_t *buf, size_t n)
+{
+	uint8_t *page = v6_page(buf, n, 0);
+
+	put_le32(page + 16, 29); /* type_len 29: padding, delta 0 */
+	put_le32(page + 20, 0xfffffffc);
+}
+
+/* Read directly: CPU 0's records end at its first page, both its pages lost (2 pages a CPU),
+ * CPU 1's 5 records read (trace-cmd report). */
+START_TEST(test_endless_padding_direct)
+{
+	const char *p = temp_copy("small-mixed-real.p2.v6.dat", 0, patch_endless_padding);
+	char want[768];
+
+	snprintf(want, sizeof(want), "%s: cpu 0: no records: its page 1 has events that loop with "
+		 "no record in them (libtraceevent would walk them forever); its data is lost (2 "
+		 "pages)", p);
+	check_one_unread(p, want, 2, 5);
+	unlink(p);
+}
+END_TEST
+
+/* With an OFFSET option, for libtracecmd: the file is refused before it opens it, at CPU 0's
+ * first page, the loop at data byte 0 (page byte 16). */
+START_TEST(test_endless_padding_libtracecmd)
+{
+	const char *p = temp_copy("small-mixed-real.p2-offset.v6.dat", 0, patch_endless_padding);
+	struct vpmc__errbuf err;
+	struct trace_dat *d = NULL;
+	uint8_t *buf = malloc(8 << 20);
+	FILE *f = fopen(p, "rb");
+	char want[768];
+	size_t n;
+
+	ck_assert_ptr_nonnull(f);
+	n = fread(buf, 1, 8 << 20, f);
+	fclose(f);
+	ck_assert_int_eq(trace_dat_open(&d, p, false, &err), VPMC_ERR_PARSE);
+	snprintf(want, sizeof(want), "%s: corrupt trace.dat: the ring-buffer page at byte %llu: "
+		 "its events loop with no record in them from byte 16 of it (libtraceevent would "
+		 "walk them forever)", p, (unsigned long long)(v6_page(buf, n, 0) - buf));
+	ck_assert_str_eq(err.msg, want);
+	free(buf);
+	unlink(p);
+}
+END_TEST
+
 static Suite *trace_dat_suite(void)
 {
 	Suite *s = suite_create("trace_dat");
@@ -1669,6 +1747,9 @@ static Suite *trace_dat_suite(void)
 	tcase_add_test(bad, test_v7_cpu_numbers);
 	tcase_add_test(bad, test_v6_header_tag);
 	tcase_add_test(bad, test_commit_flags);
+	tcase_add_test(bad, test_kbuffer_past_page);
+	tcase_add_test(bad, test_endless_padding_direct);
+	tcase_add_test(bad, test_endless_padding_libtracecmd);
 	suite_add_tcase(s, rec);
 	suite_add_tcase(s, bad);
 	return s;
