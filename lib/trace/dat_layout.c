@@ -623,18 +623,44 @@ static int v7_walk(struct cursor *c, struct dat_layout *l, const char *path,
 	return l->cpu ? check_cpu_data(c, l, path, err) : 0;
 }
 
-/* Both versions start the same: magic, "tracing", "6" or "7", endianness, long size, page. */
+/*
+ * The file version as libtracecmd's tracecmd_alloc_fd() takes it: a NUL-terminated string after
+ * the magic, strtol()'d (text that is no number is 0), kept as an unsigned long. 0 to 6 it reads
+ * as version 6 (read_headers_v6()), 7 as 7, more it refuses. Return: the version (6 or 7), 0 for
+ * one libtracecmd refuses; -1 if the string does not end in 64 bytes (@c->pos: after it).
+ */
+static int file_version(struct cursor *c)
+{
+	char buf[64];
+	unsigned long v;
+	ssize_t n = pread(c->fd, buf, sizeof(buf), (off_t)c->pos);
+	const char *nul = n > 0 ? memchr(buf, 0, (size_t)n) : NULL;
+
+	if (!nul)
+		return -1;
+	v = (unsigned long)strtol(buf, NULL, 10);
+	c->pos += (uint64_t)(nul - buf) + 1;
+	return v > 7 ? 0 : v == 7 ? 7 : 6;
+}
+
+/* Both versions start the same: magic, "tracing", the version, endianness, long size, page. */
 static int walk(struct cursor *c, struct dat_layout *l, const char *path,
 		struct vpmc__errbuf *err)
 {
-	char head[12];
+	char magic[10];
+	int version;
 
-	if (pread(c->fd, head, sizeof(head), 0) != sizeof(head) ||
-	    memcmp(head, "\x17\x08\x44tracing", 10) || head[11] ||
-	    (head[10] != '6' && head[10] != '7'))
-		return 0; /* libtracecmd's to refuse or to read */
-	l->version = head[10] - '0';
-	c->pos = 12;
+	if (pread(c->fd, magic, sizeof(magic), 0) != sizeof(magic) ||
+	    memcmp(magic, "\x17\x08\x44tracing", 10))
+		return 0; /* libtracecmd's to refuse */
+	c->pos = sizeof(magic);
+	version = file_version(c);
+	if (version < 0)
+		return vpmc__set_error(err, VPMC_ERR_PARSE, "%s: corrupt trace.dat: no version "
+				       "(a string of at most 63 bytes) at byte 10", path);
+	if (!version)
+		return 0; /* libtracecmd refuses it: "Unsupported file version" */
+	l->version = version;
 	l->big_endian = c->big_endian = num(c, 1);
 	l->long_size = (int)num(c, 1);
 	l->page_size = num(c, 4);

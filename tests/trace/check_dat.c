@@ -1711,6 +1711,69 @@ START_TEST(test_endless_padding_libtracecmd)
 }
 END_TEST
 
+/*
+ * The file version is a string libtracecmd's tracecmd_alloc_fd() strtol()s: 0 to 6 (text that
+ * is no number: 0) it reads as version 6, 8 and more it refuses ("Unsupported file version").
+ * small-mixed-real.p2.v6.dat with its "6" made "\x01", "0" and "5": the same 211 records (trace-cmd
+ * report | grep -c ': kvm_'); made "8": refused.
+ */
+static char version_char;
+
+static void patch_version(uint8_t *buf, size_t n)
+{
+	ck_assert_uint_gt(n, 10);
+	buf[10] = (uint8_t)version_char;
+}
+
+START_TEST(test_version_string)
+{
+	static const char read_as_6[] = { '\x01', '0', '5' };
+	struct vpmc__errbuf err;
+	struct trace_dat *d = NULL;
+	char plain[512], want[768];
+	const char *p;
+	size_t i;
+
+	snprintf(plain, sizeof(plain), "%s", trace_path("small-mixed-real.p2.v6.dat"));
+	for (i = 0; i < sizeof(read_as_6); i++) {
+		version_char = read_as_6[i];
+		p = temp_copy("small-mixed-real.p2.v6.dat", 0, patch_version);
+		ck_assert_uint_eq(same_records(plain, p, 0), 211);
+		unlink(p);
+	}
+	version_char = '8';
+	p = temp_copy("small-mixed-real.p2.v6.dat", 0, patch_version);
+	ck_assert_int_eq(trace_dat_open(&d, p, true, &err), VPMC_ERR_PARSE);
+	snprintf(want, sizeof(want), "%s: libtracecmd cannot read this trace.dat (truncated or "
+		 "corrupt)", p);
+	ck_assert_str_eq(err.msg, want);
+	unlink(p);
+}
+END_TEST
+
+/*
+ * fuzz/crashes/dat/version-unknown-long-6.dat (fuzz_dat: a SIGSEGV in kbuffer_load_subbuffer()
+ * under tracecmd_read_data()): version "\x01" (read as 6 by libtracecmd, see
+ * test_version_string), then byte order 0, long size 6, page size 4096. The layout walk took
+ * only "6" and "7" and left the file to libtracecmd unwalked: a page whose commit (0x2316600)
+ * is far over a page had kbuffer read the missed-events count 36 MB past it. Walked as v6, it
+ * is refused at its long size.
+ */
+START_TEST(test_version_unknown_long_6)
+{
+	const char *top = getenv("top_srcdir");
+	struct vpmc__errbuf err;
+	struct trace_dat *d = NULL;
+	char path[512], want[768];
+
+	snprintf(path, sizeof(path), "%s/fuzz/crashes/dat/version-unknown-long-6.dat",
+		 top ? top : ".");
+	ck_assert_int_eq(trace_dat_open(&d, path, false, &err), VPMC_ERR_PARSE);
+	snprintf(want, sizeof(want), "%s: corrupt trace.dat: long size 6 (4 or 8)", path);
+	ck_assert_str_eq(err.msg, want);
+}
+END_TEST
+
 static Suite *trace_dat_suite(void)
 {
 	Suite *s = suite_create("trace_dat");
@@ -1750,6 +1813,8 @@ static Suite *trace_dat_suite(void)
 	tcase_add_test(bad, test_kbuffer_past_page);
 	tcase_add_test(bad, test_endless_padding_direct);
 	tcase_add_test(bad, test_endless_padding_libtracecmd);
+	tcase_add_test(bad, test_version_string);
+	tcase_add_test(bad, test_version_unknown_long_6);
 	suite_add_tcase(s, rec);
 	suite_add_tcase(s, bad);
 	return s;
