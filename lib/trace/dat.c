@@ -840,20 +840,22 @@ static int refill_direct(struct trace_dat *d, int cpu, struct vpmc__errbuf *err)
 	return ret;
 }
 
-/* Read CPU @cpu's next record. Return: 0, TRACE_DAT_UNREAD (see cpu_ended()), or
- * VPMC_ERR_IO. */
 /* A record of libtracecmd's whose length runs past its page (corrupt): only its bytes in the
  * page are its data, as dat_direct_read() gives them (a field past them makes it a short
- * record). Its data follows its header words (record_size - size bytes). */
+ * record). Its data follows its header words: kbuffer's index - curr, the difference of the
+ * two sizes modulo 2^32 (a corrupt length wraps them). */
 static void clip_to_page(const struct trace_dat *d, struct tep_record *r)
 {
-	uint64_t ps = d->layout.page_size, data = r->offset + (uint64_t)(r->record_size - r->size);
+	uint32_t header = (uint32_t)r->record_size - (uint32_t)r->size;
+	uint64_t ps = d->layout.page_size, data = r->offset + header;
 	uint64_t end = (r->offset & ~(ps - 1)) + ps;
 
 	if (ps && (r->size < 0 || data + (uint64_t)r->size > end))
 		r->size = data < end ? (int)(end - data) : 0;
 }
 
+/* Read CPU @cpu's next record. Return: 0, TRACE_DAT_UNREAD (see cpu_ended()), or
+ * VPMC_ERR_IO. */
 static int refill(struct trace_dat *d, int cpu, struct vpmc__errbuf *err)
 {
 	struct dat_cpu *c = &d->cpus[cpu];
