@@ -54,7 +54,7 @@ quiet() {
 	tap_result $ok "$name"
 }
 
-tap_plan 11
+tap_plan 16
 progress "compare, kvm text on a terminal" "32.77 k" $vpmcsim compare "$tr/local-kvm/multi-vcpu-real.txt"
 # dat NAME: true if this vpmcsim reads trace.dat (libtracecmd), else a TAP skip for NAME
 dat() {
@@ -78,6 +78,24 @@ n="sweep -j 2, stderr to a file"
 ! dat "$n" || quiet "$n" $vpmcsim sweep -j 2 --tolerance 100 "$tr/local-kvm/multi-vcpu-real.dat"
 n="convert, stderr to a file"
 ! dat "$n" || quiet "$n" $vpmcsim convert "$tr/local-kvm/multi-vcpu-real.dat" -o -
+# a bad VPMCSIM_PROGRESS_MS (not digits alone, or above 60000) is said on stderr even when it
+# is a file, once, before what the command says anyway; 60000 is taken without a word
+for v in abc -1 10x 60001 60000; do
+	VPMCSIM_PROGRESS_MS=$v $vpmcsim compare "$tr/local-kvm/multi-vcpu-real.txt" \
+		>/dev/null 2>"$tmp/err1"
+	env -u VPMCSIM_PROGRESS_MS $vpmcsim compare "$tr/local-kvm/multi-vcpu-real.txt" \
+		>/dev/null 2>"$tmp/err2"
+	if [ $v = 60000 ]; then
+		cp "$tmp/err2" "$tmp/want"
+	else
+		{ echo "vpmcsim: warning: VPMCSIM_PROGRESS_MS '$v': expected milliseconds from 0 to" \
+			"60000; using 250"; cat "$tmp/err2"; } >"$tmp/want"
+	fi
+	ok=0
+	cmp -s "$tmp/want" "$tmp/err1" || ok=1
+	tap_result $ok "VPMCSIM_PROGRESS_MS=$v, stderr to a file"
+	[ $ok = 0 ] || diff "$tmp/want" "$tmp/err1" | head -5 | tap_quote
+done
 # a short trace (1782 events, less than 2^14) never calls back: nothing on the terminal but
 # the report
 if dat "a short trace shows no line"; then
