@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # cli_progress.sh - The progress line of long work (issue 15): on a terminal (script(1) gives
 # vpmcsim a pseudo-terminal) stderr shows "NAME: P% done, N events, R events/s, M:SS left" and
-# erases it before the reader's report; with stderr in a file nothing of it is written, and
-# stderr is the same bytes as without a terminal at all.
+# erases it before the reader's report (merge: files read of all, the share of their bytes); with
+# stderr in a file nothing of it is written, and stderr is the same bytes as without a terminal.
 . "$(dirname "$0")/../tap.sh"
 
 if ! command -v script >/dev/null 2>&1; then
@@ -54,7 +54,7 @@ quiet() {
 	tap_result $ok "$name"
 }
 
-tap_plan 16
+tap_plan 18
 progress "compare, kvm text on a terminal" "32.77 k" $vpmcsim compare "$tr/local-kvm/multi-vcpu-real.txt"
 # dat NAME: true if this vpmcsim reads trace.dat (libtracecmd), else a TAP skip for NAME
 dat() {
@@ -114,6 +114,24 @@ awk -v esc="$(printf '\033')" '{ sub(esc "\\[K$", "") } length($0) > 44 { bad = 
 	length($0) == 44 { cut = 1 } END { exit bad || !cut }' "$tmp/lines" || ok=1
 tap_result $ok "the line is cut to the terminal's width"
 [ $ok = 0 ] || tr '\033' '~' <"$tmp/lines" | head -3 | tap_quote
+
+# merge: files read of all, the share of their bytes, erased before the merge's messages; three
+# copies of one summary, the same size each, so after file k the share is k/3: 33.3%, 66.7%, 100.0%
+$vpmcsim compare --format json "$tr/local-kvm/multi-vcpu-real.txt" >"$tmp/s1.json" 2>/dev/null
+cp "$tmp/s1.json" "$tmp/s2.json"
+cp "$tmp/s1.json" "$tmp/s3.json"
+on_tty "$tmp/tty" $vpmcsim merge "$tmp/s1.json" "$tmp/s2.json" "$tmp/s3.json"
+tr '\r' '\n' <"$tmp/tty" >"$tmp/lines"
+ok=0
+for k in "1 of 3 files: 33.3" "2 of 3 files: 66.7" "3 of 3 files: 100.0"; do
+	grep -q "^vpmcsim: merge, $k% done, .* bytes, .* bytes/s, [0-9]*:[0-9][0-9] left" \
+		"$tmp/lines" || ok=1
+done
+# the line after the last one is the erase, then the merge's first warning (or nothing)
+sed -n '/3 of 3 files/{n;p;q}' "$tmp/lines" | grep -q "^$(printf '\033')\\[K\(vpmcsim: \|$\)" || ok=1
+tap_result $ok "merge: files, share of bytes, rate, time left; erased"
+[ $ok = 0 ] || tr '\033' '~' <"$tmp/lines" | head -6 | tap_quote
+quiet "merge, stderr to a file" $vpmcsim merge "$tmp/s1.json" "$tmp/s2.json" "$tmp/s3.json"
 
 # gen: the share of the duration generated (timer-storm) or of the round trips (nested-pingpong),
 # erased at the end; the file written is the same bytes as without a terminal
