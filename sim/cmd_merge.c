@@ -58,8 +58,8 @@ static int merge_read(struct vpmc_summary *s, int first, int argc, char **argv)
 	for (i = first; i < argc; i++) {
 		err = vpmc_summary_add_file(s, argv[i]);
 		if (err)
-			return vpmcsim_fail(err == VPMC_ERR_IO ? EXIT_USAGE : EXIT_INPUT, "merge: %s",
-					    vpmc_summary_error(s));
+			return vpmcsim_fail(err == VPMC_ERR_IO ? EXIT_USAGE : EXIT_INPUT,
+					    "merge: %s", vpmc_summary_error(s));
 		if (show) {
 			done += merge_file_bytes(argv[i]);
 			snprintf(name, sizeof(name), "merge, %d of %d files", i - first + 1,

@@ -88,8 +88,8 @@ for v in abc -1 10x 60001 60000; do
 	if [ $v = 60000 ]; then
 		cp "$tmp/err2" "$tmp/want"
 	else
-		{ echo "vpmcsim: warning: VPMCSIM_PROGRESS_MS '$v': expected milliseconds from 0 to" \
-			"60000; using 250"; cat "$tmp/err2"; } >"$tmp/want"
+		{ echo "vpmcsim: warning: VPMCSIM_PROGRESS_MS '$v': expected milliseconds" \
+			"from 0 to 60000; using 250"; cat "$tmp/err2"; } >"$tmp/want"
 	fi
 	ok=0
 	cmp -s "$tmp/want" "$tmp/err1" || ok=1
@@ -128,7 +128,8 @@ for k in "1 of 3 files: 33.3" "2 of 3 files: 66.7" "3 of 3 files: 100.0"; do
 		"$tmp/lines" || ok=1
 done
 # the line after the last one is the erase, then the merge's first warning (or nothing)
-sed -n '/3 of 3 files/{n;p;q}' "$tmp/lines" | grep -q "^$(printf '\033')\\[K\(vpmcsim: \|$\)" || ok=1
+esc=$(printf '\033')
+sed -n '/3 of 3 files/{n;p;q}' "$tmp/lines" | grep -q "^$esc\\[K\(vpmcsim: \|$\)" || ok=1
 tap_result $ok "merge: files, share of bytes, rate, time left; erased"
 [ $ok = 0 ] || tr '\033' '~' <"$tmp/lines" | head -6 | tap_quote
 quiet "merge, stderr to a file" $vpmcsim merge "$tmp/s1.json" "$tmp/s2.json" "$tmp/s3.json"
