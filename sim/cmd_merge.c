@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "latency_cli.h"
 #include "outfile.h"
+#include "progress.h"
 #include "vpmcsim.h"
 
 static const char usage_line[] = "vpmcsim merge [OPTIONS] A.json B.json...";
@@ -32,6 +33,41 @@ static int merge_distinct(int first, int argc, char **argv)
 						    argv[i]);
 		}
 	}
+	return 0;
+}
+
+/* The size of @path in bytes, 0 if it cannot be stat'ed (for the progress line only). */
+static uint64_t merge_file_bytes(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) ? 0 : (uint64_t)st.st_size;
+}
+
+/* Read the summaries argv[@first..@argc) into @s, with a progress line on a terminal: files read
+ * of all, the share of their bytes, the rate and the time left. Return: 0, or the exit code. */
+static int merge_read(struct vpmc_summary *s, int first, int argc, char **argv)
+{
+	uint64_t done = 0, total = 0;
+	bool show = progress_begin();
+	char name[64];
+	int i, err;
+
+	for (i = first; show && i < argc; i++)
+		total += merge_file_bytes(argv[i]);
+	for (i = first; i < argc; i++) {
+		err = vpmc_summary_add_file(s, argv[i]);
+		if (err)
+			return vpmcsim_fail(err == VPMC_ERR_IO ? EXIT_USAGE : EXIT_INPUT,
+					    "merge: %s", vpmc_summary_error(s));
+		if (show) {
+			done += merge_file_bytes(argv[i]);
+			snprintf(name, sizeof(name), "merge, %d of %d files", i - first + 1,
+				 argc - first);
+			progress_show(name, done, total, done, "bytes");
+		}
+	}
+	progress_done();
 	return 0;
 }
 
@@ -162,7 +198,7 @@ static int merge_run(int argc, char **argv)
 	struct vpmc_nested *n = NULL;
 	struct vpmc_summary *s;
 	struct cli c;
-	int rc = merge_args(argc, argv, &fmt, &f, &out), i, err;
+	int rc = merge_args(argc, argv, &fmt, &f, &out);
 
 	if (rc >= 0)
 		return rc;
@@ -171,14 +207,10 @@ static int merge_run(int argc, char **argv)
 		return rc;
 	if (vpmc_summary_new(&s))
 		return vpmcsim_fail(EXIT_INPUT, "merge: out of memory");
-	for (i = optind; i < argc; i++) {
-		err = vpmc_summary_add_file(s, argv[i]);
-		if (err) {
-			rc = vpmcsim_fail(err == VPMC_ERR_IO ? EXIT_USAGE : EXIT_INPUT, "merge: %s",
-					  vpmc_summary_error(s));
-			vpmc_summary_free(s);
-			return rc;
-		}
+	rc = merge_read(s, optind, argc, argv);
+	if (rc) {
+		vpmc_summary_free(s);
+		return rc;
 	}
 	cmd = vpmc_summary_command(s);
 	if (!strcmp(cmd, "stat")) {

@@ -14,9 +14,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "progress.h"
 
 #define PROGRESS_INTERVAL_MS 250 /* redraws at most 4 times a second */
+#define PROGRESS_INTERVAL_MAX_MS 60000
 
 static struct {
 	int wanted;          /* 0 not asked yet, 1 yes, -1 no */
@@ -34,17 +36,30 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
+/* VPMCSIM_PROGRESS_MS (tests redraw at every call with 0), or the default if it is unset or
+ * empty; a bad value is said (even with no terminal: it is the user's mistake either way) and
+ * the default used (cli_parse_u64() leaves @v alone on error). Return: ns. */
+static uint64_t progress_interval(void)
+{
+	const char *ms = getenv("VPMCSIM_PROGRESS_MS");
+	uint64_t v = PROGRESS_INTERVAL_MS;
+
+	if (ms && *ms && cli_parse_u64(ms, PROGRESS_INTERVAL_MAX_MS, &v))
+		fprintf(stderr, "vpmcsim: warning: VPMCSIM_PROGRESS_MS '%s': expected milliseconds "
+			"from 0 to %d; using %d\n", ms, PROGRESS_INTERVAL_MAX_MS,
+			PROGRESS_INTERVAL_MS);
+	return v * 1000000ULL;
+}
+
 bool progress_begin(void)
 {
 	struct winsize ws;
-	const char *ms;
 
 	if (!pg.wanted) {
 		pg.wanted = isatty(STDERR_FILENO) ? 1 : -1;
 		if (!ioctl(STDERR_FILENO, TIOCGWINSZ, &ws))
 			pg.width = ws.ws_col;
-		ms = getenv("VPMCSIM_PROGRESS_MS"); /* tests redraw at every call with 0 */
-		pg.interval = (ms && *ms ? strtoull(ms, NULL, 10) : PROGRESS_INTERVAL_MS) * 1000000ULL;
+		pg.interval = progress_interval();
 	}
 	if (pg.wanted > 0 && !pg.started) {
 		pg.started = true;

@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <vpmc/summary.h>
@@ -526,16 +527,21 @@ static const char *differing_key(json_t **a, json_t **b)
 	return NULL;
 }
 
-/* @v as a message shows it: an exact double (a "%a" string) also in decimal. Return: text to
- * free, or NULL for no value. */
-static char *ident_text(const json_t *v)
+/* @v, the value of @key (NULL: a whole identity key), as a message shows it: an exact double
+ * (a "%a" string) also in decimal, a host kernel as MAJOR.MINOR. Return: text to free, or NULL
+ * for no value. */
+static char *ident_text(const char *key, const json_t *v)
 {
 	const char *t = json_string_value(v);
-	char *end, *out;
+	char *end, *out, kernel[48];
 	double d;
 
 	if (!v)
 		return NULL;
+	if (key && !strcmp(key, "host_kernel") && json_is_integer(v) &&
+	    json_integer_value(v) >= 0 && json_integer_value(v) <= UINT_MAX)
+		return strdup(vpmc__kernel_name((unsigned int)json_integer_value(v), kernel,
+						sizeof(kernel)));
 	if (t && strchr(t, 'p') && (d = strtod(t, &end), !*end && end != t)) {
 		size_t len = strlen(t) + 40;
 
@@ -570,8 +576,8 @@ static int ident_check(struct vpmc_summary *s, const char *path, json_t *st)
 		/* name the option or parameter, not the whole object (one level: cost.NAME) */
 		if (json_is_object(a) && json_is_object(b))
 			sub = differing_key(&a, &b);
-		ta = ident_text(a);
-		tb = ident_text(b);
+		ta = ident_text(sub, a);
+		tb = ident_text(sub, b);
 		vpmc__set_error(&s->eb, VPMC_ERR_INVAL, "%s and %s were made with different "
 				"%s%s%s: %.300s against %.300s; they do not merge", s->first_path,
 				path, keys[i], sub ? "." : "", sub ? sub : "", ta ? ta : "(none)",

@@ -10,7 +10,8 @@
 #   are vpmcsim's;
 # - vpmcsim(1), EXAMPLES: every example runs (the recording itself is left out: it needs root
 #   and a guest; a real VMX excerpt stands in for its guest.dat), and the README's recording
-#   command is the first; a jq example prints no null (each key it names is in the output).
+#   command is the first; a jq example prints no null (each key it names is in the output);
+# - vpmcsim(1), MERGE: the fleet example's glob matches the source tree's traces, and it runs.
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/tap.sh"
 
 src=$top_srcdir
@@ -236,6 +237,35 @@ if [ -n "$rec_cmd" ] && grep -qxF "$rec_cmd" "$tmp/examples"; then
 	tap_result 0 readme-recording-is-man-example
 else
 	fail readme-recording-is-man-example "README: $rec_cmd" "not among vpmcsim(1)'s EXAMPLES"
+fi
+
+# ---- vpmcsim(1), MERGE: the fleet example ---------------------------------------------------
+
+# Run where traces/ is the source tree's: its glob matches recordings, and the merge it writes
+# names as many traces as the glob matched (GNU parallel and a trace.dat reader permitting).
+sed -n '/^\.SH MERGE$/,/^\.SH /p' "$src/sim/vpmcsim.1" | sed -n '/^\.nf$/,/^\.fi$/p' |
+	sed -e '/^\.\(nf\|fi\|RS\|RE\)/d' -e "s/\\\\(aq/'/g" -e 's/\\-/-/g' >"$tmp/fleet.sh"
+mkdir "$tmp/fleet" && ln -s "$(cd "$VPMC_TRACES" && pwd)" "$tmp/fleet/traces"
+glob=$(sed -n 's/.* ::: //p' "$tmp/fleet.sh")
+set -- $(cd "$tmp/fleet" && for f in $glob; do [ -e "$f" ] && echo "$f"; done)
+if [ -n "$glob" ] && [ $# -gt 0 ]; then
+	tap_result 0 merge-example-glob-matches
+else
+	fail merge-example-glob-matches "'$glob' matches nothing in the source tree"
+fi
+if ! command -v parallel >/dev/null 2>&1; then
+	tap_result 0 "merge-example-runs # SKIP GNU parallel not installed"
+elif ! "$vpmcsim_dir/vpmcsim" stat "$tmp/fleet/$1" >/dev/null 2>&1; then
+	tap_result 0 "merge-example-runs # SKIP this vpmcsim cannot read $1"
+else
+	(cd "$tmp/fleet" && PATH=$vpmcsim_dir:$PATH && . "$tmp/fleet.sh" &&
+		vpmcsim merge merged.json) >"$tap_out" 2>&1 </dev/null
+	if grep -qx "trace: $# traces (merged)" "$tap_out"; then
+		tap_result 0 merge-example-runs
+	else
+		fail merge-example-runs "want 'trace: $# traces (merged)'"
+		tap_quote "$tap_out"
+	fi
 fi
 tap_plan $tap_n
 tap_done

@@ -26,7 +26,7 @@ norm() {
 		 .warnings |= map(split($w) | join("TRACE") | split($m) | join("TRACE"))' "$1"
 }
 
-tap_plan 101
+tap_plan 102
 
 # ---- convert --vcpu ---------------------------------------------------------------------------
 # The 4-vCPU recording as text (no libtracecmd needed); whole.vtr holds all its events.
@@ -341,6 +341,14 @@ refuse cost cost --cost resume_us=3
 refuse cost-profile cost --cost-profile rfc-milan
 refuse vendor pmu --vendor amd
 refuse kernel pmu --host-kernel 6.5
+# the host kernels named as written, MAJOR.MINOR, not as VPMC_KERNEL() encodes them (6.8 is
+# 6 << 16 | 8 = 393224, 6.12 is 393228)
+for k in 6.8 6.12; do
+	$vpmcsim compare -j 1 --host-kernel $k --format json "$out/p1.vtr" >"$out/k$k.json" \
+		2>/dev/null
+done
+check refuse-kernel-as-written 1 "different pmu.host_kernel: 6.8 against 6.12; they do not merge" \
+	$vpmcsim merge "$out/k6.8.json" "$out/k6.12.json"
 refuse guest-ips assumptions --guest-ips 2000000000
 check refuse-command 1 "were made with different command: \"compare\" against \"sweep\"" \
 	$vpmcsim merge "$p0" "$out/sweep-p1.json"

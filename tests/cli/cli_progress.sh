@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # cli_progress.sh - The progress line of long work (issue 15): on a terminal (script(1) gives
 # vpmcsim a pseudo-terminal) stderr shows "NAME: P% done, N events, R events/s, M:SS left" and
-# erases it before the reader's report; with stderr in a file nothing of it is written, and
-# stderr is the same bytes as without a terminal at all.
+# erases it before the reader's report (merge: files read of all, the share of their bytes); with
+# stderr in a file nothing of it is written, and stderr is the same bytes as without a terminal.
 . "$(dirname "$0")/../tap.sh"
 
 if ! command -v script >/dev/null 2>&1; then
@@ -54,7 +54,7 @@ quiet() {
 	tap_result $ok "$name"
 }
 
-tap_plan 11
+tap_plan 18
 progress "compare, kvm text on a terminal" "32.77 k" $vpmcsim compare "$tr/local-kvm/multi-vcpu-real.txt"
 # dat NAME: true if this vpmcsim reads trace.dat (libtracecmd), else a TAP skip for NAME
 dat() {
@@ -78,6 +78,24 @@ n="sweep -j 2, stderr to a file"
 ! dat "$n" || quiet "$n" $vpmcsim sweep -j 2 --tolerance 100 "$tr/local-kvm/multi-vcpu-real.dat"
 n="convert, stderr to a file"
 ! dat "$n" || quiet "$n" $vpmcsim convert "$tr/local-kvm/multi-vcpu-real.dat" -o -
+# a bad VPMCSIM_PROGRESS_MS (not digits alone, or above 60000) is said on stderr even when it
+# is a file, once, before what the command says anyway; 60000 is taken without a word
+for v in abc -1 10x 60001 60000; do
+	VPMCSIM_PROGRESS_MS=$v $vpmcsim compare "$tr/local-kvm/multi-vcpu-real.txt" \
+		>/dev/null 2>"$tmp/err1"
+	env -u VPMCSIM_PROGRESS_MS $vpmcsim compare "$tr/local-kvm/multi-vcpu-real.txt" \
+		>/dev/null 2>"$tmp/err2"
+	if [ $v = 60000 ]; then
+		cp "$tmp/err2" "$tmp/want"
+	else
+		{ echo "vpmcsim: warning: VPMCSIM_PROGRESS_MS '$v': expected milliseconds" \
+			"from 0 to 60000; using 250"; cat "$tmp/err2"; } >"$tmp/want"
+	fi
+	ok=0
+	cmp -s "$tmp/want" "$tmp/err1" || ok=1
+	tap_result $ok "VPMCSIM_PROGRESS_MS=$v, stderr to a file"
+	[ $ok = 0 ] || diff "$tmp/want" "$tmp/err1" | head -5 | tap_quote
+done
 # a short trace (1782 events, less than 2^14) never calls back: nothing on the terminal but
 # the report
 if dat "a short trace shows no line"; then
@@ -96,6 +114,25 @@ awk -v esc="$(printf '\033')" '{ sub(esc "\\[K$", "") } length($0) > 44 { bad = 
 	length($0) == 44 { cut = 1 } END { exit bad || !cut }' "$tmp/lines" || ok=1
 tap_result $ok "the line is cut to the terminal's width"
 [ $ok = 0 ] || tr '\033' '~' <"$tmp/lines" | head -3 | tap_quote
+
+# merge: files read of all, the share of their bytes, erased before the merge's messages; three
+# copies of one summary, the same size each, so after file k the share is k/3: 33.3%, 66.7%, 100.0%
+$vpmcsim compare --format json "$tr/local-kvm/multi-vcpu-real.txt" >"$tmp/s1.json" 2>/dev/null
+cp "$tmp/s1.json" "$tmp/s2.json"
+cp "$tmp/s1.json" "$tmp/s3.json"
+on_tty "$tmp/tty" $vpmcsim merge "$tmp/s1.json" "$tmp/s2.json" "$tmp/s3.json"
+tr '\r' '\n' <"$tmp/tty" >"$tmp/lines"
+ok=0
+for k in "1 of 3 files: 33.3" "2 of 3 files: 66.7" "3 of 3 files: 100.0"; do
+	grep -q "^vpmcsim: merge, $k% done, .* bytes, .* bytes/s, [0-9]*:[0-9][0-9] left" \
+		"$tmp/lines" || ok=1
+done
+# the line after the last one is the erase, then the merge's first warning (or nothing)
+esc=$(printf '\033')
+sed -n '/3 of 3 files/{n;p;q}' "$tmp/lines" | grep -q "^$esc\\[K\(vpmcsim: \|$\)" || ok=1
+tap_result $ok "merge: files, share of bytes, rate, time left; erased"
+[ $ok = 0 ] || tr '\033' '~' <"$tmp/lines" | head -6 | tap_quote
+quiet "merge, stderr to a file" $vpmcsim merge "$tmp/s1.json" "$tmp/s2.json" "$tmp/s3.json"
 
 # gen: the share of the duration generated (timer-storm) or of the round trips (nested-pingpong),
 # erased at the end; the file written is the same bytes as without a terminal
