@@ -35,13 +35,16 @@ struct walk {
 static uint32_t word(struct walk *w, uint64_t off)
 {
 	uint64_t at = w->start + off;
+	uint32_t v;
 
 	if (at + 4 > w->avail) {
 		if (!w->fault) /* the first read past the page */
 			w->fault = at > w->avail ? at : w->avail;
 		return 0;
 	}
-	return (uint32_t)dat_layout_get_num(w->page + at, 4, w->f->big_endian);
+	memcpy(&v, w->page + at, 4); /* dat_layout_get_num()'s, without its loop: once an event */
+	return w->f->big_endian == (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__) ? v
+									     : __builtin_bswap32(v);
 }
 
 /* One event at data offset @curr, as translate_data(): the offset of the next (32 bits, as
