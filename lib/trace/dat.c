@@ -334,13 +334,15 @@ static int probe_open(const struct trace_dat *d, pid_t *child, struct vpmc__errb
 /* @name's place as tep_data_type() and tep_data_pid() find it once (get_common_info(): the
  * first event's common field), so that a record's is read without two calls into
  * libtraceevent per record. A size tep_read_number() does not read (not 1, 2, 4 or 8), or no
- * such field: size 0, and the record's is left to libtraceevent (and its warnings). */
+ * such field, or one past the bytes dat_page_check() holds readable (a format not the kernel's):
+ * size 0, and the record's is left to libtraceevent (and its warnings). */
 static struct common_field find_common(struct tep_handle *tep, const char *name)
 {
 	struct tep_event *ev = tep_get_first_event(tep);
 	struct tep_format_field *f = ev ? tep_find_common_field(ev, name) : NULL;
 
-	if (!f || (f->size != 1 && f->size != 2 && f->size != 4 && f->size != 8))
+	if (!f || (f->size != 1 && f->size != 2 && f->size != 4 && f->size != 8) ||
+	    f->offset < 0 || f->offset + f->size > DAT_PAGE_COMMON_READ)
 		return (struct common_field){ 0, 0 };
 	return (struct common_field){ f->offset, f->size };
 }
