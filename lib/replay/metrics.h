@@ -116,6 +116,8 @@ struct metrics_vcpu {
 	bool host_has;            /* the event being applied recorded the real guest's read */
 	bool ref_read, ref_read_gp;
 	bool cur_drained, cur_open;
+	bool cost_class;          /* the cost has terms the exit's class decides: track it */
+	bool entry_traced;        /* the entry being applied is the trace's, not the overlay's */
 	unsigned int event_slots; /* slots with cand or pend_this_event set (bit per slot) */
 	int err;                  /* sticky VPMC_ERR_NOMEM from a histogram */
 	uint64_t host_value;
@@ -143,11 +145,9 @@ struct metrics_vcpu {
 	const struct vpmc_cost *cost;
 	bool cost_v2;             /* vpmc_cost_v2(cost): price the v2 terms too */
 	bool no_perf_events;      /* mediated, reference: a drain reprograms no perf event */
-	bool cost_class;          /* the cost has terms the exit's class decides: track it */
 	enum vpmc_policy_kind kind;
 	struct replay_exit_state xs; /* the class of the trace exit being applied */
 	uint32_t vcpu;            /* keys the cost draws */
-	bool entry_traced;        /* the entry being applied is the trace's, not the overlay's */
 	uint64_t exit_ord;        /* trace exits priced on the vCPU so far */
 	uint64_t exit_modeled;    /* modeled exits priced since the last of them */
 	unsigned int cur_reprogrammed;

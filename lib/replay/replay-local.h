@@ -52,21 +52,21 @@ struct lane_vcpu {
 	uint64_t triggers_seen;      /* ... given to the metrics so far */
 	unsigned int qi;             /* reference observations of it already fed to the metrics */
 	uint32_t vcpu;
-	struct metrics_vcpu m;
 	struct vpmc_replay *r;
 	struct replay_lane *lane;
 	uint8_t cpl;                 /* the guest's CPL as the events set it */
 	bool pmi_delivered;          /* a PMI reached the guest during the event */
 	bool in_handler;
+	/* the trace position (ideal.h): guest instructions of the trace's segments applied so
+	 * far, and where the segment being applied began */
+	uint64_t pos, seg_base;
+	struct metrics_vcpu m;
 	/* with an overlay, a guest segment runs in parts (lane_guest()): the one being run, and
 	 * where the reference stands in it */
 	const struct vpmc_event *seg;
 	struct vpmc__guest_progress ref_seg;
 	uint64_t read_value;         /* what the guest's last READ returned */
 	struct overlay_guest og;
-	/* the trace position (ideal.h): guest instructions of the trace's segments applied so
-	 * far, and where the segment being applied began */
-	uint64_t pos, seg_base;
 	struct ideal_match ideal;    /* this lane's samples against the ideal guest's */
 };
 

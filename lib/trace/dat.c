@@ -162,6 +162,12 @@ struct reason_name {
 	char name[VPMC_REASON_MAX];
 };
 
+/* Where every record has a common field: libtraceevent's __parse_common() reads it at the
+ * offset and size of the first event's (get_common_info()); size 0: call libtraceevent. */
+struct common_field {
+	int offset, size;
+};
+
 /* Per libtracecmd CPU index. */
 struct dat_cpu {
 	struct tep_record *next;   /* the record to merge next, NULL when exhausted */
@@ -189,6 +195,7 @@ struct trace_dat {
 	bool read_direct;          /* dat_direct_usable(): dat_direct reads it, else libtracecmd */
 	struct dat_direct *direct;
 	bool swap;                 /* the file's byte order is not the host's */
+	struct common_field type_field, pid_field; /* common_type, common_pid (find_common()) */
 	struct reason_name reasons[REASON_CACHE];
 	unsigned int reason_next;  /* the cache entry to replace next */
 };
@@ -324,6 +331,22 @@ static int probe_open(const struct trace_dat *d, pid_t *child, struct vpmc__errb
 			       "corrupt?)", d->path);
 }
 
+/* @name's place as tep_data_type() and tep_data_pid() find it once (get_common_info(): the
+ * first event's common field), so that a record's is read without two calls into
+ * libtraceevent per record. A size tep_read_number() does not read (not 1, 2, 4 or 8), or no
+ * such field, or one past the bytes dat_page_check() holds readable (a format not the kernel's):
+ * size 0, and the record's is left to libtraceevent (and its warnings). */
+static struct common_field find_common(struct tep_handle *tep, const char *name)
+{
+	struct tep_event *ev = tep_get_first_event(tep);
+	struct tep_format_field *f = ev ? tep_find_common_field(ev, name) : NULL;
+
+	if (!f || (f->size != 1 && f->size != 2 && f->size != 4 && f->size != 8) ||
+	    f->offset < 0 || f->offset + f->size > DAT_PAGE_COMMON_READ)
+		return (struct common_field){ 0, 0 };
+	return (struct common_field){ f->offset, f->size };
+}
+
 /* A file dat_direct reads: its formats parsed by libtraceevent, no libtracecmd. */
 static int open_direct(struct trace_dat *d, struct vpmc__errbuf *err)
 {
@@ -410,6 +433,8 @@ int trace_dat_open(struct trace_dat **out, const char *path, bool isolate,
 	d->layout_ok = d->layout.nr_cpus > 0 && cpus_in_order(&d->layout);
 	d->refill = -1;
 	d->swap = tep_is_file_bigendian(d->tep) != tep_is_local_bigendian(d->tep);
+	d->type_field = find_common(d->tep, "common_type");
+	d->pid_field = find_common(d->tep, "common_pid");
 	*out = d;
 	return 0;
 }
@@ -661,10 +686,19 @@ static int fill_fields(struct trace_dat *d, const struct dat_event *de,
 	return de->kind == KVM_REC_EMULATE_INSN ? fill_insn(de, r, &in, rec) : 0;
 }
 
+/* A record's common field @f, as tep_read_number() reads it (no bound: as libtraceevent's,
+ * within the page, dat_page_check()). */
+static inline uint64_t common_number(const struct trace_dat *d, const struct common_field *f,
+				     const struct tep_record *r)
+{
+	return read_number((const uint8_t *)r->data + f->offset, f->size, d->swap);
+}
+
 static int fill_record(struct trace_dat *d, struct tep_record *r, struct kvm_record *rec,
 		       struct vpmc__errbuf *err)
 {
-	int type = tep_data_type(d->tep, r);
+	int type = d->type_field.size ? (int)common_number(d, &d->type_field, r)
+				      : tep_data_type(d->tep, r);
 	struct dat_event *de = type >= 0 && type < d->nr_events ? &d->events[type] : NULL;
 	struct tep_event *ev;
 
@@ -687,7 +721,8 @@ static int fill_record(struct trace_dat *d, struct tep_record *r, struct kvm_rec
 	memcpy(rec->name, de->name, sizeof(rec->name));
 	rec->time_ns = r->ts;
 	rec->has_time = true;
-	rec->tid = tep_data_pid(d->tep, r);
+	rec->tid = d->pid_field.size ? (int)common_number(d, &d->pid_field, r)
+				     : tep_data_pid(d->tep, r);
 	rec->cpu = r->cpu;
 	if (fill_fields(d, de, r, rec))
 		return dat_error(d, r, "record shorter than the format of", de->name, err);

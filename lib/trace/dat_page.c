@@ -27,21 +27,21 @@ struct walk {
 	uint32_t data_at;      /* the data offset of the last event's data, if a record */
 };
 
-/* What trace_dat.c reads of every record before its fields (bounded by its size):
- * tep_data_type() and tep_data_pid(), common_type and common_pid, in its first 8 bytes. */
-#define COMMON_READ 8
 
 /* The 4-byte word at data offset @off, or 0 with w->fault set if it is not in the page. */
 static uint32_t word(struct walk *w, uint64_t off)
 {
 	uint64_t at = w->start + off;
+	uint32_t v;
 
 	if (at + 4 > w->avail) {
 		if (!w->fault) /* the first read past the page */
 			w->fault = at > w->avail ? at : w->avail;
 		return 0;
 	}
-	return (uint32_t)dat_layout_get_num(w->page + at, 4, w->f->big_endian);
+	memcpy(&v, w->page + at, 4); /* dat_layout_get_num()'s, without its loop: once an event */
+	return w->f->big_endian == (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__) ? v
+									     : __builtin_bswap32(v);
 }
 
 /* One event at data offset @curr, as translate_data(): the offset of the next (32 bits, as
@@ -122,7 +122,7 @@ static const char *step(struct walk *w, uint32_t curr, uint32_t size, uint32_t *
 		*at = w->fault;
 		return "an event header";
 	}
-	if (data && w->start + w->data_at + COMMON_READ > w->avail) {
+	if (data && w->start + w->data_at + DAT_PAGE_COMMON_READ > w->avail) {
 		*at = w->avail;
 		return "a record's common fields";
 	}

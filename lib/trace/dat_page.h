@@ -19,6 +19,10 @@ struct dat_page_format {
 	bool old_format; /* no header_page text (Linux 2.6.30 and earlier) */
 };
 
+/* What trace_dat.c reads of every record before its fields (bounded by its size): common_type
+ * and common_pid, in its first 8 bytes (the kernel's struct trace_entry). */
+#define DAT_PAGE_COMMON_READ 8
+
 /* dat_page_check(): the page's events loop with no record in them */
 extern const char DAT_PAGE_ENDLESS[];
 
