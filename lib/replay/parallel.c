@@ -13,6 +13,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "blockq.h"
 #include "replay-local.h"
@@ -222,6 +223,7 @@ static int parallel_go(struct vpmc_replay *r, struct vpmc_reader *rd, struct sha
 	}
 	r->nr_vcpus = w[0].s->nr_vcpus;
 	r->cap_vcpus = w[0].s->cap_vcpus;
+	memcpy(r->vcpu_present, w[0].s->vcpu_present, sizeof(r->vcpu_present));
 	r->exit_ns_sum = w[0].s->exit_ns_sum;
 	r->exits_measured = w[0].s->exits_measured;
 	vpmc_reader_stats(rd, &st);

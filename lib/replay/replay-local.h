@@ -97,6 +97,7 @@ struct vpmc_replay {
 	unsigned int nr_groups;
 	uint32_t nr_vcpus;           /* vCPU arrays' size: highest index seen + 1 */
 	uint32_t cap_vcpus;
+	uint64_t vcpu_present[VPMC_MAX_VCPUS / 64]; /* a bit per vCPU with models */
 	struct vpmc_pmu_config cfg;  /* as KVM capped it */
 	bool begun, finished;
 	struct overlay ov;
@@ -169,6 +170,10 @@ void replay_count(struct vpmc_replay *r);
 /* vpmc_replay_run() on threads, when r->threads and the engine allow it (parallel.c).
  * Return: 1 if it cannot (the caller runs on one thread), else as vpmc_replay_run(). */
 int replay_run_parallel(struct vpmc_replay *r, struct vpmc_reader *rd);
+
+/* The lowest vCPU index >= @v that has models, or r->nr_vcpus: walks the vCPUs in order
+ * without a look at every index up to the highest (4096 with vCPU 4095). */
+uint32_t replay_next_vcpu(const struct vpmc_replay *r, uint32_t v);
 
 /* Prefix the engine's error @err with @where (a place in the trace); Return: @err. */
 int replay_error_at(struct vpmc_replay *r, const char *where, int err);

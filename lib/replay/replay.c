@@ -61,12 +61,14 @@ void vpmc_replay_free(struct vpmc_replay *r)
 	if (!r)
 		return;
 	for (i = 0; i < r->nr_lanes; i++) {
-		for (v = 0; r->lanes[i].vcpus && v < r->nr_vcpus; v++)
+		for (v = replay_next_vcpu(r, 0); r->lanes[i].vcpus && v < r->nr_vcpus;
+		     v = replay_next_vcpu(r, v + 1))
 			lane_vcpu_free(r->lanes[i].vcpus[v]);
 		free(r->lanes[i].vcpus);
 	}
 	for (i = 0; i < r->nr_groups; i++) {
-		for (v = 0; r->groups[i]->vcpus && v < r->nr_vcpus; v++)
+		for (v = replay_next_vcpu(r, 0); r->groups[i]->vcpus && v < r->nr_vcpus;
+		     v = replay_next_vcpu(r, v + 1))
 			group_vcpu_free(r->groups[i]->vcpus[v]);
 		free(r->groups[i]->vcpus);
 		free(r->groups[i]->lanes);
@@ -615,6 +617,22 @@ static int replay_grow(struct vpmc_replay *r, uint32_t vcpu)
 	return 0;
 }
 
+uint32_t replay_next_vcpu(const struct vpmc_replay *r, uint32_t v)
+{
+	uint32_t w = v / 64, nr_words = (r->nr_vcpus + 63) / 64;
+	uint64_t bits;
+
+	if (v >= r->nr_vcpus)
+		return r->nr_vcpus;
+	bits = r->vcpu_present[w] & (~0ULL << (v % 64));
+	while (!bits && ++w < nr_words)
+		bits = r->vcpu_present[w];
+	if (!bits)
+		return r->nr_vcpus;
+	v = w * 64 + (uint32_t)__builtin_ctzll(bits);
+	return v < r->nr_vcpus ? v : r->nr_vcpus;
+}
+
 /* Models, metrics and (overlay) the profiler's programming for a vCPU's first event. */
 static int replay_add_vcpu(struct vpmc_replay *r, uint32_t vcpu, uint64_t t)
 {
@@ -630,6 +648,7 @@ static int replay_add_vcpu(struct vpmc_replay *r, uint32_t vcpu, uint64_t t)
 	}
 	if (vcpu >= r->nr_vcpus)
 		r->nr_vcpus = vcpu + 1;
+	r->vcpu_present[vcpu / 64] |= 1ULL << (vcpu % 64);
 	for (i = 0; i < r->nr_groups; i++) {
 		struct group_vcpu *gv = calloc(1, sizeof(*gv));
 
@@ -874,7 +893,7 @@ int vpmc_replay_finish(struct vpmc_replay *r)
 	if (!r->begun || r->finished)
 		return vpmc__set_error(&r->errbuf, VPMC_ERR_INVAL, "replay not begun or finished");
 	for (i = 0; i < r->nr_lanes; i++) {
-		for (v = 0; v < r->nr_vcpus; v++) {
+		for (v = replay_next_vcpu(r, 0); v < r->nr_vcpus; v = replay_next_vcpu(r, v + 1)) {
 			struct lane_vcpu *lv = r->lanes[i].vcpus[v];
 
 			if (!lv)

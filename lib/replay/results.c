@@ -9,26 +9,41 @@
 
 #include "replay-local.h"
 
-/* Sum of lane @l's metrics and samples over vCPU @vcpu (-1 all) into @sum and @ideal
- * (initialized here). */
-static int replay_lane_sum(const struct vpmc_replay *r, const struct replay_lane *l, int vcpu,
+/* Add lane @l's metrics and samples of every vCPU into @sum and @ideal. */
+static int replay_lane_sum(const struct vpmc_replay *r, const struct replay_lane *l,
 			   struct metrics_vcpu *sum, struct ideal_match *ideal)
 {
-	/* one vCPU: only its slot (a walk of every slot per call was most of a report's time
-	 * with high vCPU numbers) */
-	uint32_t v = vcpu < 0 ? 0 : (uint32_t)vcpu;
-	uint32_t end = vcpu < 0 || (uint32_t)vcpu >= r->nr_vcpus ? r->nr_vcpus : v + 1;
+	uint32_t v;
 	int err = 0;
 
-	metrics_vcpu_init(sum, &r->cfg, NULL);
-	ideal_init(ideal);
-	for (; !err && v < end; v++) {
+	for (v = replay_next_vcpu(r, 0); !err && v < r->nr_vcpus; v = replay_next_vcpu(r, v + 1)) {
 		if (l->vcpus[v])
 			err = metrics_vcpu_add(sum, &l->vcpus[v]->m);
 		if (!err && l->vcpus[v])
 			err = ideal_add(ideal, &l->vcpus[v]->ideal);
 	}
 	return err;
+}
+
+/* The one vCPU of lane @l that vCPU @vcpu (-1 all) covers, or NULL: its figures are read in
+ * place (a sum into a copy merged every histogram, allocating its blocks, at each call: most
+ * of a report's and of fuzz_engine's time per vCPU and counter). */
+static const struct lane_vcpu *replay_lane_one(const struct vpmc_replay *r,
+					       const struct replay_lane *l, int vcpu)
+{
+	const struct lane_vcpu *one = NULL;
+	uint32_t v;
+
+	if (vcpu >= 0)
+		return (uint32_t)vcpu < r->nr_vcpus ? l->vcpus[vcpu] : NULL;
+	for (v = replay_next_vcpu(r, 0); v < r->nr_vcpus; v = replay_next_vcpu(r, v + 1)) {
+		if (!l->vcpus[v])
+			continue;
+		if (one)
+			return NULL;
+		one = l->vcpus[v];
+	}
+	return one;
 }
 
 /* The samples of @im into @m (vCPU rows: not per counter). */
@@ -46,6 +61,36 @@ static void replay_fill_samples(const struct ideal_match *im, struct vpmc_metric
 	m->ideal_lateness_ns_max = im->late_ns.max;
 }
 
+/* The lateness of @sum's counter slot @slot, or (-1) of all its slots, into @m: a slot's own
+ * histograms when it alone has samples, else merged into @ev and @ns (empty; the caller
+ * releases them). */
+static void replay_fill_lateness(const struct metrics_vcpu *sum, int slot, struct vpmc_metrics *m,
+				 struct vpmc_hist *ev, struct vpmc_hist *ns)
+{
+	const struct vpmc_hist *e = ev, *n = ns;
+	int i, one = slot, nr = 0;
+
+	for (i = 0; slot < 0 && i < METRICS_NR_SLOTS; i++) {
+		if (sum->ctr[i].late_ev.n || sum->ctr[i].late_ns.n)
+			one = nr++ ? -1 : i;
+	}
+	if (one >= 0) {
+		e = &sum->ctr[one].late_ev;
+		n = &sum->ctr[one].late_ns;
+	}
+	/* a merge that fails for memory leaves the percentiles short, never wrong-sized */
+	for (i = 0; nr > 1 && i < METRICS_NR_SLOTS; i++) {
+		if (hist_merge(ev, &sum->ctr[i].late_ev) || hist_merge(ns, &sum->ctr[i].late_ns))
+			break;
+	}
+	m->lateness_events_p50 = hist_percentile(e, 5000);
+	m->lateness_events_p99 = hist_percentile(e, 9900);
+	m->lateness_events_max = e->max;
+	m->lateness_ns_p50 = hist_percentile(n, 5000);
+	m->lateness_ns_p99 = hist_percentile(n, 9900);
+	m->lateness_ns_max = n->max;
+}
+
 /* @sum's figures for one counter slot (-1 all) as the public struct. */
 static void replay_fill_metrics(const struct metrics_vcpu *sum, int slot, struct vpmc_metrics *m)
 {
@@ -54,8 +99,6 @@ static void replay_fill_metrics(const struct metrics_vcpu *sum, int slot, struct
 	int i;
 
 	memset(m, 0, sizeof(*m));
-	hist_init(&ev);
-	hist_init(&ns);
 	for (i = 0; i < METRICS_NR_SLOTS; i++) {
 		const struct metrics_ctr *c = &sum->ctr[i];
 
@@ -73,9 +116,6 @@ static void replay_fill_metrics(const struct metrics_vcpu *sum, int slot, struct
 		m->overflows_matched += c->matched;
 		m->overflows_missed += c->missed;
 		m->dropped_by_guest += c->dropped_by_guest;
-		/* a merge that fails for memory leaves the percentiles short, never wrong-sized */
-		if (hist_merge(&ev, &c->late_ev) || hist_merge(&ns, &c->late_ns))
-			break;
 	}
 	if (m->reads) {
 		m->error_events_mean_abs = abs_sum / (double)m->reads;
@@ -83,12 +123,9 @@ static void replay_fill_metrics(const struct metrics_vcpu *sum, int slot, struct
 	}
 	if (ref_sum > 0)
 		m->count_error_rel_mean = abs_sum / ref_sum;
-	m->lateness_events_p50 = hist_percentile(&ev, 5000);
-	m->lateness_events_p99 = hist_percentile(&ev, 9900);
-	m->lateness_events_max = ev.max;
-	m->lateness_ns_p50 = hist_percentile(&ns, 5000);
-	m->lateness_ns_p99 = hist_percentile(&ns, 9900);
-	m->lateness_ns_max = ns.max;
+	hist_init(&ev);
+	hist_init(&ns);
+	replay_fill_lateness(sum, slot, m, &ev, &ns);
 	hist_release(&ev);
 	hist_release(&ns);
 	if (slot >= 0)
@@ -119,13 +156,26 @@ static void replay_fill_metrics(const struct metrics_vcpu *sum, int slot, struct
 int vpmc_replay_metrics(const struct vpmc_replay *r, size_t i, int vcpu, int counter,
 			struct vpmc_metrics *m)
 {
+	const struct replay_lane *l;
+	const struct lane_vcpu *one;
 	struct metrics_vcpu sum;
 	struct ideal_match ideal;
 	int slot = counter < 0 ? -1 : metrics_slot(counter), err;
 
 	if (i >= vpmc_replay_nr_policies(r) || (counter >= 0 && slot < 0))
 		return VPMC_ERR_INVAL;
-	err = replay_lane_sum(r, &r->lanes[i + 1], vcpu, &sum, &ideal);
+	l = &r->lanes[i + 1];
+	one = replay_lane_one(r, l, vcpu);
+	if (one) {
+		replay_fill_metrics(&one->m, slot, m);
+		if (slot < 0)
+			replay_fill_samples(&one->ideal, m);
+		return 0;
+	}
+	/* several vCPUs, or none (an empty sum) */
+	metrics_vcpu_init(&sum, &r->cfg, NULL);
+	ideal_init(&ideal);
+	err = vcpu >= 0 ? 0 : replay_lane_sum(r, l, &sum, &ideal);
 	if (!err) {
 		replay_fill_metrics(&sum, slot, m);
 		if (slot < 0)
