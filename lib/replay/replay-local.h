@@ -98,6 +98,11 @@ struct vpmc_replay {
 	uint32_t nr_vcpus;           /* vCPU arrays' size: highest index seen + 1 */
 	uint32_t cap_vcpus;
 	uint64_t vcpu_present[VPMC_MAX_VCPUS / 64]; /* a bit per vCPU with models */
+	/* vpmc_replay_event()'s view of the same states, by vCPU: lane i's on vCPU v at
+	 * vlanes[v * nr_lanes + i], group i's at vgroups[v * nr_groups + i]; one vCPU's are
+	 * contiguous (a lane's and a group's own vcpus[] cost a cache line each per event) */
+	struct lane_vcpu **vlanes;
+	struct group_vcpu **vgroups;
 	struct vpmc_pmu_config cfg;  /* as KVM capped it */
 	bool begun, finished;
 	struct overlay ov;

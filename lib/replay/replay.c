@@ -74,6 +74,8 @@ void vpmc_replay_free(struct vpmc_replay *r)
 		free(r->groups[i]->lanes);
 		free(r->groups[i]);
 	}
+	free(r->vlanes);
+	free(r->vgroups);
 	for (i = 0; i < r->nr_shards; i++)
 		vpmc_replay_free(r->shards[i]);
 	free(r->shards);
@@ -360,7 +362,7 @@ static void lane_sample(struct lane_vcpu *lv, const struct vpmc_obs *obs)
 		return;
 	}
 	for (i = REPLAY_IDEAL + 1; i < r->nr_lanes; i++)
-		ideal_push(&r->lanes[i].vcpus[lv->vcpu]->ideal, pos, obs->time_ns);
+		ideal_push(&r->vlanes[(size_t)lv->vcpu * r->nr_lanes + i]->ideal, pos, obs->time_ns);
 }
 
 /* The policy's model observed @o. */
@@ -613,6 +615,18 @@ static int replay_grow(struct vpmc_replay *r, uint32_t vcpu)
 		memset(r->groups[i]->vcpus + r->cap_vcpus, 0,
 		       (cap - r->cap_vcpus) * sizeof(*r->groups[i]->vcpus));
 	}
+	p = realloc(r->vlanes, (size_t)cap * r->nr_lanes * sizeof(*r->vlanes));
+	if (!p)
+		return VPMC_ERR_NOMEM;
+	r->vlanes = p;
+	memset(r->vlanes + (size_t)r->cap_vcpus * r->nr_lanes, 0,
+	       (size_t)(cap - r->cap_vcpus) * r->nr_lanes * sizeof(*r->vlanes));
+	p = realloc(r->vgroups, (size_t)cap * r->nr_groups * sizeof(*r->vgroups));
+	if (!p)
+		return VPMC_ERR_NOMEM;
+	r->vgroups = p;
+	memset(r->vgroups + (size_t)r->cap_vcpus * r->nr_groups, 0,
+	       (size_t)(cap - r->cap_vcpus) * r->nr_groups * sizeof(*r->vgroups));
 	r->cap_vcpus = cap;
 	return 0;
 }
@@ -655,6 +669,7 @@ static int replay_add_vcpu(struct vpmc_replay *r, uint32_t vcpu, uint64_t t)
 		if (!gv)
 			return VPMC_ERR_NOMEM;
 		r->groups[i]->vcpus[vcpu] = gv;
+		r->vgroups[(size_t)vcpu * r->nr_groups + i] = gv;
 		gv->g = r->groups[i];
 		gv->r = r;
 		obs.fn = group_obs;
@@ -672,6 +687,7 @@ static int replay_add_vcpu(struct vpmc_replay *r, uint32_t vcpu, uint64_t t)
 		if (!lv)
 			return VPMC_ERR_NOMEM;
 		l->vcpus[vcpu] = lv;
+		r->vlanes[(size_t)vcpu * r->nr_lanes + i] = lv;
 		lv->lane = l;
 		lv->r = r;
 		lv->vcpu = vcpu;
@@ -841,6 +857,8 @@ static void replay_trace_exit(struct group_vcpu *gv, const struct vpmc_event *ev
 
 int vpmc_replay_event(struct vpmc_replay *r, const struct vpmc_event *ev)
 {
+	struct lane_vcpu **lanes;
+	struct group_vcpu **groups;
 	unsigned int i;
 	int err;
 
@@ -854,22 +872,24 @@ int vpmc_replay_event(struct vpmc_replay *r, const struct vpmc_event *ev)
 	if ((unsigned int)ev->type >= VPMC_EV_NR || (ev->cpl > 3 && ev->cpl != VPMC_CPL_KEEP))
 		return replay_event_error(r, ev, VPMC_ERR_INVAL);
 	replay_span_add(r, ev);
-	if (ev->vcpu >= r->nr_vcpus || !r->lanes[0].vcpus[ev->vcpu]) {
+	if (ev->vcpu >= r->nr_vcpus || !r->vlanes[(size_t)ev->vcpu * r->nr_lanes]) {
 		err = replay_add_vcpu(r, ev->vcpu, ev->time_ns);
 		if (err)
 			goto fail;
 	}
-	replay_trace_exit(r->groups[0]->vcpus[ev->vcpu], ev, r);
+	lanes = r->vlanes + (size_t)ev->vcpu * r->nr_lanes;
+	groups = r->vgroups + (size_t)ev->vcpu * r->nr_groups;
+	replay_trace_exit(groups[0], ev, r);
 	if (r->event_fn)
 		r->event_fn(r->exit_data, ev, false);
 	/* with an overlay each lane runs its reference through a guest segment (lane_guest()) */
 	for (i = 0; i < r->nr_groups && !(r->ov.nr && ev->type == VPMC_EV_GUEST); i++) {
-		err = group_apply(r->groups[i]->vcpus[ev->vcpu], ev->vcpu, ev);
+		err = group_apply(groups[i], ev->vcpu, ev);
 		if (err)
 			goto fail;
 	}
 	for (i = 0; i < r->nr_lanes; i++) {
-		struct lane_vcpu *lv = r->lanes[i].vcpus[ev->vcpu];
+		struct lane_vcpu *lv = lanes[i];
 
 		err = r->ov.nr ? lane_apply(lv, ev) : lane_event(lv, ev);
 		if (!err)
