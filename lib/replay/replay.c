@@ -590,43 +590,49 @@ static int lane_pmi_handler(struct lane_vcpu *lv, uint64_t t)
 
 /* ---- vCPUs ---- */
 
+/* @p, an array of @old elements of @size bytes, grown to @new, the new ones zeroed.
+ * Return: the array, or NULL (then @p is unchanged). */
+static void *grow_zeroed(void *p, size_t old, size_t new, size_t size)
+{
+	char *q = realloc(p, new * size);
+
+	if (q)
+		memset(q + old * size, 0, (new - old) * size);
+	return q;
+}
+
 static int replay_grow(struct vpmc_replay *r, uint32_t vcpu)
 {
-	uint32_t cap = r->cap_vcpus ? r->cap_vcpus : 4, i;
-	void *p;
+	uint32_t cap = r->cap_vcpus ? r->cap_vcpus : 4, old = r->cap_vcpus, i;
+	struct group_vcpu **gv;
+	struct lane_vcpu **lv;
 
 	while (cap <= vcpu)
 		cap *= 2;
 	if (cap > VPMC_MAX_VCPUS)
 		cap = VPMC_MAX_VCPUS;
 	for (i = 0; i < r->nr_lanes; i++) {
-		p = realloc(r->lanes[i].vcpus, cap * sizeof(*r->lanes[i].vcpus));
-		if (!p)
+		lv = grow_zeroed(r->lanes[i].vcpus, old, cap, sizeof(*lv));
+		if (!lv)
 			return VPMC_ERR_NOMEM;
-		r->lanes[i].vcpus = p;
-		memset(r->lanes[i].vcpus + r->cap_vcpus, 0,
-		       (cap - r->cap_vcpus) * sizeof(*r->lanes[i].vcpus));
+		r->lanes[i].vcpus = lv;
 	}
 	for (i = 0; i < r->nr_groups; i++) {
-		p = realloc(r->groups[i]->vcpus, cap * sizeof(*r->groups[i]->vcpus));
-		if (!p)
+		gv = grow_zeroed(r->groups[i]->vcpus, old, cap, sizeof(*gv));
+		if (!gv)
 			return VPMC_ERR_NOMEM;
-		r->groups[i]->vcpus = p;
-		memset(r->groups[i]->vcpus + r->cap_vcpus, 0,
-		       (cap - r->cap_vcpus) * sizeof(*r->groups[i]->vcpus));
+		r->groups[i]->vcpus = gv;
 	}
-	p = realloc(r->vlanes, (size_t)cap * r->nr_lanes * sizeof(*r->vlanes));
-	if (!p)
+	lv = grow_zeroed(r->vlanes, (size_t)old * r->nr_lanes, (size_t)cap * r->nr_lanes,
+			 sizeof(*lv));
+	if (!lv)
 		return VPMC_ERR_NOMEM;
-	r->vlanes = p;
-	memset(r->vlanes + (size_t)r->cap_vcpus * r->nr_lanes, 0,
-	       (size_t)(cap - r->cap_vcpus) * r->nr_lanes * sizeof(*r->vlanes));
-	p = realloc(r->vgroups, (size_t)cap * r->nr_groups * sizeof(*r->vgroups));
-	if (!p)
+	r->vlanes = lv;
+	gv = grow_zeroed(r->vgroups, (size_t)old * r->nr_groups, (size_t)cap * r->nr_groups,
+			 sizeof(*gv));
+	if (!gv)
 		return VPMC_ERR_NOMEM;
-	r->vgroups = p;
-	memset(r->vgroups + (size_t)r->cap_vcpus * r->nr_groups, 0,
-	       (size_t)(cap - r->cap_vcpus) * r->nr_groups * sizeof(*r->vgroups));
+	r->vgroups = gv;
 	r->cap_vcpus = cap;
 	return 0;
 }

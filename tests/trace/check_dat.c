@@ -1042,17 +1042,27 @@ START_TEST(test_fuzz_bad_page)
 }
 END_TEST
 
+/* trace_dat_open() of @path (@isolate as trace_dat_open()'s) refuses it as corrupt, with the
+ * message "@path: @why", and returns no reader. */
+static void assert_refused(const char *path, bool isolate, const char *why)
+{
+	struct vpmc__errbuf err;
+	struct trace_dat *d = NULL;
+	char want[768];
+
+	ck_assert_int_eq(trace_dat_open(&d, path, isolate, &err), VPMC_ERR_PARSE);
+	snprintf(want, sizeof(want), "%s: %s", path, why);
+	ck_assert_str_eq(err.msg, want);
+	ck_assert_ptr_null(d);
+}
+
 START_TEST(test_fuzz_finds)
 {
 	const char *dir = getenv("VPMC_TRACES");
-	struct vpmc__errbuf err;
-	struct trace_dat *d = NULL;
-	char path[512], want[768];
+	char path[512];
 
 	snprintf(path, sizeof(path), "%s/bad/%s", dir ? dir : "traces", fuzz_finds[_i].file);
-	ck_assert_int_eq(trace_dat_open(&d, path, true, &err), VPMC_ERR_PARSE);
-	snprintf(want, sizeof(want), "%s: %s", path, fuzz_finds[_i].why);
-	ck_assert_str_eq(err.msg, want);
+	assert_refused(path, true, fuzz_finds[_i].why);
 }
 END_TEST
 
@@ -1090,15 +1100,10 @@ static const struct {
 START_TEST(test_crash_finds)
 {
 	const char *dir = getenv("VPMC_TRACES");
-	struct vpmc__errbuf err;
-	struct trace_dat *d = NULL;
-	char path[512], want[768];
+	char path[512];
 
 	snprintf(path, sizeof(path), "%s/bad/%s", dir ? dir : "traces", crash_finds[_i].file);
-	ck_assert_int_eq(trace_dat_open(&d, path, true, &err), VPMC_ERR_PARSE);
-	snprintf(want, sizeof(want), "%s: %s", path, crash_finds[_i].why);
-	ck_assert_str_eq(err.msg, want);
-	ck_assert_ptr_null(d);
+	assert_refused(path, true, crash_finds[_i].why);
 }
 END_TEST
 
@@ -1758,16 +1763,11 @@ static const struct {
 START_TEST(test_refused_finds)
 {
 	const char *top = getenv("top_srcdir");
-	struct vpmc__errbuf err;
-	struct trace_dat *d = NULL;
-	char path[512], want[768];
+	char path[512];
 
 	snprintf(path, sizeof(path), "%s/fuzz/crashes/dat/%s", top ? top : ".",
 		 refused_finds[_i].file);
-	ck_assert_int_eq(trace_dat_open(&d, path, false, &err), VPMC_ERR_PARSE);
-	snprintf(want, sizeof(want), "%s: %s", path, refused_finds[_i].why);
-	ck_assert_str_eq(err.msg, want);
-	ck_assert_ptr_null(d);
+	assert_refused(path, false, refused_finds[_i].why);
 }
 END_TEST
 
