@@ -6,13 +6,14 @@
 #   --fuzz  also clang + libFuzzer runtime (fuzz targets)
 #   --dev   also trace-cmd and gnuplot-nox (recording fixtures, sweep plots)
 #   --bench also trace-cmd, GNU time and python3 (make bench: bench/replay.sh, bench/readers.sh)
-# GNU parallel is for the fleet check (scripts/fleet-check.sh, docs/fleet.md).
+# GNU parallel is for the fleet check (scripts/fleet-check.sh, docs/fleet.md); groff-base renders
+# the man pages for tests/cli/cli_docs.sh.
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
 
 pkgs=(autoconf automake libtool pkg-config make gcc check lcov libjansson-dev
       libtracecmd-dev libtraceevent-dev libtracefs-dev libzstd-dev zlib1g-dev gnuplot-nox)
-pkgs+=(parallel)
+pkgs+=(parallel groff-base)
 for arg in "$@"; do
 	case $arg in
 	--fuzz) pkgs+=(clang libclang-rt-14-dev) ;;

@@ -11,7 +11,9 @@
 # - vpmcsim(1), EXAMPLES: every example runs (the recording itself is left out: it needs root
 #   and a guest; a real VMX excerpt stands in for its guest.dat), and the README's recording
 #   command is the first; a jq example prints no null (each key it names is in the output);
-# - vpmcsim(1), MERGE: the fleet example's glob matches the source tree's traces, and it runs.
+# - vpmcsim(1), MERGE: the fleet example's glob matches the source tree's traces, and it runs;
+# - the man pages render without a request left in the text (a macro that is not at the start
+#   of its line is printed as words: ".BI -j" in the middle of a sentence).
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/tap.sh"
 
 src=$top_srcdir
@@ -267,5 +269,25 @@ else
 		tap_quote "$tap_out"
 	fi
 fi
+# ---- man pages: no request printed as text -------------------------------------------------
+
+for page in sim/vpmcsim.1 sim/vpmc.3; do
+	name=man-renders-$(basename "$page")
+	if ! command -v groff >/dev/null 2>&1; then
+		tap_result 0 "$name # SKIP groff not installed (scripts/install-deps.sh)"
+		continue
+	fi
+	# a macro name after a space or a period, as the man macros name them (an option such as
+	# --fast-us, or a file name such as out.vtr, is never one of these words)
+	LC_ALL=C groff -man -Tascii -P-c -P-b -P-u "$src/$page" 2>&1 |
+		grep -nE '(^|[ .])\.(B|I|BI|BR|IB|IR|RB|RI|SH|SS|TP|IP|PP|LP|P|RS|RE|nf|fi|br)( |$)' \
+		>"$tap_out" || :
+	if [ -s "$tap_out" ]; then
+		fail "$name" "requests printed as text (not at the start of a line in the source):"
+		tap_quote "$tap_out"
+	else
+		tap_result 0 "$name"
+	fi
+done
 tap_plan $tap_n
 tap_done
