@@ -7,17 +7,25 @@
 #include "blockq.h"
 #include "internal.h"
 
-int blockq_init(struct blockq *q, void **slot, unsigned int nr_slots, unsigned int nr_consumers)
+int blockq_init(struct blockq *q, void **slot, unsigned int nr_slots, unsigned int nr_shards,
+		bool lead)
 {
 	q->pending = calloc(nr_slots, sizeof(*q->pending));
-	if (!q->pending)
+	q->next = calloc(nr_shards, sizeof(*q->next));
+	q->busy = calloc(nr_shards, sizeof(*q->busy));
+	if (!q->pending || !q->next || !q->busy) {
+		free(q->pending);
+		free(q->next);
+		free(q->busy);
 		return VPMC_ERR_NOMEM;
+	}
 	pthread_mutex_init(&q->lock, NULL);
-	pthread_cond_init(&q->filled, NULL);
-	pthread_cond_init(&q->released, NULL);
+	pthread_cond_init(&q->changed, NULL);
 	q->slot = slot;
 	q->nr_slots = nr_slots;
-	q->nr_consumers = nr_consumers;
+	q->nr_shards = nr_shards;
+	q->lead = lead;
+	q->waiting = 0;
 	q->published = 0;
 	q->done = false;
 	return 0;
@@ -25,30 +33,84 @@ int blockq_init(struct blockq *q, void **slot, unsigned int nr_slots, unsigned i
 
 void blockq_destroy(struct blockq *q)
 {
-	pthread_cond_destroy(&q->released);
-	pthread_cond_destroy(&q->filled);
+	pthread_cond_destroy(&q->changed);
 	pthread_mutex_destroy(&q->lock);
 	free(q->pending);
+	free(q->next);
+	free(q->busy);
 }
 
-void *blockq_next_free(struct blockq *q)
+/* Under the lock: the shard not being run whose next block is the oldest it may take, or
+ * nr_shards if none. */
+static unsigned int ready_shard(const struct blockq *q)
+{
+	unsigned int s, best = q->nr_shards;
+
+	for (s = 0; s < q->nr_shards; s++) {
+		if (!q->busy[s] && q->next[s] < (s && q->lead ? q->next[0] : q->published) &&
+		    (best == q->nr_shards || q->next[s] < q->next[best]))
+			best = s;
+	}
+	return best;
+}
+
+/* Under the lock: whether a shard has a block left to take, now or after its current one. */
+static bool shard_left(const struct blockq *q)
 {
 	unsigned int s;
 
+	for (s = 0; s < q->nr_shards; s++) {
+		if (q->next[s] + q->busy[s] < q->published)
+			return true;
+	}
+	return false;
+}
+
+/* Under the lock: give shard @s's next block to the caller. */
+static void *take(struct blockq *q, unsigned int s, unsigned int *shard, uint64_t *k)
+{
+	q->busy[s] = true;
+	*shard = s;
+	*k = q->next[s];
+	return q->slot[*k % q->nr_slots];
+}
+
+static void wait_change(struct blockq *q)
+{
+	q->waiting++;
+	pthread_cond_wait(&q->changed, &q->lock);
+	q->waiting--;
+}
+
+static void changed(struct blockq *q)
+{
+	if (q->waiting)
+		pthread_cond_broadcast(&q->changed);
+}
+
+void *blockq_next(struct blockq *q, void **free_block, unsigned int *shard, uint64_t *k)
+{
+	unsigned int f, s = 0;
+	void *b = NULL;
+
 	pthread_mutex_lock(&q->lock);
-	s = (unsigned int)(q->published % q->nr_slots);
-	while (q->pending[s])
-		pthread_cond_wait(&q->released, &q->lock);
+	f = (unsigned int)(q->published % q->nr_slots);
+	while (q->pending[f] && (s = ready_shard(q)) == q->nr_shards)
+		wait_change(q);
+	if (q->pending[f])
+		b = take(q, s, shard, k);
+	else
+		*free_block = q->slot[f];
 	pthread_mutex_unlock(&q->lock);
-	return q->slot[s];
+	return b;
 }
 
 void blockq_publish(struct blockq *q)
 {
 	pthread_mutex_lock(&q->lock);
-	q->pending[q->published % q->nr_slots] = q->nr_consumers;
+	q->pending[q->published % q->nr_slots] = q->nr_shards;
 	q->published++;
-	pthread_cond_broadcast(&q->filled);
+	changed(q);
 	pthread_mutex_unlock(&q->lock);
 }
 
@@ -56,27 +118,30 @@ void blockq_end(struct blockq *q)
 {
 	pthread_mutex_lock(&q->lock);
 	q->done = true;
-	pthread_cond_broadcast(&q->filled);
+	changed(q);
 	pthread_mutex_unlock(&q->lock);
 }
 
-void *blockq_get(struct blockq *q, uint64_t k)
+void *blockq_take(struct blockq *q, unsigned int *shard, uint64_t *k)
 {
+	unsigned int s;
 	void *b = NULL;
 
 	pthread_mutex_lock(&q->lock);
-	while (q->published <= k && !q->done)
-		pthread_cond_wait(&q->filled, &q->lock);
-	if (q->published > k)
-		b = q->slot[k % q->nr_slots];
+	while ((s = ready_shard(q)) == q->nr_shards && (!q->done || shard_left(q)))
+		wait_change(q);
+	if (s < q->nr_shards)
+		b = take(q, s, shard, k);
 	pthread_mutex_unlock(&q->lock);
 	return b;
 }
 
-void blockq_release(struct blockq *q, uint64_t k)
+void blockq_put(struct blockq *q, unsigned int shard, uint64_t k)
 {
 	pthread_mutex_lock(&q->lock);
-	if (!--q->pending[k % q->nr_slots])
-		pthread_cond_broadcast(&q->released);
+	q->busy[shard] = false;
+	q->next[shard] = k + 1;
+	q->pending[k % q->nr_slots]--;
+	changed(q);
 	pthread_mutex_unlock(&q->lock);
 }

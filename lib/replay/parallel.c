@@ -23,53 +23,103 @@
 struct replay_block {
 	uint64_t first;                 /* the number of ev[0] in the replay, from 0 */
 	unsigned int n;
+	struct replay_ideal *ideal;     /* lane 0's samples in the block, in order */
+	unsigned int nr_ideal, cap_ideal;
 	struct vpmc_event ev[BLOCK_EVENTS];
 	uint64_t mark[BLOCK_EVENTS];    /* vpmc_reader_mark() of each, for an error's place */
 };
 
+/* An engine that runs on blocks: the ideal guest's (lane 0), or a shard of the policies. */
 struct shard_worker {
 	struct vpmc_replay *s;
 	unsigned int first_lane;        /* its lane 1 is the engine's lane first_lane */
-	struct blockq *q;
-	atomic_bool *failed;
-	pthread_t tid;
 	void *hook;                     /* the shard's exit hook state (r->shard_hooks) */
 	int err;                        /* of the event err_at, or of vpmc_replay_finish() */
-	bool finish_err;
 	uint64_t err_at, err_mark;
 };
 
+/* One parallel replay: its engines, which any thread runs: w[0] lane 0's, leading the others
+ * (their lanes need its samples), and w[1 ..] the shards of the policies. */
+struct parallel {
+	struct vpmc_replay *r;
+	struct shard_worker *w;
+	unsigned int nw;
+	struct blockq q;
+	atomic_bool failed;
+	struct replay_block *cur;       /* the block lane 0 runs on, and the event in it */
+	uint32_t cur_at;
+};
+
+/* Lane 0's sample @is: into the block, for the shards. */
+static int ideal_keep(void *data, const struct replay_ideal *is)
+{
+	struct parallel *p = data;
+	struct replay_block *b = p->cur;
+
+	if (b->nr_ideal == b->cap_ideal) {
+		unsigned int cap = b->cap_ideal ? 2 * b->cap_ideal : 64;
+		void *m = realloc(b->ideal, cap * sizeof(*b->ideal));
+
+		if (!m)
+			return VPMC_ERR_NOMEM;
+		b->ideal = m;
+		b->cap_ideal = cap;
+	}
+	b->ideal[b->nr_ideal] = *is;
+	b->ideal[b->nr_ideal++].at = p->cur_at;
+	return 0;
+}
+
+/* Run @w's engine on block @b, up to its first error. */
+static void shard_block(struct parallel *p, struct shard_worker *w, struct replay_block *b)
+{
+	const struct replay_ideal *is = b->ideal, *end = b->ideal + b->nr_ideal;
+	struct vpmc_replay *s = w->s;
+	uint32_t i;
+
+	if (!s->ideal_ext) {
+		p->cur = b;
+		b->nr_ideal = 0;
+	}
+	for (i = 0; !w->err && i < b->n; i++) {
+		if (s->ideal_ext) {
+			s->ideal_in = is;
+			while (is < end && is->at == i)
+				is++;
+			s->ideal_n = (unsigned int)(is - s->ideal_in);
+		} else {
+			p->cur_at = i;
+		}
+		w->err = vpmc_replay_event(s, &b->ev[i]);
+		if (w->err) {
+			w->err_at = b->first + i;
+			w->err_mark = b->mark[i];
+			atomic_store(&p->failed, true);
+		}
+	}
+}
+
+/* Run the engines on the blocks that no other thread runs, until the end. */
 static void *shard_run(void *arg)
 {
-	struct shard_worker *w = arg;
+	struct parallel *p = arg;
 	struct replay_block *b;
-	unsigned int i;
+	unsigned int sh;
 	uint64_t k;
 
-	for (k = 0; (b = blockq_get(w->q, k)); k++) {
-		for (i = 0; !w->err && i < b->n; i++) {
-			w->err = vpmc_replay_event(w->s, &b->ev[i]);
-			if (w->err) {
-				w->err_at = b->first + i;
-				w->err_mark = b->mark[i];
-				atomic_store(w->failed, true);
-			}
-		}
-		blockq_release(w->q, k);
-	}
-	if (!w->err) {
-		w->err = vpmc_replay_finish(w->s);
-		w->finish_err = w->err != 0;
+	while ((b = blockq_take(&p->q, &sh, &k))) {
+		shard_block(p, &p->w[sh], b);
+		blockq_put(&p->q, sh, k);
 	}
 	return NULL;
 }
 
 /* @w's shard with policies [from, to) of @r, its exit hook if @r has one, begun for @r's
- * PMU. */
-static int shard_new(struct vpmc_replay *r, unsigned int from, unsigned int to,
+ * PMU; without policies, the engine of lane 0 for @p. */
+static int shard_new(struct parallel *p, unsigned int from, unsigned int to,
 		     struct shard_worker *w)
 {
-	struct vpmc_replay *s;
+	struct vpmc_replay *r = p->r, *s;
 	unsigned int i;
 	int err;
 
@@ -84,7 +134,13 @@ static int shard_new(struct vpmc_replay *r, unsigned int from, unsigned int to,
 		if (err)
 			return err;
 	}
-	if (r->shard_hooks) {
+	if (from == to) {
+		s->ideal_fn = ideal_keep;
+		s->ideal_data = p;
+	} else {
+		s->ideal_ext = true;
+	}
+	if (r->shard_hooks && from < to) {
 		err = r->shard_hooks->attach(r->shard_data, s, &w->hook);
 		if (err)
 			return err;
@@ -92,13 +148,14 @@ static int shard_new(struct vpmc_replay *r, unsigned int from, unsigned int to,
 	return vpmc_replay_begin(s, &r->cfg);
 }
 
-/* The lanes of @w's shard into @r: their per-vCPU models and metrics, and the handler counts. */
-static void shard_adopt(struct vpmc_replay *r, struct shard_worker *w, bool ideal)
+/* The lanes of @w's engine into @r: their per-vCPU models and metrics, and the handler
+ * counts; lane 0 from the engine of lane 0 only. */
+static void shard_adopt(struct vpmc_replay *r, struct shard_worker *w)
 {
 	struct vpmc_replay *s = w->s;
 	unsigned int j;
 
-	for (j = ideal ? 0 : 1; j < s->nr_lanes; j++) {
+	for (j = s->ideal_ext ? 1 : 0; j < s->nr_lanes; j++) {
 		struct replay_lane *dst = &r->lanes[j ? w->first_lane + j - 1 : 0];
 		struct replay_lane *src = &s->lanes[j];
 
@@ -111,46 +168,56 @@ static void shard_adopt(struct vpmc_replay *r, struct shard_worker *w, bool idea
 	}
 }
 
-/* Read the trace into blocks for the workers, until its end, an error, or a worker's error;
+/* Read the trace into blocks for the engines, until the trace's end, an error, or an engine's
+ * error; while no slot is free, run an engine on a block, and after the end help them finish.
  * *@warn_at: the event that raised the --assume warning, if any.
  * Return: the reader's last vpmc_reader_next(). */
-static int parallel_read(struct vpmc_replay *r, struct vpmc_reader *rd, struct blockq *q,
-			 atomic_bool *failed, uint64_t *warn_at)
+static int parallel_read(struct parallel *p, struct vpmc_reader *rd, uint64_t *warn_at)
 {
-	struct replay_block *b;
+	struct vpmc_replay *r = p->r;
+	struct replay_block *b, *f;
+	unsigned int sh;
+	uint64_t k;
+	void *free_block;
 	int rc = 1;
 
 	do {
-		b = blockq_next_free(q);
-		b->first = r->events;
-		b->n = 0;
-		while (b->n < BLOCK_EVENTS && (rc = vpmc_reader_next(rd, &b->ev[b->n])) > 0) {
+		while ((b = blockq_next(&p->q, &free_block, &sh, &k))) {
+			shard_block(p, &p->w[sh], b);
+			blockq_put(&p->q, sh, k);
+		}
+		f = free_block;
+		f->first = r->events;
+		f->n = 0;
+		while (f->n < BLOCK_EVENTS && (rc = vpmc_reader_next(rd, &f->ev[f->n])) > 0) {
 			if (!r->warning[0]) {
-				replay_watch_conflict(r, &b->ev[b->n]);
+				replay_watch_conflict(r, &f->ev[f->n]);
 				*warn_at = r->events;
 			}
-			replay_span_add(r, &b->ev[b->n]);
+			replay_span_add(r, &f->ev[f->n]);
 			replay_count(r);
-			b->mark[b->n++] = vpmc_reader_mark(rd);
+			f->mark[f->n++] = vpmc_reader_mark(rd);
 		}
-		if (b->n)
-			blockq_publish(q);
-	} while (rc > 0 && !atomic_load(failed));
-	blockq_end(q);
+		if (f->n)
+			blockq_publish(&p->q);
+	} while (rc > 0 && !atomic_load(&p->failed));
+	blockq_end(&p->q);
+	shard_run(p);
 	return rc;
 }
 
-/* The result of the workers, as one thread would have had it: the first failing event's error
- * (the lowest shard at the same event: its lanes come first), else a finish's error. */
-static int parallel_result(struct vpmc_replay *r, struct vpmc_reader *rd,
-			   struct shard_worker *w, unsigned int nw, int rc, uint64_t warn_at)
+/* The result of the engines, as one thread would have had it: the first failing event's error
+ * (lane 0's, then the lowest shard's at the same event: its lanes come first), else a
+ * finish's error. */
+static int parallel_result(struct parallel *p, struct vpmc_reader *rd, int rc, uint64_t warn_at)
 {
-	struct shard_worker *bad = NULL;
+	struct vpmc_replay *r = p->r;
+	struct shard_worker *w = p->w, *bad = NULL;
 	char where[VPMC_ERRMSG_MAX / 2];
 	unsigned int i;
 
-	for (i = 0; i < nw; i++) {
-		if (w[i].err && !w[i].finish_err && (!bad || w[i].err_at < bad->err_at))
+	for (i = 0; i < p->nw; i++) {
+		if (w[i].err && (!bad || w[i].err_at < bad->err_at))
 			bad = &w[i];
 	}
 	if (bad) {
@@ -162,70 +229,76 @@ static int parallel_result(struct vpmc_replay *r, struct vpmc_reader *rd,
 	}
 	if (rc < 0)
 		return vpmc__set_error(&r->errbuf, rc, "%s", vpmc_reader_error(rd));
-	for (i = 0; i < nw; i++) {
+	for (i = 0; i < p->nw; i++) {
+		w[i].err = vpmc_replay_finish(w[i].s);
 		if (w[i].err)
 			return vpmc__set_error(&r->errbuf, w[i].err, "%s", vpmc_replay_error(w[i].s));
 	}
 	return 0;
 }
 
-/* Start @nw workers over @q; Return: how many started. */
-static unsigned int parallel_start(struct vpmc_replay *r, struct shard_worker *w,
-				   unsigned int nw, struct blockq *q, atomic_bool *failed)
+/* The engines of @p: lane 0's, then its policies in p->nw - 1 contiguous shares; and
+ * @nt - 1 threads beside the caller's. Return: how many threads started, or -1 if an engine
+ * could not be made. */
+static int parallel_start(struct parallel *p, pthread_t *tid, unsigned int nt)
 {
-	unsigned int n = (unsigned int)vpmc_replay_nr_policies(r), i;
+	unsigned int n = (unsigned int)vpmc_replay_nr_policies(p->r), ns = p->nw - 1, i;
 
-	for (i = 0; i < nw; i++) {
-		w[i].first_lane = 1 + i * n / nw;
-		w[i].q = q;
-		w[i].failed = failed;
-		if (shard_new(r, i * n / nw, (i + 1) * n / nw, &w[i]) ||
-		    pthread_create(&w[i].tid, NULL, shard_run, &w[i]))
+	for (i = 0; i < p->nw; i++) {
+		unsigned int from = i ? (i - 1) * n / ns : 0, to = i ? i * n / ns : 0;
+
+		p->w[i].first_lane = 1 + from;
+		if (shard_new(p, from, to, &p->w[i]))
+			return -1;
+	}
+	for (i = 0; i + 1 < nt; i++) {
+		if (pthread_create(&tid[i], NULL, shard_run, p))
 			break;
 	}
-	return i;
+	return (int)i;
 }
 
-static int parallel_go(struct vpmc_replay *r, struct vpmc_reader *rd, struct shard_worker *w,
-		       unsigned int nw, void **blocks)
+static int parallel_go(struct parallel *p, struct vpmc_reader *rd, unsigned int nt,
+		       void **blocks, unsigned int nb)
 {
+	struct vpmc_replay *r = p->r;
 	struct vpmc_reader_stats st;
-	atomic_bool failed = false;
+	pthread_t tid[VPMC_REPLAY_MAX_POLICIES];
 	uint64_t warn_at = 0;
-	struct blockq q;
-	unsigned int i, started;
-	int rc = 0, err;
+	unsigned int i;
+	int rc = 0, err, started;
 
-	if (blockq_init(&q, blocks, 2 * nw, nw))
-		return VPMC_ERR_NOMEM;
-	started = parallel_start(r, w, nw, &q, &failed);
-	r->rd = rd; /* the warning's place in the trace (replay_assume_conflict()) */
-	if (started == nw)
-		rc = parallel_read(r, rd, &q, &failed, &warn_at);
-	else
-		blockq_end(&q);
-	r->rd = NULL;
-	for (i = 0; i < started; i++)
-		pthread_join(w[i].tid, NULL);
-	blockq_destroy(&q);
-	if (started < nw)
+	if (blockq_init(&p->q, blocks, nb, p->nw, true))
 		return vpmc__set_error(&r->errbuf, VPMC_ERR_NOMEM, "%s",
 				       vpmc_strerror(VPMC_ERR_NOMEM));
-	err = parallel_result(r, rd, w, nw, rc, warn_at);
+	started = parallel_start(p, tid, nt);
+	r->rd = rd; /* the warning's place in the trace (replay_assume_conflict()) */
+	if (started == (int)nt - 1)
+		rc = parallel_read(p, rd, &warn_at);
+	else
+		blockq_end(&p->q);
+	r->rd = NULL;
+	for (i = 0; started > 0 && i < (unsigned int)started; i++)
+		pthread_join(tid[i], NULL);
+	blockq_destroy(&p->q);
+	if (started != (int)nt - 1)
+		return vpmc__set_error(&r->errbuf, VPMC_ERR_NOMEM, "%s",
+				       vpmc_strerror(VPMC_ERR_NOMEM));
+	err = parallel_result(p, rd, rc, warn_at);
 	if (err)
 		return err;
-	for (i = 0; i < nw; i++) {
-		shard_adopt(r, &w[i], i == 0);
-		err = r->shard_hooks ? r->shard_hooks->adopt(r->shard_data, w[i].hook,
-							    w[i].first_lane - 1, i == 0) : 0;
+	for (i = 0; i < p->nw; i++) {
+		shard_adopt(r, &p->w[i]);
+		err = i && r->shard_hooks ? r->shard_hooks->adopt(r->shard_data, p->w[i].hook,
+								  p->w[i].first_lane - 1, i == 1) : 0;
 		if (err)
 			return vpmc__set_error(&r->errbuf, err, "%s", vpmc_strerror(err));
 	}
-	r->nr_vcpus = w[0].s->nr_vcpus;
-	r->cap_vcpus = w[0].s->cap_vcpus;
-	memcpy(r->vcpu_present, w[0].s->vcpu_present, sizeof(r->vcpu_present));
-	r->exit_ns_sum = w[0].s->exit_ns_sum;
-	r->exits_measured = w[0].s->exits_measured;
+	r->nr_vcpus = p->w[0].s->nr_vcpus;
+	r->cap_vcpus = p->w[0].s->cap_vcpus;
+	memcpy(r->vcpu_present, p->w[0].s->vcpu_present, sizeof(r->vcpu_present));
+	r->exit_ns_sum = p->w[0].s->exit_ns_sum;
+	r->exits_measured = p->w[0].s->exits_measured;
 	vpmc_reader_stats(rd, &st);
 	r->source_stats = st;
 	r->has_source_stats = true;
@@ -233,40 +306,53 @@ static int parallel_go(struct vpmc_replay *r, struct vpmc_reader *rd, struct sha
 	return 0;
 }
 
+/*
+ * -j N: N threads. The reading thread also runs lane 0 (it must have run on a block before any
+ * shard takes it) and, while the ring is full, the shards' blocks; N shards of the policies
+ * (at most one per policy) go to whichever thread is free, so the reading thread's share of
+ * the lanes follows from what reading costs it, block by block, and every lane is computed as
+ * on one thread whichever thread runs it. Memory: 2 N blocks.
+ */
 int replay_run_parallel(struct vpmc_replay *r, struct vpmc_reader *rd)
 {
-	unsigned int n = (unsigned int)vpmc_replay_nr_policies(r), nw, i;
-	struct shard_worker *w;
+	unsigned int n = (unsigned int)vpmc_replay_nr_policies(r), ns, nt, nb, i;
+	struct parallel p = { .r = r };
 	void **blocks;
 	int err = VPMC_ERR_NOMEM;
 
-	nw = r->threads < n ? r->threads : n;
-	if (nw < 2 || r->log.obs || ((r->exit_fn || r->event_fn) && !r->shard_hooks) ||
+	if (r->threads < 2 || r->log.obs || ((r->exit_fn || r->event_fn) && !r->shard_hooks) ||
 	    r->events || r->finished)
 		return 1;
-	w = calloc(nw, sizeof(*w));
-	blocks = calloc(2 * nw, sizeof(*blocks));
-	r->shards = calloc(nw, sizeof(*r->shards));
-	for (i = 0; blocks && i < 2 * nw; i++) {
-		blocks[i] = malloc(sizeof(struct replay_block));
+	ns = r->threads < n ? r->threads : n;
+	nt = r->threads < ns + 1 ? r->threads : ns + 1;
+	nb = 2 * nt;
+	p.nw = ns + 1;
+	p.w = calloc(p.nw, sizeof(*p.w));
+	blocks = calloc(nb, sizeof(*blocks));
+	r->shards = calloc(p.nw, sizeof(*r->shards));
+	for (i = 0; blocks && i < nb; i++) {
+		blocks[i] = calloc(1, sizeof(struct replay_block));
 		if (!blocks[i])
 			break;
 	}
-	if (w && blocks && r->shards && i == 2 * nw)
-		err = parallel_go(r, rd, w, nw, blocks);
+	if (p.w && blocks && r->shards && i == nb)
+		err = parallel_go(&p, rd, nt, blocks, nb);
 	else
 		vpmc__set_error(&r->errbuf, err, "%s", vpmc_strerror(err));
-	for (i = 0; w && i < nw; i++) {
-		if (w[i].hook)
-			r->shard_hooks->release(w[i].hook);
-		if (w[i].s && r->shards)
-			r->shards[r->nr_shards++] = w[i].s;
+	for (i = 0; p.w && i < p.nw; i++) {
+		if (p.w[i].hook)
+			r->shard_hooks->release(p.w[i].hook);
+		if (p.w[i].s && r->shards)
+			r->shards[r->nr_shards++] = p.w[i].s;
 		else
-			vpmc_replay_free(w[i].s);
+			vpmc_replay_free(p.w[i].s);
 	}
-	for (i = 0; blocks && i < 2 * nw; i++)
+	for (i = 0; blocks && i < nb; i++) {
+		if (blocks[i])
+			free(((struct replay_block *)blocks[i])->ideal);
 		free(blocks[i]);
+	}
 	free(blocks);
-	free(w);
+	free(p.w);
 	return err;
 }

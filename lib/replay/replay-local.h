@@ -80,6 +80,14 @@ struct replay_lane {
 	uint32_t capped_first_vcpu;
 };
 
+/* A sample of the ideal guest (lane 0) on a parallel replay: from the engine that runs lane 0
+ * to the shards that run the policies' lanes (parallel.c). */
+struct replay_ideal {
+	uint32_t at;                 /* the event's place in its block of events */
+	uint32_t vcpu;
+	uint64_t pos, t_ns;          /* as ideal_push() takes them */
+};
+
 /* Lane 0 is the ideal guest (ideal.h): the reference policy, first at every event so that its
  * samples are known when the policies' lanes take the event; policy i is lane i + 1. */
 #define REPLAY_IDEAL 0
@@ -142,6 +150,14 @@ struct vpmc_replay {
 	unsigned int nr_shards;
 	const struct replay_shard_hooks *shard_hooks; /* exit_fn's owner can run on shards */
 	void *shard_data;
+	/* lane 0 runs on one engine, which gives its samples to ideal_fn (it may have no
+	 * policy); the shards with the policies (ideal_ext) run no lane 0 and take its samples
+	 * of the event from ideal_in[0 .. ideal_n) before their lanes do */
+	int (*ideal_fn)(void *data, const struct replay_ideal *sample);
+	void *ideal_data;
+	bool ideal_ext;
+	const struct replay_ideal *ideal_in;
+	unsigned int ideal_n;
 	/* an engine loaded from summaries: their union (replay_set_summary()) */
 	void *summary;
 	void (*summary_free)(void *summary);

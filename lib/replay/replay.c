@@ -361,8 +361,26 @@ static void lane_sample(struct lane_vcpu *lv, const struct vpmc_obs *obs)
 		ideal_sample(&lv->ideal, pos, obs->time_ns);
 		return;
 	}
+	if (r->ideal_fn) {
+		struct replay_ideal is = { 0, lv->vcpu, pos, obs->time_ns };
+
+		replay_log_err(r, r->ideal_fn(r->ideal_data, &is));
+	}
 	for (i = REPLAY_IDEAL + 1; i < r->nr_lanes; i++)
 		ideal_push(&r->vlanes[(size_t)lv->vcpu * r->nr_lanes + i]->ideal, pos, obs->time_ns);
+}
+
+/* A shard without lane 0: the ideal guest's samples of the event, to every lane's matching. */
+static void ideal_take(struct vpmc_replay *r)
+{
+	const struct replay_ideal *is;
+	unsigned int i;
+
+	for (is = r->ideal_in; is < r->ideal_in + r->ideal_n; is++) {
+		for (i = REPLAY_IDEAL + 1; i < r->nr_lanes; i++)
+			ideal_push(&r->vlanes[(size_t)is->vcpu * r->nr_lanes + i]->ideal, is->pos,
+				   is->t_ns);
+	}
 }
 
 /* The policy's model observed @o. */
@@ -744,7 +762,7 @@ int vpmc_replay_begin(struct vpmc_replay *r, const struct vpmc_pmu_config *cfg)
 
 	if (r->begun)
 		return vpmc__set_error(&r->errbuf, VPMC_ERR_INVAL, "replay already begun");
-	if (!vpmc_replay_nr_policies(r))
+	if (!vpmc_replay_nr_policies(r) && !r->ideal_fn)
 		return vpmc__set_error(&r->errbuf, VPMC_ERR_INVAL, "no policy to replay");
 	/* the configuration as KVM caps it, which the overlay must fit */
 	err = vpmc_vcpu_new(&probe, cfg, &reference, 0, NULL);
@@ -888,13 +906,17 @@ int vpmc_replay_event(struct vpmc_replay *r, const struct vpmc_event *ev)
 	replay_trace_exit(groups[0], ev, r);
 	if (r->event_fn)
 		r->event_fn(r->exit_data, ev, false);
-	/* with an overlay each lane runs its reference through a guest segment (lane_guest()) */
-	for (i = 0; i < r->nr_groups && !(r->ov.nr && ev->type == VPMC_EV_GUEST); i++) {
+	/* with an overlay each lane runs its reference through a guest segment (lane_guest());
+	 * and group 0 is lane 0's alone, which a shard with ideal_ext does not run */
+	for (i = r->ideal_ext && r->ov.nr; i < r->nr_groups &&
+	     !(r->ov.nr && ev->type == VPMC_EV_GUEST); i++) {
 		err = group_apply(groups[i], ev->vcpu, ev);
 		if (err)
 			goto fail;
 	}
-	for (i = 0; i < r->nr_lanes; i++) {
+	if (r->ideal_ext)
+		ideal_take(r);
+	for (i = r->ideal_ext; i < r->nr_lanes; i++) {
 		struct lane_vcpu *lv = lanes[i];
 
 		err = r->ov.nr ? lane_apply(lv, ev) : lane_event(lv, ev);
