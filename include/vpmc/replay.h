@@ -470,10 +470,10 @@ void vpmc_replay_set_progress(struct vpmc_replay *r, void (*fn)(void *data, uint
 			      void *data);
 
 /**
- * vpmc_replay_set_threads() - Let vpmc_replay_run() replay on up to @n threads, each a share
- * of the policies (with its own copy of the ideal guest and the reference), while the calling
- * thread reads the trace into blocks of events; results identical to one thread's. One thread
- * (as for @n 0 or 1) with the log, the exit hook, or fewer than two policies.
+ * vpmc_replay_set_threads() - Let vpmc_replay_run() replay on up to @n threads, the calling
+ * one included, which reads the trace into blocks of events: the ideal guest and shares of the
+ * policies run block by block on whichever thread is free; results identical to one thread's.
+ * One thread (as for @n 0 or 1) with the log or the exit hook.
  * @r: engine, before vpmc_replay_run()
  * @n: number of replaying threads
  */

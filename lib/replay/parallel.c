@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * parallel.c - vpmc_replay_run() on threads (issue 15). The calling thread reads the trace into
- * blocks of events; each worker is an engine of its own (a shard) with a contiguous share of the
- * policies, and takes every block in order. A shard replays its own ideal guest (lane 0) and
- * its own reference group: those are what its lanes compare with, and a lane depends on nothing
- * else, so each lane's results are those of one thread. At the end the lanes' models and
- * metrics move into the engine; the shards stay until vpmc_replay_free(), which frees the
- * references. Memory: BLOCK_EVENTS events times two blocks per worker, at any trace length.
+ * blocks of events. Engines of their own run on the blocks: one runs the ideal guest (lane 0),
+ * whose samples go with the block; each shard runs a contiguous share of the policies with their
+ * references and takes lane 0's samples from the block where its own lane 0 would have made
+ * them, so each lane computes what it computes on one thread. Every engine takes every block in
+ * order, lane 0's first, on whichever thread is free (blockq.c), the reading thread too while
+ * no slot is free and after the end. At the end the lanes' models and metrics move into the
+ * engine; the engines stay until vpmc_replay_free(), which frees the references. Memory:
+ * BLOCK_EVENTS events (and lane 0's samples) times two blocks per thread, at any trace length.
  */
 #include "config.h"
 

@@ -11,24 +11,31 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/vpmc-par.XXXXXX")
 trap 'rm -rf "$tmp" "$tap_out" "$tap_out.err"' EXIT
 tr=$VPMC_TRACES
 
-# same NAME CMD...: CMD with -j 1, -j 2 and -j 4 after its command word: the same stdout,
-# stderr and exit code each time.
-same() {
-	local name=$1 cmd=$2 j ok=0
-	shift 2
-	for j in 1 2 4; do
+# same_j JOBS NAME CMD...: CMD with -j 1 and with each -j of JOBS after its command word: the
+# same stdout, stderr and exit code each time.
+same_j() {
+	local jobs=$1 name=$2 cmd=$3 j ok=0
+	shift 3
+	for j in 1 $jobs; do
 		$vpmcsim "$cmd" -j "$j" "$@" >"$tmp/out.$j" 2>"$tmp/err.$j"
 		echo $? >"$tmp/rc.$j"
 	done
-	for j in 2 4; do
+	for j in $jobs; do
 		cmp -s "$tmp/out.1" "$tmp/out.$j" && cmp -s "$tmp/err.1" "$tmp/err.$j" &&
 			cmp -s "$tmp/rc.1" "$tmp/rc.$j" || ok=1
 	done
 	tap_result $ok "$name"
 	if [ $ok != 0 ]; then
-		for j in 2 4; do diff "$tmp/out.1" "$tmp/out.$j" | head -5 | tap_quote; done
-		diff "$tmp/err.1" "$tmp/err.4" | head -5 | tap_quote
+		for j in $jobs; do
+			diff "$tmp/out.1" "$tmp/out.$j" | head -5 | tap_quote
+			diff "$tmp/err.1" "$tmp/err.$j" | head -5 | tap_quote
+		done
 	fi
+}
+
+# same NAME CMD...: as same_j with -j 2 and -j 4.
+same() {
+	same_j "2 4" "$@"
 }
 
 # 32 tolerances from 1 to 2^31
@@ -43,7 +50,7 @@ multi=$tr/local-kvm/multi-vcpu-real.dat # 4 vCPUs, trace.dat
 vmx12=$tr/public/12-vmx-nested-l1-cr0wp-triple-fault-newfmt-multivcpu.txt
 gp0=gp0=instructions,period=10000
 
-tap_plan 24
+tap_plan 27
 if [ -f "$multi" ] && $vpmcsim stat "$multi" >/dev/null 2>&1; then
 	same compare-multi compare "$multi"
 	same compare-multi-overlay compare --assume $gp0 "$multi"
@@ -52,9 +59,23 @@ if [ -f "$multi" ] && $vpmcsim stat "$multi" >/dev/null 2>&1; then
 	same sweep-multi-32 sweep $tols --assume $gp0 "$multi"
 	# shellcheck disable=SC2086
 	same sweep-multi-32-wrap-plot sweep --wrap $tols --plot "$tmp/p.svg" "$multi"
+	# The ideal guest runs on an engine of its own and its samples go to the shares of the
+	# policies with each block (parallel.c): 4 vCPUs over ten blocks, fixed0 overflowing every
+	# 1000 instructions so that every policy has samples matched with the ideal guest's (checked
+	# below: a share that lost them would match none), -j from 2 to more threads than policies
+	# (one share each, the reading thread running shares too); and one policy (replay: two
+	# threads at most).
+	same_j "2 3 8" compare-multi-ideal-samples compare --format json --policy exact \
+		--policy tolerance=100 --policy disabled=0xc0 --assume fixed0,period=1000 "$multi"
+	[ "$(grep -c '"samples_matched": [1-9]' "$tmp/out.1")" = 3 ]
+	tap_result $? "compare-multi-ideal-samples: every policy matched samples"
+	same_j "2 8" replay-multi-ideal-samples replay --format json --policy tolerance=100 \
+		--assume fixed0,period=1000 "$multi"
 else
 	for n in compare-multi compare-multi-overlay compare-multi-json sweep-multi-32 \
-		 sweep-multi-32-wrap-plot; do
+		 sweep-multi-32-wrap-plot compare-multi-ideal-samples \
+		 "compare-multi-ideal-samples: every policy matched samples" \
+		 replay-multi-ideal-samples; do
 		tap_result 0 "$n # SKIP no trace.dat reader"
 	done
 fi
@@ -63,7 +84,7 @@ same compare-vmx12-overlay compare --assume $gp0 --assume fixed0,period=5000 "$v
 same compare-vmx12-two compare --policy exact --policy mediated --assume $gp0 "$vmx12"
 same compare-scenario compare "$tr/scenarios/replay-overlay-tolerance-k-of-n.vtr"
 same sweep-scenario sweep --format text $tols "$tr/scenarios/replay-tolerance-late-pmi.vtr"
-# one policy: -j changes nothing (one thread)
+# one policy: the ideal guest and the policy, on two threads at most
 same replay-one replay --policy exact --assume $gp0 "$vmx12"
 
 # An engine error on a later line than a read-ahead block starts: 5000 ordinary events, then a
