@@ -21,6 +21,7 @@
 
 #include "dat_layout.h"
 #include "dat_page.h"
+#include "dat_sections.h"
 
 #define SEC_FL_COMPRESS 1           /* section flags: TRACECMD_SEC_FL_COMPRESS */
 #define OPTIONS_SECTIONS_MAX 1024   /* more is a loop of "next options" offsets */
@@ -597,6 +598,24 @@ static int v7_options(struct cursor *c, struct dat_layout *l, uint64_t at, uint6
 	return ret;
 }
 
+/* The sections from @c's place on, as libtracecmd walks them before any other: not in a loop. */
+static int v7_sections(const struct cursor *c, const struct dat_layout *l, const char *path,
+		       struct vpmc__errbuf *err)
+{
+	struct dat_sections s = { c->fd, c->file_size, c->big_endian,
+				  strcmp(l->compression, "none") != 0 };
+	uint64_t at, to;
+
+	if (!dat_sections_loop(&s, c->pos, &at, &to))
+		return 0;
+	return vpmc__set_error(err, VPMC_ERR_PARSE,
+			       "%s: corrupt trace.dat: the section at byte %llu has size %lld, back to "
+			       "byte %llu: its sections, read one after another from byte %llu as "
+			       "libtracecmd's read_metadata_strings() reads them, repeat for ever",
+			       path, (unsigned long long)at, (long long)(to - at - 16),
+			       (unsigned long long)to, (unsigned long long)c->pos);
+}
+
 /* The v7 header: compression name and version, first options section; then the sections. */
 static int v7_walk(struct cursor *c, struct dat_layout *l, const char *path,
 		   struct vpmc__errbuf *err)
@@ -610,6 +629,9 @@ static int v7_walk(struct cursor *c, struct dat_layout *l, const char *path,
 	if (c->bad)
 		return vpmc__set_error(err, VPMC_ERR_PARSE,
 				       "%s: truncated trace.dat: the file ends in its header", path);
+	ret = v7_sections(c, l, path, err);
+	if (ret)
+		return ret;
 	for (n = 0; at; n++) {
 		if (n == OPTIONS_SECTIONS_MAX)
 			return vpmc__set_error(err, VPMC_ERR_PARSE,

@@ -1758,6 +1758,20 @@ static const struct {
 	 * MB past it. Walked as v6, it is refused at its long size.
 	 */
 	{ "version-unknown-long-6.dat", "corrupt trace.dat: long size 6 (4 or 8)" },
+	/*
+	 * fuzz/crashes/dat/sections-loop-v7.dat (fuzz_dat, found by helper-34 with the probe off:
+	 * `vpmcsim stat` hung in the probe's child, inside tracecmd_open()): a v7 file, header
+	 * "\x17\x08Dtracing", "7\0", endianness, long size, page size (18 bytes), "zstd\0",
+	 * "1.5.4\0", the first options offset (8): the sections start at byte 37. From there
+	 * libtracecmd's read_metadata_strings() reads section headers one after another; they lead
+	 * to zero bytes (id 0, size 0: the next header 16 bytes on) from 10639 (0x298f) to the
+	 * header at 10879 (0x2a7f), whose size (bytes ff..ff 00, little-endian) is
+	 * 0xffffffffffffff00: -256 as lseek()'s off_t, 10879 + 16 - 256 = 10639, for ever.
+	 */
+	{ "sections-loop-v7.dat", "corrupt trace.dat: the section at byte 10879 has size -256, "
+				  "back to byte 10639: its sections, read one after another from "
+				  "byte 37 as libtracecmd's read_metadata_strings() reads them, "
+				  "repeat for ever" },
 };
 
 START_TEST(test_refused_finds)
