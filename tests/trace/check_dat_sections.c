@@ -55,19 +55,33 @@ static bool walk(uint64_t size, bool big, bool inflates, uint64_t *at, uint64_t 
 	return loop;
 }
 
+/* The walk over @size bytes loops, back from the header at @at to byte @to. */
+static void assert_loop(uint64_t size, bool big, bool inflates, uint64_t at, uint64_t to)
+{
+	uint64_t got_at, got_to;
+
+	ck_assert(walk(size, big, inflates, &got_at, &got_to));
+	ck_assert_uint_eq(got_at, at);
+	ck_assert_uint_eq(got_to, to);
+}
+
+/* The walk over @size bytes ends. */
+static void assert_ends(uint64_t size, bool big, bool inflates)
+{
+	assert_ends(size, big, inflates);
+}
+
 static const uint64_t back_256 = 0xffffffffffffff00ULL; /* -256 as lseek()'s off_t */
 
 /* Sections of 100 and 0 bytes and a STRINGS of 20: headers at 0, 116, 132; the walk ends at
  * byte 168, the file's end (no 16 bytes left to read). */
 START_TEST(test_to_the_end)
 {
-	uint64_t at, to;
-
 	memset(file, 0, sizeof(file));
 	header(0, 16, 1, 100, false);
 	header(116, 3, 0, 0, false);
 	header(132, 15, 0, 20, false);
-	ck_assert(!walk(168, false, true, &at, &to));
+	assert_ends(168, false, true);
 }
 END_TEST
 
@@ -75,29 +89,21 @@ END_TEST
  * 256 a size of -256: 256 + 16 - 256 = 16, the second header; 16 .. 256 again for ever. */
 START_TEST(test_back_256)
 {
-	uint64_t at, to;
-
 	memset(file, 0, sizeof(file));
 	header(256, 0, 0, back_256, false);
-	ck_assert(walk(512, false, true, &at, &to));
-	ck_assert_uint_eq(at, 256);
-	ck_assert_uint_eq(to, 16);
+	assert_loop(512, false, true, 256, 16);
 }
 END_TEST
 
 /* A size of -16 names the header itself: 40 + 16 - 16 = 40. Big-endian. */
 START_TEST(test_self_big_endian)
 {
-	uint64_t at, to;
-
 	memset(file, 0, sizeof(file));
 	header(0, 16, 0, 24, true);
 	header(40, 17, 0, -16ULL, true);
-	ck_assert(walk(100, true, true, &at, &to));
-	ck_assert_uint_eq(at, 40);
-	ck_assert_uint_eq(to, 40);
+	assert_loop(100, true, true, 40, 40);
 	/* the same bytes read little-endian: the size at 0 is 24 << 56, past the end */
-	ck_assert(!walk(100, false, true, &at, &to));
+	assert_ends(100, false, true);
 }
 END_TEST
 
@@ -105,21 +111,17 @@ END_TEST
  * past the end: the walk ends there. */
 START_TEST(test_back_then_out)
 {
-	uint64_t at, to;
-
 	memset(file, 0, sizeof(file));
 	header(0, 3, 0, 184, false);     /* 0 + 16 + 184 = 200 */
 	header(136, 0, 0, 1ULL << 40, false);
 	header(200, 0, 0, -80ULL, false); /* 200 + 16 - 80 = 136 */
-	ck_assert(!walk(400, false, true, &at, &to));
+	assert_ends(400, false, true);
 	/* and a size of -232, to byte 200 + 16 - 232 = -16: lseek() fails, the walk ends */
 	header(200, 0, 0, -232ULL, false);
-	ck_assert(!walk(400, false, true, &at, &to));
+	assert_ends(400, false, true);
 	/* -216: to byte 0, and 0 -> 200 -> 0 for ever */
 	header(200, 0, 0, -216ULL, false);
-	ck_assert(walk(400, false, true, &at, &to));
-	ck_assert_uint_eq(at, 200);
-	ck_assert_uint_eq(to, 0);
+	assert_loop(400, false, true, 200, 0);
 }
 END_TEST
 
@@ -132,21 +134,17 @@ END_TEST
  */
 START_TEST(test_compressed_strings)
 {
-	uint64_t at, to;
-
 	memset(file, 0, sizeof(file));
 	header(0, 15, 1, 500, false);
 	put(16, 40, 4, false);
 	put(20, 8, 4, false);
 	header(24, 0, 0, 1ULL << 40, false);
 	header(64, 0, 0, -80ULL, false);
-	ck_assert(walk(200, false, true, &at, &to));
-	ck_assert_uint_eq(at, 64);
-	ck_assert_uint_eq(to, 0);
-	ck_assert(!walk(200, false, false, &at, &to));
+	assert_loop(200, false, true, 64, 0);
+	assert_ends(200, false, false);
 	/* compressed bytes past the end: the read fails, the walk ends */
 	put(16, 400, 4, false);
-	ck_assert(!walk(200, false, true, &at, &to));
+	assert_ends(200, false, true);
 }
 END_TEST
 
@@ -155,27 +153,21 @@ END_TEST
  * size 2^40 the allocation is taken to succeed, and the read runs into the end. */
 START_TEST(test_strings_not_allocated)
 {
-	uint64_t at, to;
-
 	memset(file, 0, sizeof(file));
 	header(0, 15, 0, 1ULL << 62, false);
 	header(16, 0, 0, -32ULL, false);
-	ck_assert(walk(64, false, true, &at, &to));
-	ck_assert_uint_eq(at, 16);
-	ck_assert_uint_eq(to, 0);
+	assert_loop(64, false, true, 16, 0);
 	header(0, 15, 0, 1ULL << 40, false);
-	ck_assert(!walk(64, false, true, &at, &to));
+	assert_ends(64, false, true);
 }
 END_TEST
 
 /* Fewer than 16 bytes at the start: nothing to read. */
 START_TEST(test_short)
 {
-	uint64_t at, to;
-
 	memset(file, 0, sizeof(file));
-	ck_assert(!walk(15, false, true, &at, &to));
-	ck_assert(!walk(0, false, true, &at, &to));
+	assert_ends(15, false, true);
+	assert_ends(0, false, true);
 }
 END_TEST
 
