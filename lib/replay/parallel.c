@@ -309,11 +309,11 @@ static int parallel_go(struct parallel *p, struct vpmc_reader *rd, unsigned int 
 }
 
 /*
- * -j N: N threads. The reading thread also runs lane 0 (it must have run on a block before any
- * shard takes it) and, while the ring is full, the shards' blocks; N shards of the policies
- * (at most one per policy) go to whichever thread is free, so the reading thread's share of
- * the lanes follows from what reading costs it, block by block, and every lane is computed as
- * on one thread whichever thread runs it. Memory: 2 N blocks.
+ * -j N: N threads, the reading thread one of them. Lane 0's engine and N shards of the policies
+ * (at most one per policy) go block by block to whichever thread is free, lane 0's first on
+ * each block (a shard takes a block only after it); the reading thread runs them too while the
+ * ring is full, so its share of the lanes follows from what reading costs it, and every lane is
+ * computed as on one thread whichever thread runs it. Memory: 2 N blocks.
  */
 int replay_run_parallel(struct vpmc_replay *r, struct vpmc_reader *rd)
 {
