@@ -6,10 +6,11 @@
 #
 #   fuzz.sh [SECONDS] [TARGET...]      each target for SECONDS (default 60), from the seeds
 #                                      (traces/) and the committed corpus (fuzz/corpus/TARGET/)
-#   fuzz.sh --campaign [--runs N] [SECONDS] [TARGET...]
+#   fuzz.sh --campaign [--runs N] [--fork J] [SECONDS] [TARGET...]
 #                                      the same for SECONDS and/or N executions per target (N
 #                                      alone: no time limit), then the corpus minimized
-#                                      (-merge=1) into fuzz/corpus/TARGET/
+#                                      (-merge=1) into fuzz/corpus/TARGET/; --fork J: libFuzzer's
+#                                      -fork=J, J processes at a time (N counts all of theirs)
 #
 # Prints, per target, executions, executions per second, coverage (libFuzzer's cov: edges) and
 # peak RSS. Exit 1 if a target crashed or violated an invariant: the input is in
@@ -18,11 +19,12 @@
 # a full report: the runs here keep short allocation stacks (see ASAN_OPTIONS below).
 set -eu
 
-campaign=0 runs= secs=
+campaign=0 runs= secs= fork=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--campaign) campaign=1 ;;
 	--runs) runs=$2; shift ;;
+	--fork) fork=$2; shift ;;
 	[0-9]*) secs=$1 ;;
 	*) break ;;
 	esac
@@ -130,7 +132,7 @@ for t in $targets; do
 	echo "=== fuzz_$t:${secs:+ $secs s}${runs:+ $runs runs}"
 	# shellcheck disable=SC2086
 	if ! ASAN_OPTIONS=$ASAN_OPTIONS$asan "./fuzz/fuzz_$t" ${secs:+-max_total_time=$secs} \
-		${runs:+-runs=$runs} -max_len="$max_len" -print_final_stats=1 \
+		${runs:+-runs=$runs} ${fork:+-fork=$fork} -max_len="$max_len" -print_final_stats=1 \
 		-artifact_prefix="artifacts/$t-" $extra "corpus/$t" >"fuzz_$t.log" 2>&1; then
 		failed=1
 		tail -n 40 "fuzz_$t.log"
@@ -139,6 +141,15 @@ for t in $targets; do
 	rate=$(awk '/^stat::average_exec_per_sec:/ { print $2 }' "fuzz_$t.log")
 	rss=$(awk '/^stat::peak_rss_mb:/ { print $2 }' "fuzz_$t.log")
 	cov=$(grep -o 'cov: [0-9]*' "fuzz_$t.log" | tail -n 1)
+	if [ -n "$fork" ]; then
+		# -fork prints no final stats: its last status line has the executions of all its
+		# processes, their rate, and as cov the edges of the corpus it kept (not comparable
+		# with one process's cov; the merge below prints that)
+		last=$(grep -E '^#[0-9]+: cov' "fuzz_$t.log" | tail -n 1)
+		n=$(echo "$last" | sed -n 's/^#\([0-9]*\):.*/\1/p')
+		rate=$(echo "$last" | sed -n 's/.*exec\/s \([0-9]*\).*/\1/p')
+		cov="$cov (-fork)"
+	fi
 	echo "fuzz_$t: ${n:-?} executions, ${rate:-?}/s, ${cov:-cov: ?}, peak RSS ${rss:-?} MB"
 	if [ "$campaign" = 1 ] && [ -n "$keep_len" ]; then
 		# the smallest set of inputs that reaches the same edges (cov; -use_counters=0: not
