@@ -143,11 +143,13 @@ for t in $targets; do
 	cov=$(grep -o 'cov: [0-9]*' "fuzz_$t.log" | tail -n 1)
 	if [ -n "$fork" ]; then
 		# -fork prints no final stats: its last status line has the executions of all its
-		# processes, their rate, and as cov the edges of the corpus it kept (not comparable
+		# processes, their time, and as cov the edges of the corpus it kept (not comparable
 		# with one process's cov; the merge below prints that)
 		last=$(grep -E '^#[0-9]+: cov' "fuzz_$t.log" | tail -n 1)
 		n=$(echo "$last" | sed -n 's/^#\([0-9]*\):.*/\1/p')
-		rate=$(echo "$last" | sed -n 's/.*exec\/s \([0-9]*\).*/\1/p')
+		# its exec/s is the last job's: the campaign's rate is executions over its time
+		rate=$(echo "$last" | awk '{ for (i = 1; i < NF; i++) if ($i == "time:")
+			{ t = $(i + 1) + 0; if (t) printf "%d", substr($1, 2) / t } }')
 		cov="$cov (-fork)"
 	fi
 	echo "fuzz_$t: ${n:-?} executions, ${rate:-?}/s, ${cov:-cov: ?}, peak RSS ${rss:-?} MB"
