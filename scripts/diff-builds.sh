@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # diff-builds.sh - Prove that two vpmcsim builds behave the same on every trace in traces/.
 # Usage: scripts/diff-builds.sh OLD_VPMCSIM NEW_VPMCSIM [TRACES_DIR]
-# Runs both binaries with compare, replay (and --log), sweep (and --plot), stat and convert, in
-# every --format, over traces/{scenarios,public,local-kvm,vtr,bad}; stdout, stderr, exit codes
+# Runs both binaries with compare, replay (and --log), sweep (and --plot), stat, convert and
+# nested (and --log), in every --format, over traces/{scenarios,public,local-kvm,vtr,bad}; stdout, stderr, exit codes
 # and written files must be identical. Prints one line per difference and a summary; exits 1 if
 # anything differs. Restructuring steps use it old build against new build.
 # NEW_COMMANDS (default: the commands in the new build's top-level --help that the old one does
@@ -67,6 +67,10 @@ for f in "${files[@]}"; do
 	same sweep --tolerance 0,100 --plot @OUT@/plot.svg "$f"
 	same convert "$f" -o @OUT@/out.vtr
 	same convert --vendor amd --host-kernel 6.5 "$f" -o @OUT@/out.vtr
+	for fmt in text csv json; do
+		same nested --format "$fmt" "$f"
+	done
+	same nested --lenient --log @OUT@/nested.jsonl "$f"
 done
 # The commands listed ("  NAME  text") in $1/new's help and not in $1/old's.
 new_commands() {

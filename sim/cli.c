@@ -135,6 +135,8 @@ void cli_pmu_apply(const struct cli_pmu *p, enum vpmc_vendor vendor, struct vpmc
 
 int cli_option(struct cli *c, int opt, const char *arg)
 {
+	uint64_t v;
+
 	switch (opt) {
 	case OPT_BRANCH_PERMILLE:
 	case OPT_HOST_KERNEL:
@@ -159,6 +161,12 @@ int cli_option(struct cli *c, int opt, const char *arg)
 			return vpmcsim_fail(EXIT_USAGE,
 					    "%s: --guest-ips '%s': expected instructions per second "
 					    "(a decimal u64; 0 = no guest segments)", c->cmd, arg);
+		return 0;
+	case 'j':
+		if (cli_parse_u64(arg, 1024, &v) || !v)
+			return vpmcsim_fail(EXIT_USAGE, "%s: -j '%s': expected a number of threads "
+					    "from 1 to 1024", c->cmd, arg);
+		c->jobs = (unsigned int)v;
 		return 0;
 	default:
 		return 1;
@@ -242,7 +250,6 @@ static int cost_given_once(const struct cli *c, const char *arg)
 int cli_engine_option(struct cli *c, int opt, const char *arg)
 {
 	const char *why = NULL;
-	uint64_t v;
 
 	switch (opt) {
 	case OPT_POLICY:
@@ -268,12 +275,6 @@ int cli_engine_option(struct cli *c, int opt, const char *arg)
 		return 0;
 	case OPT_COST_PROFILE:
 		return cli_cost_profile(c, arg);
-	case 'j':
-		if (cli_parse_u64(arg, 1024, &v) || !v)
-			return vpmcsim_fail(EXIT_USAGE, "%s: -j '%s': expected a number of threads "
-					    "from 1 to 1024", c->cmd, arg);
-		c->jobs = (unsigned int)v;
-		return 0;
 	default:
 		return 1;
 	}
@@ -653,6 +654,11 @@ static unsigned int cli_online_cpus(void)
 	return n > 1 ? (unsigned int)(n < 1024 ? n : 1024) : 1;
 }
 
+unsigned int cli_jobs(const struct cli *c)
+{
+	return c->jobs ? c->jobs : cli_online_cpus();
+}
+
 int cli_run(struct cli *c)
 {
 	struct vpmc_replay *r = c->r;
@@ -662,7 +668,7 @@ int cli_run(struct cli *c)
 		return err;
 	vpmc_replay_set_source(r, c->name, NULL);
 	vpmc_replay_set_assumptions(r, &c->assumed);
-	vpmc_replay_set_threads(r, c->jobs ? c->jobs : cli_online_cpus());
+	vpmc_replay_set_threads(r, cli_jobs(c));
 	err = vpmc_replay_begin(r, vpmc_reader_pmu(c->reader));
 	if (err)
 		return vpmcsim_fail(EXIT_USAGE, "%s: %s", c->cmd, vpmc_replay_error(r));

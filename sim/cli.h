@@ -64,7 +64,7 @@ struct cli_pmu {
 struct cli {
 	const char *cmd;
 	void *data;                 /* the command's own option state */
-	const char *short_opts;     /* getopt's, NULL: "h" (calibrate: "ho:") */
+	const char *short_opts;     /* getopt's; NULL: "hj:" with r, else "h" (nested: "hj:") */
 	struct vpmc_replay *r;      /* compare, replay, sweep */
 	bool one_policy;            /* replay: --policy is given once */
 	struct vpmc_cost cost;
@@ -80,7 +80,7 @@ struct cli {
 	const char *policies[VPMC_REPLAY_MAX_POLICIES]; /* each policy's text, in c->r's order */
 	const char *costs[VPMC_COST_MAX_PARAMS]; /* each --cost taken: each sets a parameter the others do not */
 	unsigned int nr_costs;
-	unsigned int jobs;          /* -j: replay threads; 0: the online CPUs */
+	unsigned int jobs;          /* -j: threads (replay, nested); 0: the online CPUs */
 };
 
 /* A decimal number at most @max, the whole of @s, first character a digit; *@out is set on
@@ -119,9 +119,12 @@ void cli_decide_pmu(const char *trace, const struct cli_pmu *given, struct vpmc_
 /* Defaults for command @cmd, output @fmt. */
 void cli_init(struct cli *c, const char *cmd, enum vpmc_output fmt);
 
-/* Handle a common option; return 0 (handled), 1 (not common), or EXIT_USAGE (message
- * printed). */
+/* Handle a common option (-j too, for the commands whose short_opts take it); return 0
+ * (handled), 1 (not common), or EXIT_USAGE (message printed). */
 int cli_option(struct cli *c, int opt, const char *arg);
+
+/* The threads of -j: as given, else the online CPUs (1 if unknown). */
+unsigned int cli_jobs(const struct cli *c);
 
 /* Load --cost-profile @arg into c->prof and re-apply the --cost options taken so far; return 0
  * or EXIT_USAGE (message printed). */

@@ -40,6 +40,8 @@ static void usage(FILE *out)
 		"  --cost NAME=VALUE[,...] a cost parameter, cycles (repeatable)\n"
 		"  --log FILE              JSON Lines, one object per round trip ('-': stdout)\n"
 		"  --format F              text (default), csv or json\n"
+		"  -j N                    N >= 2: read on one thread, classify on another (two at\n"
+		"                          most; default: the online CPUs)\n"
 		"  --input-format F, --lenient   as for compare\n"
 		"  -h, --help              this text; see vpmcsim(1)\n",
 		usage_line);
@@ -109,12 +111,15 @@ static int nested_run(int argc, char **argv)
 	nested_cli_init(&s.nc);
 	cli_init(&c, "nested", VPMC_OUTPUT_TEXT);
 	c.ropts.nested = true;
+	c.short_opts = "hj:";
 	c.data = &s;
 	rc = cli_parse(&c, argc, argv, opts, nested_own, usage, usage_line);
 	if (!rc)
 		rc = cli_open(&c);
 	if (!rc && vpmc_nested_new(&n, &s.nc.opts))
 		rc = vpmcsim_fail(EXIT_INPUT, "nested: out of memory");
+	if (!rc)
+		vpmc_nested_set_threads(n, cli_jobs(&c));
 	if (!rc && s.log.path) {
 		rc = log_open(&s.log);
 		vpmc_nested_set_log(n, s.log.f);

@@ -202,6 +202,16 @@ int vpmc_nested_new(struct vpmc_nested **out, const struct vpmc_nested_opts *o);
 void vpmc_nested_set_log(struct vpmc_nested *n, FILE *log);
 
 /**
+ * vpmc_nested_set_threads() - Let vpmc_nested_run() read on the calling thread and classify on
+ * a second one, block by block in trace order, when @threads is 2 or more (more add nothing:
+ * the classifier is one state machine over every vCPU); results, warnings, the log and errors
+ * as on one thread.
+ * @n: model, before vpmc_nested_run()
+ * @threads: threads to use; 0 or 1: the calling thread only (the default)
+ */
+void vpmc_nested_set_threads(struct vpmc_nested *n, unsigned int threads);
+
+/**
  * vpmc_nested_run() - Classify every event of @r into round trips and count them.
  * @n: model, not run before
  * @r: an open reader with vpmc_reader_opts.nested set

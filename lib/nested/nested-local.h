@@ -256,6 +256,8 @@ struct vpmc_nested {
 	char *name;
 	bool ran;
 	struct vpmc_reader *reader;     /* during vpmc_nested_run() */
+	uint64_t at;                    /* vpmc_reader_mark() of the event being classified */
+	unsigned int threads;           /* vpmc_nested_set_threads() */
 	uint64_t nr_events, nested_events, first_ns, last_ns, partial;
 	bool fine_times;                /* a time stamp that is no multiple of 1,000 ns */
 	bool usable, use_measured, intercepts_seen, isa_by_label;
@@ -280,6 +282,15 @@ const char *nested_entry_name(enum nested_entry e);
  * design, the other one @delta (ops_baseline - ops_gpc) away, never below 0. */
 void nested_measured_pair(const struct nested_cfg *c, uint64_t cyc, int64_t delta, uint64_t *b,
 			  uint64_t *g);
+
+/* Classify @ev, the event the reader returned at n->at (its vpmc_reader_mark()), in trace
+ * order. Return: 0 or an error (n->err says it). */
+int nested_event(struct vpmc_nested *n, const struct vpmc_event *ev);
+
+/* Read the rest of @r into blocks on this thread and classify them, in order, on a second one
+ * (pipe.c). Return: 0 at the trace's end, else the first error: the classifier's (n->err
+ * set), which precedes any the reader met after it, or the reader's. */
+int nested_run_piped(struct vpmc_nested *n, struct vpmc_reader *r);
 
 /* Time stamps usable (all of them multiples of 1,000 ns: not), and the anchor used. */
 void nested_decide_anchor(struct vpmc_nested *n);

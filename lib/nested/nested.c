@@ -98,6 +98,11 @@ void vpmc_nested_set_log(struct vpmc_nested *n, FILE *log)
 	n->log_out = log;
 }
 
+void vpmc_nested_set_threads(struct vpmc_nested *n, unsigned int threads)
+{
+	n->threads = threads;
+}
+
 const char *vpmc_nested_error(const struct vpmc_nested *n)
 {
 	return n ? n->err.msg : "";
@@ -126,13 +131,14 @@ static void __attribute__((format(printf, 2, 3))) warn(struct vpmc_nested *n, co
 }
 
 /* Where @ev came from: "FILE:LINE" (text records carry their line: the importer may hold one
- * while later lines are read), else the reader's position. */
+ * while later lines are read), else the reader's position when it returned @ev (n->at: the
+ * reader may have read on, pipe.c). */
 static void where(const struct vpmc_nested *n, const struct vpmc_event *ev, char *at, size_t len)
 {
 	if (ev && ev->insn && ev->type >= VPMC_EV_NEXIT && ev->type < VPMC_EV_NESTED_END)
 		snprintf(at, len, "%s:%llu", n->name, (unsigned long long)ev->insn);
 	else
-		vpmc_reader_where(n->reader, at, len);
+		vpmc_reader_where_at(n->reader, n->at, at, len);
 }
 
 /* An event the state machine cannot place: counted, and the first few shown with FILE:LINE. */
@@ -686,7 +692,7 @@ static int on_ninval(struct vpmc_nested *n, struct nested_vcpu *v)
 	return 0;
 }
 
-static int on_event(struct vpmc_nested *n, const struct vpmc_event *ev)
+int nested_event(struct vpmc_nested *n, const struct vpmc_event *ev)
 {
 	struct nested_vcpu *v = NULL;
 	int ret;
@@ -777,9 +783,23 @@ void nested_decide_anchor(struct vpmc_nested *n)
 			  (n->cfg.anchor == VPMC_NESTED_ANCHOR_AUTO && n->usable);
 }
 
-int vpmc_nested_run(struct vpmc_nested *n, struct vpmc_reader *r, const char *name)
+/* Classify every event of @r in order on this thread. Return: as nested_run_piped(). */
+static int run_serial(struct vpmc_nested *n, struct vpmc_reader *r)
 {
 	struct vpmc_event ev;
+	int ret;
+
+	while ((ret = vpmc_reader_next(r, &ev)) == 1) {
+		n->at = vpmc_reader_mark(r);
+		ret = nested_event(n, &ev);
+		if (ret)
+			break;
+	}
+	return ret;
+}
+
+int vpmc_nested_run(struct vpmc_nested *n, struct vpmc_reader *r, const char *name)
+{
 	int ret;
 
 	if (!n || !r || n->ran)
@@ -791,8 +811,8 @@ int vpmc_nested_run(struct vpmc_nested *n, struct vpmc_reader *r, const char *na
 		return vpmc__set_error(&n->err, VPMC_ERR_NOMEM, "%s", vpmc_strerror(VPMC_ERR_NOMEM));
 	nested_cfg_init(&n->cfg, &n->opts, vpmc_reader_nested(r));
 	ret = n->cfg.isa_known ? cfg_settle(n) : 0;
-	while (!ret && (ret = vpmc_reader_next(r, &ev)) == 1)
-		ret = on_event(n, &ev);
+	if (!ret)
+		ret = n->threads > 1 ? nested_run_piped(n, r) : run_serial(n, r);
 	if (ret < 0 && !n->err.msg[0])
 		vpmc__set_error(&n->err, ret, "%s", vpmc_reader_error(r));
 	if (!ret)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * check_blockq.c - The ring of event blocks of a parallel replay (lib/replay/blockq.c): every
+ * check_blockq.c - The ring of event blocks of a parallel replay (lib/core/blockq.c): every
  * shard sees every block in the order published, one thread at a time, and after the leading
  * shard; a slot is not refilled before all shards put it back; the producer runs shards while
  * the ring is full; the end is seen after the last block.

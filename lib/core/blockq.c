@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* blockq.c - The ring of event blocks of a parallel replay (see blockq.h). */
+/* blockq.c - The ring of event blocks of a parallel replay or nested run (see blockq.h). */
 #include "config.h"
 
 #include <stdlib.h>

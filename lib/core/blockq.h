@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * blockq.h - A ring of blocks that one producer fills in order and that every shard of a
- * parallel replay (issue 15) takes in the same order. A shard is a unit of work that any thread
- * may run, one block at a time and one thread at a time: whichever thread is free takes the
- * shard that is furthest behind, and the producer takes one while no slot is free. A slot is
- * reused when every shard has put its block back, so memory is the ring's size, whatever the
- * length of the input. A ring may have a leading shard, shard 0: the others take a block after
- * it put the block back.
+ * parallel replay, or nested's classifier, takes in the same order (issue 15). A shard is a
+ * unit of work that any thread may run, one block at a time and one thread at a time:
+ * whichever thread is free takes the shard that is furthest behind, and the producer takes one
+ * while no slot is free. A slot is reused when every shard has put its block back, so memory is
+ * the ring's size, whatever the length of the input. A ring may have a leading shard, shard 0:
+ * the others take a block after it put the block back.
  */
-#ifndef VPMC_REPLAY_BLOCKQ_H
-#define VPMC_REPLAY_BLOCKQ_H
+#ifndef VPMC_CORE_BLOCKQ_H
+#define VPMC_CORE_BLOCKQ_H
 
 #include <pthread.h>
 #include <stdbool.h>
@@ -55,4 +55,4 @@ void *blockq_take(struct blockq *q, unsigned int *shard, uint64_t *k);
 /* Shard @shard is done with block @k (from blockq_take() or blockq_next()). */
 void blockq_put(struct blockq *q, unsigned int shard, uint64_t k);
 
-#endif /* VPMC_REPLAY_BLOCKQ_H */
+#endif /* VPMC_CORE_BLOCKQ_H */
