@@ -464,9 +464,10 @@ static bool lane_guest_part(struct lane_vcpu *lv, const struct vpmc_event *ev,
  * A guest segment with an overlay, in parts, with the guest's PMI handler after each part, at
  * the PMI's time: the host PMI forced a VM-exit at that instruction (trace-format.md), KVM
  * injected the PMI at the entry, and the guest takes the NMI at once; the rest of the segment
- * follows.
+ * follows. Out of line: its frame (the segment's progress) would otherwise be set up for every
+ * event of lane_apply().
  */
-static int lane_guest(struct lane_vcpu *lv, const struct vpmc_event *ev)
+static __attribute__((noinline)) int lane_guest(struct lane_vcpu *lv, const struct vpmc_event *ev)
 {
 	struct vpmc__guest_progress p = VPMC__GUEST_PROGRESS_INIT;
 	struct vpmc_replay *r = lv->r;
@@ -505,9 +506,9 @@ static int lane_overlay_after(struct lane_vcpu *lv, const struct vpmc_event *ev)
 	return 0;
 }
 
-/* Event @ev to the lane's model and metrics; the caller checks r->err. Inline: without an
- * overlay this is all a lane does, once per event and policy. */
-static inline int lane_event(struct lane_vcpu *lv, const struct vpmc_event *ev)
+/* Event @ev to the lane's model and metrics; the caller checks r->err. Inline (always: GCC
+ * kept a call in lane_apply()): this is most of what a lane does, once per event and policy. */
+static inline __attribute__((always_inline)) int lane_event(struct lane_vcpu *lv, const struct vpmc_event *ev)
 {
 	int err;
 
@@ -534,7 +535,9 @@ static inline int lane_event(struct lane_vcpu *lv, const struct vpmc_event *ev)
 	return lv->m.err;
 }
 
-static int lane_apply(struct lane_vcpu *lv, const struct vpmc_event *ev)
+/* Inline: once per event and policy with an overlay. */
+static inline __attribute__((always_inline)) int lane_apply(struct lane_vcpu *lv,
+							     const struct vpmc_event *ev)
 {
 	struct vpmc_replay *r = lv->r;
 	int err;
