@@ -416,7 +416,9 @@ static inline void lane_triggers(struct lane_vcpu *lv)
 	lv->triggers_seen = now;
 }
 
-static int group_apply(struct group_vcpu *gv, uint32_t vcpu, const struct vpmc_event *ev)
+/* Event @ev to the group's reference. Inline: once per event and policy with an overlay. */
+static inline __attribute__((always_inline)) int group_apply(struct group_vcpu *gv, uint32_t vcpu,
+							      const struct vpmc_event *ev)
 {
 	unsigned int i;
 
@@ -535,19 +537,19 @@ static inline __attribute__((always_inline)) int lane_event(struct lane_vcpu *lv
 	return lv->m.err;
 }
 
-/* Inline: once per event and policy with an overlay. */
+/* Event @ev to the lane, with an overlay (its only callers). Inline: once per event and
+ * policy. */
 static inline __attribute__((always_inline)) int lane_apply(struct lane_vcpu *lv,
 							     const struct vpmc_event *ev)
 {
-	struct vpmc_replay *r = lv->r;
 	int err;
 
-	if (r->ov.nr && ev->type == VPMC_EV_GUEST)
+	if (ev->type == VPMC_EV_GUEST)
 		return lane_guest(lv, ev);
 	err = lane_event(lv, ev);
-	if (err || r->err)
-		return err ? err : r->err;
-	return r->ov.nr ? lane_overlay_after(lv, ev) : 0;
+	if (err || lv->r->err)
+		return err ? err : lv->r->err;
+	return lane_overlay_after(lv, ev);
 }
 
 /* One event of the overlay's guest: to this lane's reference and policy only. */
@@ -886,7 +888,8 @@ int vpmc_replay_event(struct vpmc_replay *r, const struct vpmc_event *ev)
 {
 	struct lane_vcpu **lanes;
 	struct group_vcpu **groups;
-	unsigned int i;
+	bool ov = r->ov.nr;
+	unsigned int i, ng;
 	int err;
 
 	if (!r->begun || r->finished)
@@ -911,8 +914,8 @@ int vpmc_replay_event(struct vpmc_replay *r, const struct vpmc_event *ev)
 		r->event_fn(r->exit_data, ev, false);
 	/* with an overlay each lane runs its reference through a guest segment (lane_guest());
 	 * and group 0 is lane 0's alone, which a shard with ideal_ext does not run */
-	for (i = r->ideal_ext && r->ov.nr; i < r->nr_groups &&
-	     !(r->ov.nr && ev->type == VPMC_EV_GUEST); i++) {
+	ng = ov && ev->type == VPMC_EV_GUEST ? 0 : r->nr_groups;
+	for (i = r->ideal_ext && ov; i < ng; i++) {
 		err = group_apply(groups[i], ev->vcpu, ev);
 		if (err)
 			goto fail;
@@ -922,7 +925,7 @@ int vpmc_replay_event(struct vpmc_replay *r, const struct vpmc_event *ev)
 	for (i = r->ideal_ext; i < r->nr_lanes; i++) {
 		struct lane_vcpu *lv = lanes[i];
 
-		err = r->ov.nr ? lane_apply(lv, ev) : lane_event(lv, ev);
+		err = ov ? lane_apply(lv, ev) : lane_event(lv, ev);
 		if (!err)
 			err = r->err; /* the reference's queue or the log */
 		if (err)
