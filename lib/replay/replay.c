@@ -416,6 +416,17 @@ static inline void lane_triggers(struct lane_vcpu *lv)
 	lv->triggers_seen = now;
 }
 
+/* Event @ev to model @v. RETIRE, most events, goes straight to vpmc_vcpu_retire(): the type
+ * and CPL were checked before any model took the event (vpmc_replay_event(); the overlay's
+ * RETIRE has CPL 0), which vpmc_vcpu_event() would check again for each model. */
+static inline int model_event(struct vpmc_vcpu *v, const struct vpmc_event *ev)
+{
+	if (ev->type != VPMC_EV_RETIRE)
+		return vpmc_vcpu_event(v, ev);
+	vpmc_vcpu_retire(v, ev->time_ns, ev->branch, ev->cpl);
+	return 0;
+}
+
 /* Event @ev to the group's reference. Inline: once per event and policy with an overlay. */
 static inline __attribute__((always_inline)) int group_apply(struct group_vcpu *gv, uint32_t vcpu,
 							      const struct vpmc_event *ev)
@@ -435,7 +446,7 @@ static inline __attribute__((always_inline)) int group_apply(struct group_vcpu *
 				gv->c_before[i] = vpmc_vcpu_counter(gv->ref, (unsigned int)idx);
 		}
 	}
-	return vpmc_vcpu_event(gv->ref, ev);
+	return model_event(gv->ref, ev);
 }
 
 static int lane_pmi_handler(struct lane_vcpu *lv, uint64_t t);
@@ -526,7 +537,7 @@ static inline __attribute__((always_inline)) int lane_event(struct lane_vcpu *lv
 			metrics_trace_entry(&lv->m);
 	}
 	metrics_event_host(&lv->m, ev);
-	err = vpmc_vcpu_event(lv->pol, ev);
+	err = model_event(lv->pol, ev);
 	if (err)
 		return err;
 	if (ev->type == VPMC_EV_GUEST)
