@@ -473,7 +473,8 @@ void vpmc_replay_set_progress(struct vpmc_replay *r, void (*fn)(void *data, uint
  * vpmc_replay_set_threads() - Let vpmc_replay_run() replay on up to @n threads, the calling
  * one included, which reads the trace into blocks of events: the ideal guest and shares of the
  * policies run block by block on whichever thread is free; results identical to one thread's.
- * One thread (as for @n 0 or 1) with the log or the exit hook.
+ * One thread (as for @n 0 or 1) with the log or the exit hook; one thread runs more than 16
+ * policies in shares too, one share after the other over each block.
  * @r: engine, before vpmc_replay_run()
  * @n: number of replaying threads
  */

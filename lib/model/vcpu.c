@@ -214,21 +214,19 @@ void vpmc_vcpu_sched_in(struct vpmc_vcpu *v, uint64_t time_ns)
 	vcpu_end(v, time_ns);
 }
 
-int vpmc_vcpu_event(struct vpmc_vcpu *v, const struct vpmc_event *ev)
+/* Every type but RETIRE; out of line, so that RETIRE, most of a trace's events and run once
+ * per event and model, needs no stack frame for the MSR exits' locals. */
+static __attribute__((noinline)) void vcpu_event_other(struct vpmc_vcpu *v,
+						       const struct vpmc_event *ev)
 {
 	uint64_t value;
 
-	if ((unsigned int)ev->type >= VPMC_EV_NR || !vcpu_cpl_valid(ev->cpl))
-		return VPMC_ERR_INVAL;
 	switch (ev->type) {
 	case VPMC_EV_ENTRY:
 		vpmc_vcpu_entry(v, ev->time_ns);
 		break;
 	case VPMC_EV_GUEST:
 		vpmc_vcpu_guest(v, ev->time_ns, ev->insn, ev->br, ev->cpl);
-		break;
-	case VPMC_EV_RETIRE:
-		vcpu_retire(v, ev->time_ns, ev->branch, ev->cpl);
 		break;
 	case VPMC_EV_WRMSR:
 		vpmc_vcpu_wrmsr(v, ev->time_ns, ev->index, ev->value);
@@ -256,6 +254,16 @@ int vpmc_vcpu_event(struct vpmc_vcpu *v, const struct vpmc_event *ev)
 		vcpu_end(v, ev->time_ns);
 		break;
 	}
+}
+
+int vpmc_vcpu_event(struct vpmc_vcpu *v, const struct vpmc_event *ev)
+{
+	if ((unsigned int)ev->type >= VPMC_EV_NR || !vcpu_cpl_valid(ev->cpl))
+		return VPMC_ERR_INVAL;
+	if (ev->type == VPMC_EV_RETIRE)
+		vcpu_retire(v, ev->time_ns, ev->branch, ev->cpl);
+	else
+		vcpu_event_other(v, ev);
 	return 0;
 }
 

@@ -416,7 +416,20 @@ static inline void lane_triggers(struct lane_vcpu *lv)
 	lv->triggers_seen = now;
 }
 
-static int group_apply(struct group_vcpu *gv, uint32_t vcpu, const struct vpmc_event *ev)
+/* Event @ev to model @v. RETIRE, most events, goes straight to vpmc_vcpu_retire(): the type
+ * and CPL were checked before any model took the event (vpmc_replay_event(); the overlay's
+ * RETIRE has CPL 0), which vpmc_vcpu_event() would check again for each model. */
+static inline int model_event(struct vpmc_vcpu *v, const struct vpmc_event *ev)
+{
+	if (ev->type != VPMC_EV_RETIRE)
+		return vpmc_vcpu_event(v, ev);
+	vpmc_vcpu_retire(v, ev->time_ns, ev->branch, ev->cpl);
+	return 0;
+}
+
+/* Event @ev to the group's reference. Inline: once per event and policy with an overlay. */
+static inline __attribute__((always_inline)) int group_apply(struct group_vcpu *gv, uint32_t vcpu,
+							      const struct vpmc_event *ev)
 {
 	unsigned int i;
 
@@ -433,7 +446,7 @@ static int group_apply(struct group_vcpu *gv, uint32_t vcpu, const struct vpmc_e
 				gv->c_before[i] = vpmc_vcpu_counter(gv->ref, (unsigned int)idx);
 		}
 	}
-	return vpmc_vcpu_event(gv->ref, ev);
+	return model_event(gv->ref, ev);
 }
 
 static int lane_pmi_handler(struct lane_vcpu *lv, uint64_t t);
@@ -464,9 +477,10 @@ static bool lane_guest_part(struct lane_vcpu *lv, const struct vpmc_event *ev,
  * A guest segment with an overlay, in parts, with the guest's PMI handler after each part, at
  * the PMI's time: the host PMI forced a VM-exit at that instruction (trace-format.md), KVM
  * injected the PMI at the entry, and the guest takes the NMI at once; the rest of the segment
- * follows.
+ * follows. Out of line: its frame (the segment's progress) would otherwise be set up for every
+ * event of lane_apply().
  */
-static int lane_guest(struct lane_vcpu *lv, const struct vpmc_event *ev)
+static __attribute__((noinline)) int lane_guest(struct lane_vcpu *lv, const struct vpmc_event *ev)
 {
 	struct vpmc__guest_progress p = VPMC__GUEST_PROGRESS_INIT;
 	struct vpmc_replay *r = lv->r;
@@ -505,9 +519,9 @@ static int lane_overlay_after(struct lane_vcpu *lv, const struct vpmc_event *ev)
 	return 0;
 }
 
-/* Event @ev to the lane's model and metrics; the caller checks r->err. Inline: without an
- * overlay this is all a lane does, once per event and policy. */
-static inline int lane_event(struct lane_vcpu *lv, const struct vpmc_event *ev)
+/* Event @ev to the lane's model and metrics; the caller checks r->err. Inline (always: GCC
+ * kept a call in lane_apply()): this is most of what a lane does, once per event and policy. */
+static inline __attribute__((always_inline)) int lane_event(struct lane_vcpu *lv, const struct vpmc_event *ev)
 {
 	int err;
 
@@ -523,7 +537,7 @@ static inline int lane_event(struct lane_vcpu *lv, const struct vpmc_event *ev)
 			metrics_trace_entry(&lv->m);
 	}
 	metrics_event_host(&lv->m, ev);
-	err = vpmc_vcpu_event(lv->pol, ev);
+	err = model_event(lv->pol, ev);
 	if (err)
 		return err;
 	if (ev->type == VPMC_EV_GUEST)
@@ -534,17 +548,19 @@ static inline int lane_event(struct lane_vcpu *lv, const struct vpmc_event *ev)
 	return lv->m.err;
 }
 
-static int lane_apply(struct lane_vcpu *lv, const struct vpmc_event *ev)
+/* Event @ev to the lane, with an overlay (its only callers). Inline: once per event and
+ * policy. */
+static inline __attribute__((always_inline)) int lane_apply(struct lane_vcpu *lv,
+							     const struct vpmc_event *ev)
 {
-	struct vpmc_replay *r = lv->r;
 	int err;
 
-	if (r->ov.nr && ev->type == VPMC_EV_GUEST)
+	if (ev->type == VPMC_EV_GUEST)
 		return lane_guest(lv, ev);
 	err = lane_event(lv, ev);
-	if (err || r->err)
-		return err ? err : r->err;
-	return r->ov.nr ? lane_overlay_after(lv, ev) : 0;
+	if (err || lv->r->err)
+		return err ? err : lv->r->err;
+	return lane_overlay_after(lv, ev);
 }
 
 /* One event of the overlay's guest: to this lane's reference and policy only. */
@@ -883,7 +899,8 @@ int vpmc_replay_event(struct vpmc_replay *r, const struct vpmc_event *ev)
 {
 	struct lane_vcpu **lanes;
 	struct group_vcpu **groups;
-	unsigned int i;
+	bool ov = r->ov.nr;
+	unsigned int i, ng;
 	int err;
 
 	if (!r->begun || r->finished)
@@ -908,8 +925,8 @@ int vpmc_replay_event(struct vpmc_replay *r, const struct vpmc_event *ev)
 		r->event_fn(r->exit_data, ev, false);
 	/* with an overlay each lane runs its reference through a guest segment (lane_guest());
 	 * and group 0 is lane 0's alone, which a shard with ideal_ext does not run */
-	for (i = r->ideal_ext && r->ov.nr; i < r->nr_groups &&
-	     !(r->ov.nr && ev->type == VPMC_EV_GUEST); i++) {
+	ng = ov && ev->type == VPMC_EV_GUEST ? 0 : r->nr_groups;
+	for (i = r->ideal_ext && ov; i < ng; i++) {
 		err = group_apply(groups[i], ev->vcpu, ev);
 		if (err)
 			goto fail;
@@ -919,7 +936,7 @@ int vpmc_replay_event(struct vpmc_replay *r, const struct vpmc_event *ev)
 	for (i = r->ideal_ext; i < r->nr_lanes; i++) {
 		struct lane_vcpu *lv = lanes[i];
 
-		err = r->ov.nr ? lane_apply(lv, ev) : lane_event(lv, ev);
+		err = ov ? lane_apply(lv, ev) : lane_event(lv, ev);
 		if (!err)
 			err = r->err; /* the reference's queue or the log */
 		if (err)

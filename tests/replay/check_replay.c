@@ -725,6 +725,55 @@ END_TEST
  * (fuzz/crashes/engine/overlay-segment-bad-cpl: the segment was taken, CPL 7 as "keep").
  * Refused, it leaves no trace: no vCPU, no event, no time; a valid segment then is event 1.
  */
+/*
+ * More policies than a share holds (16, parallel.c), on one thread: vpmc_replay_run() runs them
+ * in shares, each over whole blocks of events; vpmc_replay_event(), fed event by event, runs
+ * them on one engine. Both are the same replay: every figure of the detailed JSON report (per
+ * policy, vCPU and counter, all digits) is the same. The overlay's PMIs every 100 instructions
+ * make each policy's handler run at its own points.
+ */
+START_TEST(test_shares_equal_one_engine)
+{
+	static const char *const pol[] = {
+		"exact", "mediated", "disabled=0x2", "tolerance-wrap=50", "tolerance=1",
+		"tolerance=2", "tolerance=4", "tolerance=8", "tolerance=16", "tolerance=32",
+		"tolerance=64", "tolerance=128", "tolerance=256", "tolerance=512",
+		"tolerance=1024", "tolerance=2048", "tolerance=4096", "tolerance=8192",
+		"tolerance=16384", "tolerance=32768",
+	};
+	const char *file = "replay-tolerance-late-pmi.vtr";
+	const char *assume = "gp0=instructions,period=100";
+	unsigned int n = sizeof(pol) / sizeof(pol[0]);
+	struct vpmc_replay *shares = run_scenario_assume(file, pol, n, assume, NULL);
+	struct vpmc_replay *one = replay_make(pol, n, assume, NULL);
+	const char *dir = getenv("VPMC_TRACES"), *json;
+	struct vpmc_reader *rd;
+	struct vpmc_reader_stats st;
+	struct vpmc_event ev;
+	char path[1024], *a;
+
+	snprintf(path, sizeof(path), "%s/scenarios/%s", dir ? dir : "traces", file);
+	ck_assert_int_eq(vpmc_reader_new(&rd, NULL), 0);
+	ck_assert_msg(vpmc_reader_open(rd, path) == 0, "%s", vpmc_reader_error(rd));
+	ck_assert_int_eq(vpmc_replay_begin(one, vpmc_reader_pmu(rd)), 0);
+	while (vpmc_reader_next(rd, &ev) > 0)
+		ck_assert_msg(vpmc_replay_event(one, &ev) == 0, "%s", vpmc_replay_error(one));
+	ck_assert_int_eq(vpmc_replay_finish(one), 0);
+	vpmc_reader_stats(rd, &st); /* as vpmc_replay_run() does */
+	vpmc_replay_set_source(one, NULL, &st);
+	vpmc_reader_free(rd);
+	ck_assert_int_eq(vpmc_replay_report(shares, VPMC_VIEW_DETAIL, VPMC_OUTPUT_JSON, &json), 0);
+	a = strdup(json);
+	ck_assert_ptr_nonnull(a);
+	ck_assert_int_eq(vpmc_replay_report(one, VPMC_VIEW_DETAIL, VPMC_OUTPUT_JSON, &json), 0);
+	ck_assert(strcmp(a, json) == 0); /* (ck_assert_str_eq() cannot print 100 KB) */
+	ck_assert_ptr_nonnull(strstr(json, "\"policy\": \"tolerance=32768\""));
+	free(a);
+	vpmc_replay_free(shares);
+	vpmc_replay_free(one);
+}
+END_TEST
+
 START_TEST(test_bad_cpl_refused)
 {
 	static const char *const pol[] = { "exact" };
@@ -798,6 +847,7 @@ static Suite *replay_suite(void)
 	tcase_add_test(tc, test_no_overlay_segment_in_one_piece);
 	tcase_add_test(tc, test_assume_conflict_without_reader);
 	tcase_add_test(tc, test_bad_cpl_refused);
+	tcase_add_test(tc, test_shares_equal_one_engine);
 	suite_add_tcase(s, tc);
 	return s;
 }
