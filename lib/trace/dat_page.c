@@ -22,7 +22,7 @@ enum { OLD_PADDING, OLD_TIME_EXTEND, OLD_TIME_STAMP, OLD_DATA };
 struct walk {
 	const uint8_t *page;
 	uint64_t avail, start; /* start: where the data begins in the page */
-	const struct dat_page_format *f;
+	bool big_endian, old_format; /* the file's (a copy: kept in registers) */
 	uint64_t fault;        /* the first byte past @avail a read needs; 0: none yet */
 };
 
@@ -51,14 +51,14 @@ static uint32_t word(struct walk *w, uint64_t off)
 		return 0;
 	}
 	memcpy(&v, w->page + at, 4); /* dat_layout_get_num()'s, without its loop: once an event */
-	return w->f->big_endian == (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__) ? v
+	return w->big_endian == (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__) ? v
 									     : __builtin_bswap32(v);
 }
 
 /* The time field of an event's first word (ts4host()). */
 static uint32_t word_delta(const struct walk *w, uint32_t v)
 {
-	return w->f->big_endian ? v & ((1u << TS_SHIFT) - 1) : v >> 5;
+	return w->big_endian ? v & ((1u << TS_SHIFT) - 1) : v >> 5;
 }
 
 /* One event at data offset @curr, as translate_data() and update_pointers(): offsets are 32
@@ -68,7 +68,7 @@ next_new(struct walk *w, uint32_t curr, struct event *e)
 {
 	uint32_t v = word(w, curr), type_len;
 
-	type_len = w->f->big_endian ? v >> 27 : v & 31;
+	type_len = w->big_endian ? v >> 27 : v & 31;
 	e->delta = word_delta(w, v);
 	e->absolute = type_len == TYPE_TIME_STAMP;
 	e->data = type_len < TYPE_PADDING;
@@ -93,12 +93,13 @@ next_new(struct walk *w, uint32_t curr, struct event *e)
 
 /* The same as old_update_pointers(): a padding ends the page (@size), a time stamp too; a time
  * extend's delta is kept in 32 bits (its unsigned int delta). */
-static void next_old(struct walk *w, uint32_t curr, uint32_t size, struct event *e)
+static inline __attribute__((always_inline)) void
+next_old(struct walk *w, uint32_t curr, uint32_t size, struct event *e)
 {
 	uint32_t v = word(w, curr), type, len;
 
-	type = w->f->big_endian ? (v >> 29) & 3 : v & 3;
-	len = w->f->big_endian ? (v >> 27) & 7 : (v >> 2) & 7;
+	type = w->big_endian ? (v >> 29) & 3 : v & 3;
+	len = w->big_endian ? (v >> 27) & 7 : (v >> 2) & 7;
 	e->delta = word_delta(w, v);
 	e->absolute = false;
 	e->data = type == OLD_DATA;
@@ -123,7 +124,7 @@ static void next_old(struct walk *w, uint32_t curr, uint32_t size, struct event 
 static inline __attribute__((always_inline)) uint32_t
 next_event(struct walk *w, uint32_t curr, uint32_t size, struct event *e)
 {
-	if (w->f->old_format)
+	if (w->old_format)
 		next_old(w, curr, size, e);
 	else
 		next_new(w, curr, e);
@@ -145,8 +146,8 @@ static bool cycle_has_record(struct walk *w, uint32_t from, uint32_t size)
 }
 
 /* One event's reads within the page: NULL, or what falls past it (@at where). */
-static const char *step(struct walk *w, uint32_t curr, uint32_t size, uint32_t *next,
-			uint64_t *at)
+static inline __attribute__((always_inline)) const char *
+step(struct walk *w, uint32_t curr, uint32_t size, uint32_t *next, uint64_t *at)
 {
 	struct event e;
 
@@ -190,7 +191,8 @@ static const char *walk_back(struct walk *w, uint32_t curr, uint32_t size, uint8
 const char *dat_page_check(const uint8_t *page, uint64_t avail, const struct dat_page_format *f,
 			   uint8_t *seen, uint64_t *at)
 {
-	struct walk w = { page, avail, f->long_size == 8 ? 16 : 12, f, 0 };
+	struct walk w = { page, avail, f->long_size == 8 ? 16 : 12, f->big_endian, f->old_format,
+			  0 };
 	const char *what;
 	uint64_t flags;
 	uint32_t size, curr, next;
@@ -217,22 +219,28 @@ const char *dat_page_check(const uint8_t *page, uint64_t avail, const struct dat
 	return NULL;
 }
 
-/* kbuffer's next_event(): on to the next record, past time stamps and padding. */
+/* kbuffer's next_event(): on to the next record, past time stamps and padding (in locals,
+ * stored once). */
 void dat_page_next(struct dat_page_cursor *c)
 {
-	struct walk w = { c->page, c->avail, c->start, &c->f, 0 };
+	struct walk w = { c->page, c->avail, c->start, c->f.big_endian, c->f.old_format, 0 };
+	uint32_t curr, index = c->index, next = c->next;
+	uint64_t ts = c->timestamp;
 	struct event e;
 
 	do {
-		c->curr = c->next;
-		if (c->next >= c->size)
-			return;
-		next_event(&w, c->curr, c->size, &e);
-		c->timestamp = e.absolute ? e.delta | (c->timestamp & TS_MSB)
-					  : c->timestamp + e.delta;
-		c->index = e.index;
-		c->next = e.next;
+		curr = next;
+		if (next >= c->size)
+			break;
+		next_event(&w, curr, c->size, &e);
+		ts = e.absolute ? e.delta | (ts & TS_MSB) : ts + e.delta;
+		index = e.index;
+		next = e.next;
 	} while (!e.data);
+	c->curr = curr;
+	c->index = index;
+	c->next = next;
+	c->timestamp = ts;
 }
 
 void dat_page_load(struct dat_page_cursor *c, const uint8_t *page, uint64_t avail,
