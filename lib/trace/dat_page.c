@@ -260,9 +260,11 @@ void dat_page_load(struct dat_page_cursor *c, const uint8_t *page, uint64_t avai
 		c->lost_events = 0;
 	else if (!(flags & MISSING_STORED))
 		c->lost_events = -1;
-	else /* dat_page_check() found it in the page */
-		c->lost_events = lost_at + f->long_size <= avail ?
-			(int64_t)dat_layout_get_num(page + lost_at, f->long_size, f->big_endian) : 0;
+	else if (lost_at + f->long_size <= avail) /* dat_page_check() found it in the page */
+		c->lost_events = (int64_t)dat_layout_get_num(page + lost_at, f->long_size,
+							     f->big_endian);
+	else
+		c->lost_events = 0;
 	c->curr = c->index = c->next = 0;
 	dat_page_next(c);
 }

@@ -51,7 +51,7 @@ const char *dat_page_check(const uint8_t *page, uint64_t avail, const struct dat
  * A page's records as kbuffer reads them (kbuffer_load_subbuffer(), kbuffer_read_event(),
  * kbuffer_next_event(), kbuffer_curr_*()), with dat_page_check()'s walk of each event: the
  * same offsets, time stamps and missed events. Debian builds libtraceevent without
- * optimization: its nine calls per record were ~30% of stat's CPU time (HACKING.md).
+ * optimization: its eight calls per record were ~30% of stat's CPU time (HACKING.md).
  * Offsets count from the data's start, as kbuffer's do; each 32 bits, as its unsigned int.
  */
 struct dat_page_cursor {
