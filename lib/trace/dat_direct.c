@@ -14,7 +14,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <kbuffer.h>
 #include <zlib.h>
 #include <zstd.h>
 
@@ -42,10 +41,10 @@ enum algo { ALGO_NONE, ALGO_ZSTD, ALGO_ZLIB, ALGO_OTHER };
 
 struct pages_cpu {
 	int id;             /* the CPU number its records carry */
-	struct kbuffer *kbuf;
+	struct dat_page_cursor cur; /* the page loaded: its records as kbuffer reads them */
 	uint8_t *buf;       /* pages from offset buf_off on, buf_len bytes (then zeros to a page) */
 	uint64_t buf_off, buf_len, buf_cap;
-	uint64_t page;      /* offset of the page kbuf holds (loaded), or reads next */
+	uint64_t page;      /* offset of the page cur reads (loaded), or reads next */
 	uint64_t end;       /* offset where the CPU's data ends */
 	bool loaded;
 	int last_event;     /* offset in the page of the event read last; -1 before the first */
@@ -326,8 +325,6 @@ void dat_direct_close(struct dat_direct *p)
 	if (!p)
 		return;
 	for (i = 0; i < p->nr_cpus; i++) {
-		if (p->cpu[i].kbuf)
-			kbuffer_free(p->cpu[i].kbuf);
 		free(p->cpu[i].buf);
 		free(p->cpu[i].zbuf);
 	}
@@ -336,9 +333,8 @@ void dat_direct_close(struct dat_direct *p)
 	free(p);
 }
 
-/* CPU @i's reader: where its data is, a buffer, a kbuffer as init_cpu_data() makes it. */
-static int open_cpu(struct dat_direct *p, const struct dat_layout *l, int i,
-		    struct tep_handle *tep)
+/* CPU @i's reader: where its data is, a buffer. */
+static int open_cpu(struct dat_direct *p, const struct dat_layout *l, int i)
 {
 	struct pages_cpu *c = &p->cpu[i];
 	/* compressed: a page's start from the chunk before, then a chunk inflated (a chunk's header
@@ -348,15 +344,11 @@ static int open_cpu(struct dat_direct *p, const struct dat_layout *l, int i,
 	uint8_t count[4];
 
 	c->id = l->cpu[i].id;
-	c->kbuf = kbuffer_alloc(p->long_size == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
-				l->big_endian ? KBUFFER_ENDIAN_BIG : KBUFFER_ENDIAN_LITTLE);
 	/* a page more: the last page of a batch cut short is read as zeros after it */
 	c->buf = calloc(1, cap + p->page_size);
 	c->buf_cap = cap;
-	if (!c->kbuf || !c->buf)
+	if (!c->buf)
 		return VPMC_ERR_NOMEM;
-	if (tep_is_old_format(tep))
-		kbuffer_set_old_format(c->kbuf);
 	if (!l->compressed) {
 		c->page = l->cpu[i].file_off;
 		c->end = l->cpu[i].file_off + l->cpu[i].file_size;
@@ -393,7 +385,7 @@ int dat_direct_open(struct dat_direct **out, const struct dat_layout *l, struct 
 	}
 	p->nr_cpus = l->nr_cpus;
 	for (i = 0; i < p->nr_cpus; i++) {
-		ret = open_cpu(p, l, i, tep);
+		ret = open_cpu(p, l, i);
 		if (ret) {
 			dat_direct_close(p);
 			return ret;
@@ -487,7 +479,7 @@ static int fill_compressed(struct dat_direct *p, struct pages_cpu *c, int cpu)
 	return 0;
 }
 
-/* Load the page at c->page into kbuf, reading the next batch or chunk when the buffer ends. */
+/* Load the page at c->page into cur, reading the next batch or chunk when the buffer ends. */
 static int load_page(struct dat_direct *p, struct pages_cpu *c, int cpu)
 {
 	uint64_t size, at;
@@ -519,7 +511,7 @@ static int load_page(struct dat_direct *p, struct pages_cpu *c, int cpu)
 						    0, false, true };
 		return DAT_DIRECT_CORRUPT;
 	}
-	kbuffer_load_subbuffer(c->kbuf, page);
+	dat_page_load(&c->cur, page, 2 * p->page_size, &p->fmt);
 	c->loaded = true;
 	c->last_event = -1;
 	return 0;
@@ -528,15 +520,13 @@ static int load_page(struct dat_direct *p, struct pages_cpu *c, int cpu)
 int dat_direct_read(struct dat_direct *p, int cpu, struct tep_record *r)
 {
 	struct pages_cpu *c = &p->cpu[cpu];
-	unsigned long long ts;
-	uint8_t *page_end;
-	void *data;
+	const struct dat_page_cursor *k = &c->cur;
+	const uint8_t *page_end, *data;
 	int ret;
 
 	for (;;) {
 		if (c->loaded) {
-			data = kbuffer_read_event(c->kbuf, &ts);
-			if (data)
+			if (k->curr < k->size) /* kbuffer_read_event() */
 				break;
 			c->loaded = false;
 			c->page += p->page_size;
@@ -552,28 +542,30 @@ int dat_direct_read(struct dat_direct *p, int cpu, struct tep_record *r)
 	/* An event whose length (negative, corrupt) takes kbuffer back, not past it: its page's
 	 * events would come again and again. The CPU's records end there, as at a page whose
 	 * data runs past it (libtracecmd reads them forever). */
-	if (kbuffer_curr_offset(c->kbuf) <= c->last_event) {
+	if ((int)(k->start + k->curr) <= c->last_event) {
 		p->bad = (struct dat_direct_loss){ cpu, c->chunk, c->chunks, c->chunk_at, c->page, 0,
 						    true, false };
 		c->loaded = false;
 		c->end = c->page;
 		return DAT_DIRECT_CORRUPT;
 	}
-	c->last_event = kbuffer_curr_offset(c->kbuf);
+	c->last_event = (int)(k->start + k->curr);
+	data = k->page + k->start + k->index;
 	memset(r, 0, sizeof(*r));
-	r->ts = ts;
-	r->size = kbuffer_event_size(c->kbuf);
+	r->ts = k->timestamp;
+	r->size = (int)(k->next - k->index); /* kbuffer_event_size() */
 	/* an event whose length runs past its page (a corrupt length): only its bytes in the
 	 * page are its data (a field past them makes it a short record) */
-	page_end = c->buf + (c->page - c->buf_off) + p->page_size;
-	if (r->size < 0 || r->size > page_end - (uint8_t *)data)
-		r->size = (int)(page_end - (uint8_t *)data);
-	r->record_size = kbuffer_curr_size(c->kbuf);
+	page_end = k->page + p->page_size;
+	if (r->size < 0 || r->size > page_end - data)
+		r->size = (int)(page_end - data);
+	r->record_size = (int)(k->next - k->curr); /* kbuffer_curr_size() */
 	r->cpu = c->id;
-	r->data = data;
-	r->offset = c->page + kbuffer_curr_offset(c->kbuf);
-	r->missed_events = kbuffer_missed_events(c->kbuf);
-	kbuffer_next_event(c->kbuf, NULL);
+	r->data = (void *)data;
+	r->offset = c->page + k->start + k->curr;
+	/* kbuffer_missed_events(): an int, for the page's first event only */
+	r->missed_events = k->curr ? 0 : (int)k->lost_events;
+	dat_page_next(&c->cur);
 	return 1;
 }
 

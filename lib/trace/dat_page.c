@@ -22,11 +22,22 @@ enum { OLD_PADDING, OLD_TIME_EXTEND, OLD_TIME_STAMP, OLD_DATA };
 struct walk {
 	const uint8_t *page;
 	uint64_t avail, start; /* start: where the data begins in the page */
-	const struct dat_page_format *f;
+	bool big_endian, old_format; /* the file's (a copy: kept in registers) */
 	uint64_t fault;        /* the first byte past @avail a read needs; 0: none yet */
-	uint32_t data_at;      /* the data offset of the last event's data, if a record */
 };
 
+/* One event as translate_data() / old_update_pointers() make it: kbuf->index and ->next, the
+ * time delta it adds (or the stamp it sets), whether it is a record. */
+struct event {
+	uint32_t index, next;
+	uint64_t delta;
+	bool absolute;         /* a TIME_STAMP: delta is the new time stamp, its 5 MSB not set */
+	bool data;
+};
+
+/* Absolute time stamps do not carry the 5 MSB: kbuffer keeps the current stamp's (TS_MSB) */
+#define TS_MSB (0xf8ULL << 56)
+#define TS_SHIFT 27
 
 /* The 4-byte word at data offset @off, or 0 with w->fault set if it is not in the page. */
 static uint32_t word(struct walk *w, uint64_t off)
@@ -40,89 +51,112 @@ static uint32_t word(struct walk *w, uint64_t off)
 		return 0;
 	}
 	memcpy(&v, w->page + at, 4); /* dat_layout_get_num()'s, without its loop: once an event */
-	return w->f->big_endian == (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__) ? v
+	return w->big_endian == (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__) ? v
 									     : __builtin_bswap32(v);
 }
 
-/* One event at data offset @curr, as translate_data(): the offset of the next (32 bits, as
- * kbuffer's unsigned int); @data: whether it is a record (not padding or a time stamp). A
- * record's data follows its header words (@w->data_at). */
-static uint32_t next_new(struct walk *w, uint32_t curr, bool *data)
+/* The time field of an event's first word (ts4host()). */
+static uint32_t word_delta(const struct walk *w, uint32_t v)
+{
+	return w->big_endian ? v & ((1u << TS_SHIFT) - 1) : v >> 5;
+}
+
+/* One event at data offset @curr, as translate_data() and update_pointers(): offsets are 32
+ * bits (kbuffer's unsigned int), a length is added modulo 2^32. */
+static inline __attribute__((always_inline)) void
+next_new(struct walk *w, uint32_t curr, struct event *e)
 {
 	uint32_t v = word(w, curr), type_len;
-	int32_t length;
 
-	type_len = w->f->big_endian ? v >> 27 : v & 31;
-	*data = type_len < TYPE_PADDING;
-	w->data_at = curr + (type_len == TYPE_DATA_LEN ? 8 : 4);
+	type_len = w->big_endian ? v >> 27 : v & 31;
+	e->delta = word_delta(w, v);
+	e->absolute = type_len == TYPE_TIME_STAMP;
+	e->data = type_len < TYPE_PADDING;
+	e->index = curr + (type_len == TYPE_DATA_LEN || type_len == TYPE_TIME_EXTEND ||
+			   type_len == TYPE_TIME_STAMP ? 8 : 4);
 	switch (type_len) {
 	case TYPE_PADDING:
-		return curr + 4 + word(w, curr + 4);
+		e->next = e->index + word(w, curr + 4);
+		break;
 	case TYPE_TIME_EXTEND:
 	case TYPE_TIME_STAMP:
-		word(w, curr + 4);
-		return curr + 8;
-	case TYPE_DATA_LEN:
-		length = (int32_t)(word(w, curr + 4) - 4);
-		return curr + 8 + (uint32_t)((length + 3) & ~3);
+		e->delta += (uint64_t)word(w, curr + 4) << TS_SHIFT;
+		e->next = e->index;
+		break;
+	case TYPE_DATA_LEN: /* the length word counts itself; rounded up to 4 bytes */
+		e->next = e->index + ((word(w, curr + 4) - 4 + 3) & ~3u);
+		break;
 	default:
-		return curr + 4 + type_len * 4;
+		e->next = e->index + type_len * 4;
 	}
 }
 
-/* The same as old_update_pointers(): a padding ends the page (@size), a time stamp too. */
-static uint32_t next_old(struct walk *w, uint32_t curr, uint32_t size, bool *data)
+/* The same as old_update_pointers(): a padding ends the page (@size), a time stamp too; a time
+ * extend's delta is kept in 32 bits (its unsigned int delta). */
+static inline __attribute__((always_inline)) void
+next_old(struct walk *w, uint32_t curr, uint32_t size, struct event *e)
 {
 	uint32_t v = word(w, curr), type, len;
 
-	type = w->f->big_endian ? (v >> 29) & 3 : v & 3;
-	len = w->f->big_endian ? (v >> 27) & 7 : (v >> 2) & 7;
-	*data = type == OLD_DATA;
-	w->data_at = curr + (len ? 4 : 8);
+	type = w->big_endian ? (v >> 29) & 3 : v & 3;
+	len = w->big_endian ? (v >> 27) & 7 : (v >> 2) & 7;
+	e->delta = word_delta(w, v);
+	e->absolute = false;
+	e->data = type == OLD_DATA;
+	e->index = curr + (type == OLD_TIME_EXTEND || (type == OLD_DATA && !len) ? 8 : 4);
 	switch (type) {
 	case OLD_PADDING:
 	case OLD_TIME_STAMP:
-		return size;
+		e->delta = 0;
+		e->next = size;
+		break;
 	case OLD_TIME_EXTEND:
-		word(w, curr + 4);
-		return curr + 8;
+		e->delta = (uint32_t)(((uint64_t)word(w, curr + 4) << TS_SHIFT) + e->delta);
+		e->next = e->index;
+		break;
 	default:
-		if (len)
-			return curr + 4 + len * 4;
-		return curr + 8 + word(w, curr + 4) - 4;
+		e->next = e->index + (len ? len * 4 : word(w, curr + 4) - 4);
 	}
 }
 
-static uint32_t next_event(struct walk *w, uint32_t curr, uint32_t size, bool *data)
+/* Inlined: into the check's walk and the cursor, so that @e stays in registers (the cursor
+ * runs it once a record). */
+static inline __attribute__((always_inline)) uint32_t
+next_event(struct walk *w, uint32_t curr, uint32_t size, struct event *e)
 {
-	return w->f->old_format ? next_old(w, curr, size, data) : next_new(w, curr, data);
+	if (w->old_format)
+		next_old(w, curr, size, e);
+	else
+		next_new(w, curr, e);
+	return e->next;
 }
 
 /* Whether the events from @from back to it (a cycle) hold a record. */
 static bool cycle_has_record(struct walk *w, uint32_t from, uint32_t size)
 {
 	uint32_t curr = from;
-	bool data, any = false;
+	struct event e;
+	bool any = false;
 
 	do {
-		curr = next_event(w, curr, size, &data);
-		any |= data;
+		curr = next_event(w, curr, size, &e);
+		any |= e.data;
 	} while (curr != from);
 	return any;
 }
 
 /* One event's reads within the page: NULL, or what falls past it (@at where). */
-static const char *step(struct walk *w, uint32_t curr, uint32_t size, uint32_t *next,
-			uint64_t *at)
+static inline __attribute__((always_inline)) const char *
+step(struct walk *w, uint32_t curr, uint32_t size, uint32_t *next, uint64_t *at)
 {
-	bool data;
+	struct event e;
 
-	*next = next_event(w, curr, size, &data);
+	*next = next_event(w, curr, size, &e);
 	if (w->fault) {
 		*at = w->fault;
 		return "an event header";
 	}
-	if (data && w->start + w->data_at + DAT_PAGE_COMMON_READ > w->avail) {
+	if (e.data && w->start + e.index + DAT_PAGE_COMMON_READ > w->avail) {
 		*at = w->avail;
 		return "a record's common fields";
 	}
@@ -157,7 +191,8 @@ static const char *walk_back(struct walk *w, uint32_t curr, uint32_t size, uint8
 const char *dat_page_check(const uint8_t *page, uint64_t avail, const struct dat_page_format *f,
 			   uint8_t *seen, uint64_t *at)
 {
-	struct walk w = { page, avail, f->long_size == 8 ? 16 : 12, f, 0, 0 };
+	struct walk w = { page, avail, f->long_size == 8 ? 16 : 12, f->big_endian, f->old_format,
+			  0 };
 	const char *what;
 	uint64_t flags;
 	uint32_t size, curr, next;
@@ -182,4 +217,54 @@ const char *dat_page_check(const uint8_t *page, uint64_t avail, const struct dat
 			return walk_back(&w, next, size, seen, at);
 	}
 	return NULL;
+}
+
+/* kbuffer's next_event(): on to the next record, past time stamps and padding (in locals,
+ * stored once). */
+void dat_page_next(struct dat_page_cursor *c)
+{
+	struct walk w = { c->page, c->avail, c->start, c->f.big_endian, c->f.old_format, 0 };
+	uint32_t curr, index = c->index, next = c->next;
+	uint64_t ts = c->timestamp;
+	struct event e;
+
+	do {
+		curr = next;
+		if (next >= c->size)
+			break;
+		next_event(&w, curr, c->size, &e);
+		ts = e.absolute ? e.delta | (ts & TS_MSB) : ts + e.delta;
+		index = e.index;
+		next = e.next;
+	} while (!e.data);
+	c->curr = curr;
+	c->index = index;
+	c->next = next;
+	c->timestamp = ts;
+}
+
+void dat_page_load(struct dat_page_cursor *c, const uint8_t *page, uint64_t avail,
+		   const struct dat_page_format *f)
+{
+	uint64_t flags = dat_layout_get_num(page + 8, f->long_size, f->big_endian);
+	uint64_t lost_at;
+
+	c->page = page;
+	c->avail = avail;
+	c->f = *f;
+	c->timestamp = dat_layout_get_num(page, 8, f->big_endian);
+	c->start = f->long_size == 8 ? 16 : 12;
+	c->size = (uint32_t)(flags & DAT_COMMIT_MASK);
+	lost_at = (uint64_t)c->start + c->size;
+	if (!(flags & MISSING_EVENTS))
+		c->lost_events = 0;
+	else if (!(flags & MISSING_STORED))
+		c->lost_events = -1;
+	else if (lost_at + f->long_size <= avail) /* dat_page_check() found it in the page */
+		c->lost_events = (int64_t)dat_layout_get_num(page + lost_at, f->long_size,
+							     f->big_endian);
+	else
+		c->lost_events = 0;
+	c->curr = c->index = c->next = 0;
+	dat_page_next(c);
 }

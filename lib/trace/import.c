@@ -353,6 +353,9 @@ static bool is_vcpu_context(enum kvm_rec_kind kind)
 
 /* ---- output ----------------------------------------------------------------------------- */
 
+/* emit() sets every field of an event: one more field, one more line there */
+_Static_assert(sizeof(struct vpmc_event) == 96, "a field emit() does not clear");
+
 static struct vpmc_event *emit(struct trace_import *im, uint32_t vcpu, enum vpmc_event_type type,
 			       uint64_t time_ns)
 {
@@ -362,11 +365,16 @@ static struct vpmc_event *emit(struct trace_import *im, uint32_t vcpu, enum vpmc
 	if (im->count == IMPORT_QUEUE)
 		return NULL;
 	im->count++;
-	memset(ev, 0, sizeof(*ev));
+	/* field by field: a memset() of the event compiled to rep stos, whose start-up was most of
+	 * settle()'s time (perf: 67% of its samples on the instruction after it) */
 	ev->time_ns = time_ns;
 	ev->vcpu = vcpu;
 	ev->type = type;
 	ev->cpl = VPMC_CPL_KEEP;
+	ev->branch = ev->has_value = false;
+	ev->index = 0;
+	ev->value = ev->insn = ev->br = 0;
+	memset(ev->reason, 0, sizeof(ev->reason));
 	return ev;
 }
 

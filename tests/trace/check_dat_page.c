@@ -231,6 +231,104 @@ START_TEST(test_cut_page)
 }
 END_TEST
 
+/* Event word at data offset @off with a time delta: type_len in the low 5 bits, the delta in
+ * the 27 above (little-endian). */
+static void event_delta(uint32_t off, uint32_t type_len, uint32_t delta)
+{
+	put32(DATA + off, type_len | delta << 5, false);
+}
+
+/* The cursor (dat_page_load(), dat_page_next()) as kbuffer's update_pointers() moves: page
+ * stamp T = 2^63 + 2^62 + 1000 (two of the 5 MSB set). A record of 4 bytes at 0, delta 10: T +
+ * 10, its data at 4, 4 bytes. A time extend at 8 (delta 5, word 2): + (2 << 27) + 5. A record
+ * of 8 bytes at 16, delta 7. A time stamp at 28 (delta 3, word 1): the stamp is (1 << 27) + 3
+ * with T's 5 MSB. A padding at 36 of length 4 (delta 1, added too): next at 36 + 4 + 4 = 44. A
+ * record at 44 of type_len 0, length word 12 (8 bytes of data, at 52), delta 2. Commit 60. */
+START_TEST(test_cursor_time)
+{
+	const uint64_t t = (1ULL << 63) + (1ULL << 62) + 1000, msb = t & (0xf8ULL << 56);
+	const uint64_t extend = (2ULL << 27) + 5, stamp = msb | ((1ULL << 27) + 3);
+	struct dat_page_cursor c;
+	int i;
+
+	new_page(60);
+	for (i = 0; i < 8; i++)
+		page[i] = (uint8_t)(t >> (8 * i));
+	event_delta(0, 1, 10);
+	event_delta(8, 30, 5);
+	put32(DATA + 12, 2, false);
+	event_delta(16, 2, 7);
+	event_delta(28, 31, 3);
+	put32(DATA + 32, 1, false);
+	event_delta(36, 29, 1);
+	put32(DATA + 40, 4, false);
+	event_delta(44, 0, 2);
+	put32(DATA + 48, 12, false);
+	dat_page_load(&c, page, PAGE, &le8);
+	ck_assert_uint_eq(c.lost_events, 0);
+	ck_assert_uint_eq(c.curr, 0);
+	ck_assert_uint_eq(c.index, 4);
+	ck_assert_uint_eq(c.next - c.index, 4);
+	ck_assert_uint_eq(c.timestamp, t + 10);
+	dat_page_next(&c);
+	ck_assert_uint_eq(c.curr, 16);
+	ck_assert_uint_eq(c.next - c.index, 8);
+	ck_assert_uint_eq(c.timestamp, t + 10 + extend + 7);
+	dat_page_next(&c);
+	ck_assert_uint_eq(c.curr, 44);
+	ck_assert_uint_eq(c.index, 52);
+	ck_assert_uint_eq(c.next, 60);
+	ck_assert_uint_eq(c.timestamp, stamp + 1 + 2);
+	dat_page_next(&c);
+	ck_assert_uint_ge(c.curr, c.size);
+}
+END_TEST
+
+/* Missed events (kbuffer_load_subbuffer()): bit 31 alone, not counted (-1); bits 31 and 30, the
+ * count stored after the data (commit 8: at 16 + 8 = 24); neither, 0. */
+START_TEST(test_cursor_missed)
+{
+	struct dat_page_cursor c;
+
+	new_page(8 | 1ULL << 31);
+	event(0, 1);
+	dat_page_load(&c, page, PAGE, &le8);
+	ck_assert_int_eq(c.lost_events, -1);
+	new_page(8 | 1ULL << 31 | 1ULL << 30);
+	event(0, 1);
+	page[24] = 77;
+	dat_page_load(&c, page, PAGE, &le8);
+	ck_assert_int_eq(c.lost_events, 77);
+	ck_assert_uint_eq(c.curr, 0);
+	new_page(8);
+	event(0, 1);
+	dat_page_load(&c, page, PAGE, &le8);
+	ck_assert_int_eq(c.lost_events, 0);
+}
+END_TEST
+
+/* The old format's time extend keeps its delta in 32 bits (old_update_pointers(): unsigned
+ * int): word 32 << 27 = 2^32 is lost, its delta 9 stays. Old type 1 (extend) at 0 with delta 9,
+ * then a data event (type 3, len 1: 4 bytes) at 8 with delta 4. Page stamp 100: 100 + 9 + 4. */
+START_TEST(test_cursor_old_extend)
+{
+	const struct dat_page_format old = { 8, false, true };
+	struct dat_page_cursor c;
+
+	new_page(16);
+	page[0] = 100;
+	put32(DATA, 1 | 9 << 5, false);
+	put32(DATA + 4, 32, false);
+	put32(DATA + 8, 3 | 1 << 2 | 4 << 5, false);
+	dat_page_load(&c, page, PAGE, &old);
+	ck_assert_uint_eq(c.curr, 8);
+	ck_assert_uint_eq(c.index, 12);
+	ck_assert_uint_eq(c.timestamp, 113);
+	dat_page_next(&c);
+	ck_assert_uint_ge(c.curr, c.size);
+}
+END_TEST
+
 static Suite *dat_page_suite(void)
 {
 	Suite *s = suite_create("dat_page");
@@ -247,6 +345,9 @@ static Suite *dat_page_suite(void)
 	tcase_add_test(tc, test_long_4);
 	tcase_add_test(tc, test_old_format);
 	tcase_add_test(tc, test_cut_page);
+	tcase_add_test(tc, test_cursor_time);
+	tcase_add_test(tc, test_cursor_missed);
+	tcase_add_test(tc, test_cursor_old_extend);
 	suite_add_tcase(s, tc);
 	return s;
 }
