@@ -324,10 +324,10 @@ static int parallel_go(struct parallel *p, struct vpmc_reader *rd, unsigned int 
  * it); the reading thread runs them too while the ring is full, so its share of the lanes
  * follows from what reading costs it, and every lane is computed as on one thread whichever
  * thread runs it. N - 1 shards, not N: the reading and lane 0 fill a thread already, and each
- * shard walks every event again (compare + overlay at -j 2, 4-vCPU trace: 0.95 s CPU in two
- * shards, 0.88 s in one). With one thread and more than SHARE_POLICIES_MAX policies, that
- * thread runs the shards one after the other on each block. Memory: 2 N blocks (2 with one
- * thread).
+ * shard walks every event again (compare + overlay at -j 2, callgrind: 2% fewer instructions
+ * with one shard than with two; wall time did not differ beyond the noise). With one thread
+ * and more than SHARE_POLICIES_MAX policies, that thread runs the shards one after the other
+ * on each block. Memory: 2 N blocks (2 with one thread).
  */
 int replay_run_parallel(struct vpmc_replay *r, struct vpmc_reader *rd)
 {
