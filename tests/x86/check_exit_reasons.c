@@ -33,6 +33,46 @@ START_TEST(test_svm_names)
 }
 END_TEST
 
+/* Each name of codes @lo to @hi in either alphabet gives its code back. Return: how many of
+ * them have a kernel name. */
+static unsigned int svm_round_trip(uint32_t lo, uint32_t hi)
+{
+	unsigned int found = 0;
+	const char *name;
+	uint64_t c; /* hi may be UINT32_MAX */
+	uint32_t code;
+
+	for (c = lo; c <= hi; c++) {
+		name = x86_svm_exit_name((uint32_t)c);
+		if (name) {
+			ck_assert(x86_svm_exit_code(name, &code) && code == c);
+			found++;
+		}
+		name = x86_svm_exit_plugin_name((uint32_t)c);
+		if (name)
+			ck_assert(x86_svm_exit_code(name, &code) && code == c);
+	}
+	return found;
+}
+
+/* The lookup is a binary search of both alphabets sorted: every name, the first and last in
+ * that order included, gives its own code, and what is only near a name gives none. */
+START_TEST(test_svm_codes_round_trip)
+{
+	const char *near[] = { "", "np", "npf ", "npff", "EXIT_", "EXIT_NPF_", "Npf", "~", "A" };
+	uint32_t code;
+	size_t i;
+
+	/* the table's 111 codes: 100 up to 0x403 (99 with a kernel name: 0x08c has only the
+	 * plugin's), ten SEV-ES VMGEXIT codes 0x80000001-0x8000fffd, and 0xffffffff */
+	ck_assert_uint_eq(svm_round_trip(0, 0x500), 99);
+	ck_assert_uint_eq(svm_round_trip(0x80000000u, 0x80010000u), 10);
+	ck_assert_uint_eq(svm_round_trip(0xffffffffu, 0xffffffffu), 1);
+	for (i = 0; i < sizeof(near) / sizeof(near[0]); i++)
+		ck_assert_msg(!x86_svm_exit_code(near[i], &code), "'%s'", near[i]);
+}
+END_TEST
+
 START_TEST(test_vmx_names)
 {
 	uint32_t code = 0;
@@ -54,6 +94,7 @@ static Suite *exit_reasons_suite(void)
 	TCase *tc = tcase_create("names");
 
 	tcase_add_test(tc, test_svm_names);
+	tcase_add_test(tc, test_svm_codes_round_trip);
 	tcase_add_test(tc, test_vmx_names);
 	suite_add_tcase(s, tc);
 	return s;
