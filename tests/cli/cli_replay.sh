@@ -214,6 +214,15 @@ printf '%s\n' '!vpmcsim-trace 1' '0 0 entry' '10 0 exit MSR_WRITE' '10 0 wrmsr 0
 check log-stdout 0 '{"kind":"write","t_ns":10,"vcpu":0,"policy":"exact","index":390,"value":2097152,"counter":-1,"gp":true}' \
 	$vpmcsim replay --policy exact --log - "$tmp/gpw.vtr"
 if [ -e ./- ]; then tap_result 1 log-stdout-no-file; else tap_result 0 log-stdout-no-file; fi
+# a u64 above INT64_MAX is "0x..." text (EVNTSEL0 written with every bit set: #GP, reserved
+# bits); a #GP'd read logs null values (RDPMC of fixed counter 5, ECX 0x40000005 = 1073741829:
+# the default PMU has 3)
+printf '%s\n' '!vpmcsim-trace 1' '0 0 entry' '10 0 exit MSR_WRITE' \
+	'10 0 wrmsr 0x186 0xffffffffffffffff' '20 0 entry' '30 0 rdpmc 0x40000005' >"$tmp/gpw2.vtr"
+check log-u64-text 0 '{"kind":"write","t_ns":10,"vcpu":0,"policy":"exact","index":390,"value":"0xffffffffffffffff","counter":-1,"gp":true}' \
+	$vpmcsim replay --policy exact --log - "$tmp/gpw2.vtr"
+check log-read-gp-null 0 '{"kind":"read","t_ns":30,"vcpu":0,"policy":"exact","insn":"rdpmc","index":1073741829,"counter":-1,"value":null,"reference":null}' \
+	$vpmcsim replay --policy exact --log - "$tmp/gpw2.vtr"
 # a device that fails is reported and kept (as root, removing it would remove /dev/full)
 if [ -c /dev/full ]; then
 	check log-device-full 1 "vpmcsim: write error on --log /dev/full: No space left on device" \
