@@ -144,7 +144,6 @@ struct dat_slot {
 
 /* What one event id needs, looked up at its first record. */
 struct dat_event {
-	bool ready;
 	enum kvm_rec_kind kind;
 	char name[KVM_REC_NAME_MAX];
 	struct dat_slot present[F_NR]; /* the fields its kind reads that the format has */
@@ -191,7 +190,8 @@ struct trace_dat {
 	int held_cpu;              /* the CPU index of held */
 	int refill;                /* CPU index whose next record is still to be read, or -1 */
 	uint64_t unread_pages;
-	struct dat_event *events;  /* indexed by event id */
+	struct dat_event **events; /* indexed by event id (kvm's are ~1000-2000; a trace uses a
+				    * few): NULL until its first record */
 	int nr_events;
 	bool read_direct;          /* dat_direct_usable(): dat_direct reads it, else libtracecmd */
 	struct dat_direct *direct;
@@ -226,6 +226,10 @@ void trace_dat_close(struct trace_dat *d)
 		tep_free(d->tep);
 	dat_layout_free(&d->layout);
 	free(d->cpus);
+	for (i = 0; i < d->nr_events; i++) {
+		if (d->events[i]) /* (free(NULL) under ASan: a stack unwind) */
+			free(d->events[i]);
+	}
 	free(d->events);
 	free(d->path);
 	free(d);
@@ -493,7 +497,7 @@ static struct dat_event *event_info(struct trace_dat *d, struct tep_event *ev)
 		return NULL;
 	if (ev->id >= d->nr_events) {
 		int n = ev->id + 1;
-		struct dat_event *e = realloc(d->events, n * sizeof(*e));
+		struct dat_event **e = realloc(d->events, n * sizeof(*e));
 
 		if (!e)
 			return NULL;
@@ -501,10 +505,9 @@ static struct dat_event *event_info(struct trace_dat *d, struct tep_event *ev)
 		d->events = e;
 		d->nr_events = n;
 	}
-	de = &d->events[ev->id];
-	if (de->ready)
-		return de;
-	de->ready = true;
+	de = d->events[ev->id] = calloc(1, sizeof(*de)); /* its first record (fill_record()) */
+	if (!de)
+		return NULL;
 	if (ev->system && strcmp(ev->system, "kvm")) {
 		snprintf(de->name, sizeof(de->name), "%s:%s", ev->system, ev->name);
 		de->kind = KVM_REC_OTHER;
@@ -705,10 +708,10 @@ static int fill_record(struct trace_dat *d, struct tep_record *r, struct kvm_rec
 {
 	int type = d->type_field.size ? (int)common_number(d, &d->type_field, r)
 				      : tep_data_type(d->tep, r);
-	struct dat_event *de = type >= 0 && type < d->nr_events ? &d->events[type] : NULL;
+	struct dat_event *de = type >= 0 && type < d->nr_events ? d->events[type] : NULL;
 	struct tep_event *ev;
 
-	if (!de || !de->ready) { /* the first record of this event id */
+	if (!de) { /* the first record of this event id */
 		ev = tep_find_event(d->tep, type);
 		if (!ev)
 			return dat_error(d, r, "record of an event id the file does not describe",

@@ -22,6 +22,7 @@
 #include "dat_layout.h"
 #include "dat_page.h"
 #include "dat_sections.h"
+#include "dat_window.h"
 
 #define SEC_FL_COMPRESS 1           /* section flags: TRACECMD_SEC_FL_COMPRESS */
 #define OPTIONS_SECTIONS_MAX 1024   /* more is a loop of "next options" offsets */
@@ -42,7 +43,7 @@ enum {
 };
 
 struct cursor {
-	int fd;
+	struct dat_window *w; /* the file */
 	uint64_t pos;
 	uint64_t end;       /* the end of the file, or of the v7 section being walked */
 	uint64_t file_size;
@@ -80,7 +81,7 @@ static uint64_t num(struct cursor *c, int bytes)
 	uint8_t b[8];
 
 	if (c->bad || (uint64_t)bytes > c->end - c->pos ||
-	    pread(c->fd, b, bytes, (off_t)c->pos) != bytes) {
+	    dat_window_pread(c->w, b, bytes, c->pos) != bytes) {
 		c->bad = true;
 		return 0;
 	}
@@ -99,7 +100,7 @@ static bool expect(struct cursor *c, const char *tag, size_t len)
 	char buf[16];
 
 	if (c->bad || len > sizeof(buf) || len > c->end - c->pos ||
-	    pread(c->fd, buf, len, (off_t)c->pos) != (ssize_t)len || memcmp(buf, tag, len)) {
+	    dat_window_pread(c->w, buf, len, c->pos) != (ssize_t)len || memcmp(buf, tag, len)) {
 		c->bad = true;
 		return false;
 	}
@@ -117,7 +118,7 @@ static void skip_string(struct cursor *c, char *first)
 		*first = 0;
 	while (!c->bad) {
 		n = c->end - c->pos < sizeof(buf) ? (ssize_t)(c->end - c->pos) : (ssize_t)sizeof(buf);
-		n = n ? pread(c->fd, buf, n, (off_t)c->pos) : 0;
+		n = n ? dat_window_pread(c->w, buf, n, c->pos) : 0;
 		if (n <= 0) {
 			c->bad = true;
 			return;
@@ -138,7 +139,7 @@ static void skip_string(struct cursor *c, char *first)
 static void read_name(struct cursor *c, char *buf, size_t len)
 {
 	uint64_t left = c->end - c->pos;
-	ssize_t n = c->bad ? 0 : pread(c->fd, buf, left < len - 1 ? left : len - 1, (off_t)c->pos);
+	ssize_t n = c->bad ? 0 : dat_window_pread(c->w, buf, left < len - 1 ? left : len - 1, c->pos);
 
 	buf[n > 0 ? n : 0] = '\0';
 	skip_string(c, NULL);
@@ -351,7 +352,7 @@ static int v6_data_tag(struct cursor *c, bool walked, bool options_taken, const 
 	char tag[10];
 
 	if (walked && c->end - c->pos >= sizeof(tag) &&
-	    pread(c->fd, tag, sizeof(tag), (off_t)c->pos) == (ssize_t)sizeof(tag) &&
+	    dat_window_pread(c->w, tag, sizeof(tag), c->pos) == (ssize_t)sizeof(tag) &&
 	    (!strncmp(tag, "flyrecord", 9) || !strncmp(tag, "latency", 7) ||
 	     (!options_taken && !strncmp(tag, "options", 7))))
 		return 0;
@@ -602,7 +603,7 @@ static int v7_options(struct cursor *c, struct dat_layout *l, uint64_t at, uint6
 static int v7_sections(const struct cursor *c, const struct dat_layout *l, const char *path,
 		       struct vpmc__errbuf *err)
 {
-	struct dat_sections s = { c->fd, c->file_size, c->big_endian,
+	struct dat_sections s = { c->w->fd, c->file_size, c->big_endian,
 				  strcmp(l->compression, "none") != 0 };
 	uint64_t at, to;
 
@@ -655,7 +656,7 @@ static int file_version(struct cursor *c)
 {
 	char buf[64];
 	unsigned long v;
-	ssize_t n = pread(c->fd, buf, sizeof(buf), (off_t)c->pos);
+	ssize_t n = dat_window_pread(c->w, buf, sizeof(buf), c->pos);
 	const char *nul = n > 0 ? memchr(buf, 0, (size_t)n) : NULL;
 
 	if (!nul)
@@ -672,7 +673,7 @@ static int walk(struct cursor *c, struct dat_layout *l, const char *path,
 	char magic[10];
 	int version;
 
-	if (pread(c->fd, magic, sizeof(magic), 0) != sizeof(magic) ||
+	if (dat_window_pread(c->w, magic, sizeof(magic), 0) != sizeof(magic) ||
 	    memcmp(magic, "\x17\x08\x44tracing", 10))
 		return 0; /* libtracecmd's to refuse */
 	c->pos = sizeof(magic);
@@ -703,7 +704,8 @@ static int walk(struct cursor *c, struct dat_layout *l, const char *path,
 
 int dat_layout_read(struct dat_layout *l, const char *path, struct vpmc__errbuf *err)
 {
-	struct cursor c = { 0 };
+	struct dat_window w = { .fd = -1 }; /* (its buffer zeroed too: 4 KiB) */
+	struct cursor c = { .w = &w };
 	struct stat st;
 	int ret;
 
@@ -716,7 +718,7 @@ int dat_layout_read(struct dat_layout *l, const char *path, struct vpmc__errbuf 
 		return vpmc__set_error(err, VPMC_ERR_PARSE, "%s: a trace.dat must be a regular file "
 				       "(it is read at offsets), not a pipe, FIFO or directory",
 				       path);
-	c.fd = l->fd;
+	w.fd = l->fd;
 	c.file_size = c.end = l->file_size = (uint64_t)st.st_size;
 	ret = walk(&c, l, path, err);
 	if (!ret && l->version == 0)
@@ -727,7 +729,8 @@ int dat_layout_read(struct dat_layout *l, const char *path, struct vpmc__errbuf 
 uint64_t dat_layout_unread_pages(const struct dat_layout *l, int cpu, uint64_t from)
 {
 	const struct dat_cpu_data *d = &l->cpu[cpu];
-	struct cursor c = { .fd = l->fd, .end = l->file_size, .big_endian = l->big_endian };
+	struct dat_window w = { .fd = l->fd };
+	struct cursor c = { .w = &w, .end = l->file_size, .big_endian = l->big_endian };
 	uint64_t end = d->base + d->size, p, n = 0;
 
 	if (from >= end)
