@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * parallel.c - vpmc_replay_run() on threads (issue 15). The calling thread reads the trace into
- * blocks of events. Engines of their own run on the blocks: one runs the ideal guest (lane 0),
- * whose samples go with the block; each shard runs a contiguous share of the policies with their
- * references and takes lane 0's samples from the block where its own lane 0 would have made
- * them, so each lane computes what it computes on one thread. Every engine takes every block in
+ * blocks of events. Engines of their own run on the blocks, each a contiguous share of the lanes
+ * (share.h): the first runs the ideal guest (lane 0), whose samples go with the block, and the
+ * first policies; each other one, a shard, runs its policies with their references and takes
+ * lane 0's samples from the block where its own lane 0 would have made them, so each lane
+ * computes what it computes on one thread. Every engine takes every block in
  * order, lane 0's first, on whichever thread is free (blockq.c), the reading thread too while
  * no slot is free and after the end. At the end the lanes' models and metrics move into the
  * engine; the engines stay until vpmc_replay_free(), which frees the references. Memory:
@@ -19,17 +20,9 @@
 
 #include "blockq.h"
 #include "replay-local.h"
+#include "share.h"
 
 #define BLOCK_EVENTS 4096
-
-/*
- * A share holds at most this many policies, on one thread too: each policy touches about 17
- * cache lines per event (its model's, its reference's, the lane's and its metrics'), and with
- * more, an event evicted the next one's lines from a 48 KB L1 (cachegrind of a 32-tolerance
- * sweep with an overlay: 3.4 L1 misses per model and event on one engine; 0.2 in shares of 11
- * policies, each over a whole block, for 2.3% more instructions).
- */
-#define SHARE_POLICIES_MAX 16
 
 struct replay_block {
 	uint64_t first;                 /* the number of ev[0] in the replay, from 0 */
@@ -40,7 +33,8 @@ struct replay_block {
 	uint64_t mark[BLOCK_EVENTS];    /* vpmc_reader_mark() of each, for an error's place */
 };
 
-/* An engine that runs on blocks: the ideal guest's (lane 0), or a shard of the policies. */
+/* An engine that runs on blocks: the ideal guest's (lane 0) with the first policies, or a
+ * shard of the policies. */
 struct shard_worker {
 	struct vpmc_replay *s;
 	unsigned int first_lane;        /* its lane 1 is the engine's lane first_lane */
@@ -50,7 +44,7 @@ struct shard_worker {
 };
 
 /* One parallel replay: its engines, which any thread runs: w[0] lane 0's, leading the others
- * (their lanes need its samples), and w[1 ..] the shards of the policies. */
+ * (their lanes need its samples), and w[1 ..] the shards. */
 struct parallel {
 	struct vpmc_replay *r;
 	struct shard_worker *w;
@@ -125,9 +119,9 @@ static void *shard_run(void *arg)
 	return NULL;
 }
 
-/* @w's shard with policies [from, to) of @r, its exit hook if @r has one, begun for @r's
- * PMU; without policies, the engine of lane 0 for @p. */
-static int shard_new(struct parallel *p, unsigned int from, unsigned int to,
+/* @w's engine with policies [from, to) of @r, its exit hook if @r has one and it has policies,
+ * begun for @r's PMU; with lane 0 for @p if @lead, else a shard. */
+static int shard_new(struct parallel *p, unsigned int from, unsigned int to, bool lead,
 		     struct shard_worker *w)
 {
 	struct vpmc_replay *r = p->r, *s;
@@ -145,7 +139,7 @@ static int shard_new(struct parallel *p, unsigned int from, unsigned int to,
 		if (err)
 			return err;
 	}
-	if (from == to) {
+	if (lead) {
 		s->ideal_fn = ideal_keep;
 		s->ideal_data = p;
 	} else {
@@ -248,18 +242,17 @@ static int parallel_result(struct parallel *p, struct vpmc_reader *rd, int rc, u
 	return 0;
 }
 
-/* The engines of @p: lane 0's, then its policies in p->nw - 1 contiguous shares; and
- * @nt - 1 threads beside the caller's. Return: how many threads started, or -1 if an engine
- * could not be made. */
+/* The p->nw engines of @p, each a share of the lanes (share_policies()); and @nt - 1 threads
+ * beside the caller's. Return: how many threads started, or -1 if an engine could not be
+ * made. */
 static int parallel_start(struct parallel *p, pthread_t *tid, unsigned int nt)
 {
-	unsigned int n = (unsigned int)vpmc_replay_nr_policies(p->r), ns = p->nw - 1, i;
+	unsigned int n = (unsigned int)vpmc_replay_nr_policies(p->r), i, from, to;
 
 	for (i = 0; i < p->nw; i++) {
-		unsigned int from = i ? (i - 1) * n / ns : 0, to = i ? i * n / ns : 0;
-
+		share_policies(n, p->nw, i, &from, &to);
 		p->w[i].first_lane = 1 + from;
-		if (shard_new(p, from, to, &p->w[i]))
+		if (shard_new(p, from, to, i == 0, &p->w[i]))
 			return -1;
 	}
 	for (i = 0; i + 1 < nt; i++) {
@@ -278,6 +271,7 @@ static int parallel_go(struct parallel *p, struct vpmc_reader *rd, unsigned int 
 	uint64_t warn_at = 0;
 	unsigned int i;
 	int rc = 0, err, started;
+	bool first = true;
 
 	if (blockq_init(&p->q, blocks, nb, p->nw, true))
 		return vpmc__set_error(&r->errbuf, VPMC_ERR_NOMEM, "%s",
@@ -300,10 +294,13 @@ static int parallel_go(struct parallel *p, struct vpmc_reader *rd, unsigned int 
 		return err;
 	for (i = 0; i < p->nw; i++) {
 		shard_adopt(r, &p->w[i]);
-		err = i && r->shard_hooks ? r->shard_hooks->adopt(r->shard_data, p->w[i].hook,
-								  p->w[i].first_lane - 1, i == 1) : 0;
+		if (!p->w[i].hook)
+			continue;
+		err = r->shard_hooks->adopt(r->shard_data, p->w[i].hook, p->w[i].first_lane - 1,
+					    first);
 		if (err)
 			return vpmc__set_error(&r->errbuf, err, "%s", vpmc_strerror(err));
+		first = false;
 	}
 	r->nr_vcpus = p->w[0].s->nr_vcpus;
 	r->cap_vcpus = p->w[0].s->cap_vcpus;
@@ -318,34 +315,34 @@ static int parallel_go(struct parallel *p, struct vpmc_reader *rd, unsigned int 
 }
 
 /*
- * -j N: N threads, the reading thread one of them. Lane 0's engine and N - 1 shards of the
- * policies (at most one per policy, and at least one per SHARE_POLICIES_MAX) go block by block
- * to whichever thread is free, lane 0's first on each block (a shard takes a block only after
- * it); the reading thread runs them too while the ring is full, so its share of the lanes
- * follows from what reading costs it, and every lane is computed as on one thread whichever
- * thread runs it. N - 1 shards, not N: the reading and lane 0 fill a thread already, and each
- * shard walks every event again (compare + overlay at -j 2, callgrind: 2% fewer instructions
- * with one shard than with two; wall time did not differ beyond the noise). With one thread
- * and more than SHARE_POLICIES_MAX policies, that thread runs the shards one after the other
- * on each block. Memory: 2 N blocks (2 with one thread).
+ * -j N: N threads, the reading thread one of them. N engines (at most one per lane, at least
+ * one per SHARE_LANES_MAX lanes: share_engines()), each a share of the lanes, lane 0's with
+ * the first policies, go block by block to whichever thread is free, lane 0's first on each
+ * block (a shard takes a block only after it); the reading thread runs them too while the ring
+ * is full, so its share of the lanes follows from what reading costs it, and every lane is
+ * computed as on one thread whichever thread runs it. Lane 0 with the first policies, not
+ * alone: an engine runs on one thread at a time, and with lane 0 alone (compare + overlay at
+ * -j 2: lane 0's engine 0.05 s CPU, the shard of five policies 0.21 s, reading 0.19 s) the
+ * shard was the longest chain, which no other thread could shorten; equal shares also walk
+ * the events once less than lane 0 alone and N shards. With one thread and more than
+ * SHARE_LANES_MAX lanes, that thread runs the engines one after
+ * the other on each block. Memory: 2 N blocks (2 with one thread).
  */
 int replay_run_parallel(struct vpmc_replay *r, struct vpmc_reader *rd)
 {
-	unsigned int n = (unsigned int)vpmc_replay_nr_policies(r), ns, nt, nb, i;
+	unsigned int n = (unsigned int)vpmc_replay_nr_policies(r), nw, nt, nb, i;
 	unsigned int threads = r->threads ? r->threads : 1;
 	struct parallel p = { .r = r };
 	void **blocks;
 	int err = VPMC_ERR_NOMEM;
 
-	ns = (n + SHARE_POLICIES_MAX - 1) / SHARE_POLICIES_MAX;
-	if ((threads < 2 && ns < 2) || r->log.obs ||
-	    ((r->exit_fn || r->event_fn) && !r->shard_hooks) || r->events || r->finished)
+	nw = share_engines(n, threads);
+	if (nw < 2 || r->log.obs || ((r->exit_fn || r->event_fn) && !r->shard_hooks) ||
+	    r->events || r->finished)
 		return 1;
-	if (ns < threads - 1)
-		ns = threads - 1 < n ? threads - 1 : n;
-	nt = threads < ns + 1 ? threads : ns + 1;
+	nt = threads < nw ? threads : nw;
 	nb = 2 * nt;
-	p.nw = ns + 1;
+	p.nw = nw;
 	p.w = calloc(p.nw, sizeof(*p.w));
 	blocks = calloc(nb, sizeof(*blocks));
 	r->shards = calloc(p.nw, sizeof(*r->shards));
