@@ -17,12 +17,18 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "blockq.h"
 #include "replay-local.h"
 #include "share.h"
 
 #define BLOCK_EVENTS 4096
+
+/* The reading thread measures reading and the engines over each this many blocks, and sets its
+ * share of the engines' work (share_help()) for the next as they were in the last (the first
+ * blocks cost twice what the later ones do: no share is set before the third). */
+#define CALIBRATE_BLOCKS 16
 
 struct replay_block {
 	uint64_t first;                 /* the number of ev[0] in the replay, from 0 */
@@ -41,6 +47,8 @@ struct shard_worker {
 	void *hook;                     /* the shard's exit hook state (r->shard_hooks) */
 	int err;                        /* of the event err_at, or of vpmc_replay_finish() */
 	uint64_t err_at, err_mark;
+	atomic_uint_fast64_t ns, blocks; /* CPU time on blocks, and how many, for the share */
+	uint64_t ns_seen, blocks_seen;  /* the reading thread's last look at them */
 };
 
 /* One parallel replay: its engines, which any thread runs: w[0] lane 0's, leading the others
@@ -53,7 +61,21 @@ struct parallel {
 	atomic_bool failed;
 	struct replay_block *cur;       /* the block lane 0 runs on, and the event in it */
 	uint32_t cur_at;
+	/* the reading thread's: its CPU time reading since the last calibrate(), the blocks read,
+	 * the engines' time it may take per block read (help_ns) and has left */
+	unsigned int nt;
+	uint64_t read_ns, nr_read, help_ns;
+	int64_t credit_ns;
 };
+
+/* The calling thread's CPU time in ns. */
+static uint64_t thread_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
 
 /* Lane 0's sample @is: into the block, for the shards. */
 static int ideal_keep(void *data, const struct replay_ideal *is)
@@ -75,11 +97,12 @@ static int ideal_keep(void *data, const struct replay_ideal *is)
 	return 0;
 }
 
-/* Run @w's engine on block @b, up to its first error. */
-static void shard_block(struct parallel *p, struct shard_worker *w, struct replay_block *b)
+/* Run @w's engine on block @b, up to its first error. Return: the CPU time it took, ns. */
+static uint64_t shard_block(struct parallel *p, struct shard_worker *w, struct replay_block *b)
 {
 	const struct replay_ideal *is = b->ideal, *end = b->ideal + b->nr_ideal;
 	struct vpmc_replay *s = w->s;
+	uint64_t t0 = thread_ns(), ns;
 	uint32_t i;
 
 	if (!s->ideal_ext) {
@@ -102,6 +125,10 @@ static void shard_block(struct parallel *p, struct shard_worker *w, struct repla
 			atomic_store(&p->failed, true);
 		}
 	}
+	ns = thread_ns() - t0;
+	atomic_fetch_add_explicit(&w->ns, ns, memory_order_relaxed);
+	atomic_fetch_add_explicit(&w->blocks, 1, memory_order_relaxed);
+	return ns;
 }
 
 /* Run the engines on the blocks that no other thread runs, until the end. */
@@ -173,8 +200,55 @@ static void shard_adopt(struct vpmc_replay *r, struct shard_worker *w)
 	}
 }
 
+/* Every CALIBRATE_BLOCKS blocks read: what reading a block cost the reading thread, and each
+ * engine's block, since the last time, set its share of their work (share_help()). */
+static void calibrate(struct parallel *p)
+{
+	uint64_t engines = 0, ns, n;
+	unsigned int i;
+
+	for (i = 0; i < p->nw; i++) {
+		struct shard_worker *w = &p->w[i];
+
+		ns = atomic_load_explicit(&w->ns, memory_order_relaxed);
+		n = atomic_load_explicit(&w->blocks, memory_order_relaxed);
+		if (n > w->blocks_seen)
+			engines += (ns - w->ns_seen) / (n - w->blocks_seen);
+		w->ns_seen = ns;
+		w->blocks_seen = n;
+	}
+	p->help_ns = share_help(p->read_ns / CALIBRATE_BLOCKS, engines, p->nt);
+	p->read_ns = 0;
+}
+
+/* Whether the reading thread may take an engine's block while no slot is free: from the third
+ * CALIBRATE_BLOCKS blocks on, while its share is not used up (before, any). */
+static void help_gate(struct parallel *p)
+{
+	if (p->nt > 1 && p->nr_read >= 2 * CALIBRATE_BLOCKS)
+		p->q.producer_helps = p->credit_ns > 0;
+}
+
+/* After a block read in @ns of CPU time: calibrate, and the reading thread's share grows. */
+static void read_done(struct parallel *p, uint64_t ns)
+{
+	p->read_ns += ns;
+	p->nr_read++;
+	if (p->nt < 2)
+		return; /* alone: it runs every engine */
+	if (p->nr_read % CALIBRATE_BLOCKS == 0)
+		calibrate(p);
+	/* at most a ring's worth: what it could not take while behind comes in no burst */
+	p->credit_ns += (int64_t)p->help_ns;
+	if (p->credit_ns > (int64_t)(p->q.nr_slots * p->help_ns))
+		p->credit_ns = (int64_t)(p->q.nr_slots * p->help_ns);
+	help_gate(p);
+}
+
 /* Read the trace into blocks for the engines, until the trace's end, an error, or an engine's
- * error; while no slot is free, run an engine on a block, and after the end help them finish.
+ * error; while no slot is free, run an engine on a block (within its share, once calibrated:
+ * an engine's block it takes is one that another thread may wait for, as the lanes after lane
+ * 0's wait for its block), and after the end help them finish.
  * *@warn_at: the event that raised the --assume warning, if any.
  * Return: the reader's last vpmc_reader_next(). */
 static int parallel_read(struct parallel *p, struct vpmc_reader *rd, uint64_t *warn_at)
@@ -184,13 +258,16 @@ static int parallel_read(struct parallel *p, struct vpmc_reader *rd, uint64_t *w
 	unsigned int sh;
 	uint64_t k;
 	void *free_block;
+	uint64_t t0;
 	int rc = 1;
 
 	do {
 		while ((b = blockq_next(&p->q, &free_block, &sh, &k))) {
-			shard_block(p, &p->w[sh], b);
+			p->credit_ns -= (int64_t)shard_block(p, &p->w[sh], b);
 			blockq_put(&p->q, sh, k);
+			help_gate(p);
 		}
+		t0 = thread_ns();
 		f = free_block;
 		f->first = r->events;
 		f->n = 0;
@@ -203,6 +280,7 @@ static int parallel_read(struct parallel *p, struct vpmc_reader *rd, uint64_t *w
 			replay_count(r);
 			f->mark[f->n++] = vpmc_reader_mark(rd);
 		}
+		read_done(p, thread_ns() - t0);
 		if (f->n)
 			blockq_publish(&p->q);
 	} while (rc > 0 && !atomic_load(&p->failed));
@@ -319,7 +397,8 @@ static int parallel_go(struct parallel *p, struct vpmc_reader *rd, unsigned int 
  * one per SHARE_LANES_MAX lanes: share_engines()), each a share of the lanes, lane 0's with
  * the first policies, go block by block to whichever thread is free, lane 0's first on each
  * block (a shard takes a block only after it); the reading thread runs them too while the ring
- * is full, so its share of the lanes follows from what reading costs it, and every lane is
+ * is full, up to its share of their work as measured over the last CALIBRATE_BLOCKS blocks
+ * (share_help(): more, and the others waited for the blocks it held), and every lane is
  * computed as on one thread whichever thread runs it. Lane 0 with the first policies, not
  * alone: an engine runs on one thread at a time, and with lane 0 alone (compare + overlay at
  * -j 2: lane 0's engine 0.05 s CPU, the shard of five policies 0.21 s, reading 0.19 s) the
@@ -342,6 +421,7 @@ int replay_run_parallel(struct vpmc_replay *r, struct vpmc_reader *rd)
 		return 1;
 	nt = threads < nw ? threads : nw;
 	nb = 2 * nt;
+	p.nt = nt;
 	p.nw = nw;
 	p.w = calloc(p.nw, sizeof(*p.w));
 	blocks = calloc(nb, sizeof(*blocks));

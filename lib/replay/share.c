@@ -24,3 +24,10 @@ void share_policies(unsigned int nr_policies, unsigned int nr_engines, unsigned 
 	*from = lo ? lo - 1 : 0;
 	*to = hi - 1;
 }
+
+uint64_t share_help(uint64_t read_ns, uint64_t engines_ns, unsigned int threads)
+{
+	uint64_t each = (read_ns + engines_ns) / (threads ? threads : 1);
+
+	return each > read_ns ? each - read_ns : 0;
+}

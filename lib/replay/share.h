@@ -12,6 +12,8 @@
 #ifndef VPMC_REPLAY_SHARE_H
 #define VPMC_REPLAY_SHARE_H
 
+#include <stdint.h>
+
 /*
  * A share holds at most this many lanes, on one thread too: each lane touches about 17 cache
  * lines per event (its model's, its reference's, the lane's and its metrics'), and with more,
@@ -30,5 +32,10 @@ unsigned int share_engines(unsigned int nr_policies, unsigned int threads);
  * and lane 0 if @i is 0. */
 void share_policies(unsigned int nr_policies, unsigned int nr_engines, unsigned int i,
 		    unsigned int *from, unsigned int *to);
+
+/* The reading thread's share of the engines' work, in ns per block read: what evens the
+ * threads' time when reading a block takes @read_ns and the engines' work on it @engines_ns,
+ * over @threads threads (the reading one included). Return: 0 if reading alone is that much. */
+uint64_t share_help(uint64_t read_ns, uint64_t engines_ns, unsigned int threads);
 
 #endif /* VPMC_REPLAY_SHARE_H */

@@ -3,7 +3,8 @@
  * check_share.c - Which lanes each engine of a parallel replay runs (lib/replay/share.c): the
  * engines for a number of policies and threads, and each engine's policies, worked out by hand
  * from share.h's rule (lane 0 and the policies' lanes in contiguous shares of equal size, at
- * most SHARE_LANES_MAX = 16 lanes each, one engine per thread, at most one per lane).
+ * most SHARE_LANES_MAX = 16 lanes each, one engine per thread, at most one per lane); and the
+ * reading thread's share of the engines' work for given costs.
  */
 #include "config.h"
 
@@ -111,6 +112,20 @@ START_TEST(test_cover)
 }
 END_TEST
 
+/* Reading 100 ns a block and engines 300 ns: 400 over two threads is 200 each, so the reading
+ * thread takes 100 of the engines'; reading 300 against 100: none; 100 and 700 over four
+ * threads, 200 each: 100; even (200 and 200 over two): none; alone (one thread, or 0): all. */
+START_TEST(test_help)
+{
+	ck_assert_uint_eq(share_help(100, 300, 2), 100);
+	ck_assert_uint_eq(share_help(300, 100, 2), 0);
+	ck_assert_uint_eq(share_help(100, 700, 4), 100);
+	ck_assert_uint_eq(share_help(200, 200, 2), 0);
+	ck_assert_uint_eq(share_help(0, 500, 1), 500);
+	ck_assert_uint_eq(share_help(40, 500, 0), 500);
+}
+END_TEST
+
 static Suite *share_suite(void)
 {
 	Suite *s = suite_create("share");
@@ -120,6 +135,7 @@ static Suite *share_suite(void)
 	tcase_add_test(tc, test_one_lane_each);
 	tcase_add_test(tc, test_many);
 	tcase_add_test(tc, test_cover);
+	tcase_add_test(tc, test_help);
 	suite_add_tcase(s, tc);
 	return s;
 }
