@@ -25,6 +25,7 @@ int blockq_init(struct blockq *q, void **slot, unsigned int nr_slots, unsigned i
 	q->nr_slots = nr_slots;
 	q->nr_shards = nr_shards;
 	q->lead = lead;
+	q->producer_helps = true;
 	q->waiting = 0;
 	q->published = 0;
 	q->done = false;
@@ -95,7 +96,7 @@ void *blockq_next(struct blockq *q, void **free_block, unsigned int *shard, uint
 
 	pthread_mutex_lock(&q->lock);
 	f = (unsigned int)(q->published % q->nr_slots);
-	while (q->pending[f] && (s = ready_shard(q)) == q->nr_shards)
+	while (q->pending[f] && (!q->producer_helps || (s = ready_shard(q)) == q->nr_shards))
 		wait_change(q);
 	if (q->pending[f])
 		b = take(q, s, shard, k);

@@ -24,6 +24,7 @@ struct blockq {
 	bool *busy;                /* by shard: a thread runs it on block next */
 	unsigned int nr_slots, nr_shards, waiting;
 	bool lead;                 /* shard 0 leads */
+	bool producer_helps;       /* the producer runs shards while no slot is free (its own) */
 	uint64_t published;        /* blocks published so far: block k is in slot k % nr_slots */
 	bool done;                 /* no block will follow */
 };
@@ -37,8 +38,8 @@ int blockq_init(struct blockq *q, void **slot, unsigned int nr_slots, unsigned i
 void blockq_destroy(struct blockq *q);
 
 /* Producer: the block to fill next (Return: NULL) when its slot is free; while it is not, a
- * shard's block to run meanwhile (Return: that block, *@shard and *@k as blockq_take()). Waits
- * while there is neither. */
+ * shard's block to run meanwhile if q->producer_helps (Return: that block, *@shard and *@k as
+ * blockq_take()). Waits while there is neither. */
 void *blockq_next(struct blockq *q, void **free_block, unsigned int *shard, uint64_t *k);
 
 /* Producer: publish the block blockq_next() gave to fill. */

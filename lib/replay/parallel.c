@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * parallel.c - vpmc_replay_run() on threads (issue 15). The calling thread reads the trace into
- * blocks of events. Engines of their own run on the blocks: one runs the ideal guest (lane 0),
- * whose samples go with the block; each shard runs a contiguous share of the policies with their
- * references and takes lane 0's samples from the block where its own lane 0 would have made
- * them, so each lane computes what it computes on one thread. Every engine takes every block in
+ * blocks of events. Engines of their own run on the blocks, each a contiguous share of the lanes
+ * (share.h): the first runs the ideal guest (lane 0), whose samples go with the block, and the
+ * first policies; each other one, a shard, runs its policies with their references and takes
+ * lane 0's samples from the block where its own lane 0 would have made them, so each lane
+ * computes what it computes on one thread. Every engine takes every block in
  * order, lane 0's first, on whichever thread is free (blockq.c), the reading thread too while
  * no slot is free and after the end. At the end the lanes' models and metrics move into the
  * engine; the engines stay until vpmc_replay_free(), which frees the references. Memory:
@@ -16,20 +17,18 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "blockq.h"
 #include "replay-local.h"
+#include "share.h"
 
 #define BLOCK_EVENTS 4096
 
-/*
- * A share holds at most this many policies, on one thread too: each policy touches about 17
- * cache lines per event (its model's, its reference's, the lane's and its metrics'), and with
- * more, an event evicted the next one's lines from a 48 KB L1 (cachegrind of a 32-tolerance
- * sweep with an overlay: 3.4 L1 misses per model and event on one engine; 0.2 in shares of 11
- * policies, each over a whole block, for 2.3% more instructions).
- */
-#define SHARE_POLICIES_MAX 16
+/* The reading thread measures reading and the engines over each this many blocks, and sets its
+ * share of the engines' work (share_help()) for the next as they were in the last (the first
+ * blocks cost twice what the later ones do: no share is set before the third). */
+#define CALIBRATE_BLOCKS 16
 
 struct replay_block {
 	uint64_t first;                 /* the number of ev[0] in the replay, from 0 */
@@ -40,17 +39,20 @@ struct replay_block {
 	uint64_t mark[BLOCK_EVENTS];    /* vpmc_reader_mark() of each, for an error's place */
 };
 
-/* An engine that runs on blocks: the ideal guest's (lane 0), or a shard of the policies. */
+/* An engine that runs on blocks: the ideal guest's (lane 0) with the first policies, or a
+ * shard of the policies. */
 struct shard_worker {
 	struct vpmc_replay *s;
 	unsigned int first_lane;        /* its lane 1 is the engine's lane first_lane */
 	void *hook;                     /* the shard's exit hook state (r->shard_hooks) */
 	int err;                        /* of the event err_at, or of vpmc_replay_finish() */
 	uint64_t err_at, err_mark;
+	atomic_uint_fast64_t ns, blocks; /* CPU time on blocks, and how many, for the share */
+	uint64_t ns_seen, blocks_seen;  /* the reading thread's last look at them */
 };
 
 /* One parallel replay: its engines, which any thread runs: w[0] lane 0's, leading the others
- * (their lanes need its samples), and w[1 ..] the shards of the policies. */
+ * (their lanes need its samples), and w[1 ..] the shards. */
 struct parallel {
 	struct vpmc_replay *r;
 	struct shard_worker *w;
@@ -59,7 +61,21 @@ struct parallel {
 	atomic_bool failed;
 	struct replay_block *cur;       /* the block lane 0 runs on, and the event in it */
 	uint32_t cur_at;
+	/* the reading thread's: its CPU time reading since the last calibrate(), the blocks read,
+	 * the engines' time it may take per block read (help_ns) and has left */
+	unsigned int nt;
+	uint64_t read_ns, nr_read, help_ns;
+	int64_t credit_ns;
 };
+
+/* The calling thread's CPU time in ns. */
+static uint64_t thread_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
 
 /* Lane 0's sample @is: into the block, for the shards. */
 static int ideal_keep(void *data, const struct replay_ideal *is)
@@ -81,11 +97,12 @@ static int ideal_keep(void *data, const struct replay_ideal *is)
 	return 0;
 }
 
-/* Run @w's engine on block @b, up to its first error. */
-static void shard_block(struct parallel *p, struct shard_worker *w, struct replay_block *b)
+/* Run @w's engine on block @b, up to its first error. Return: the CPU time it took, ns. */
+static uint64_t shard_block(struct parallel *p, struct shard_worker *w, struct replay_block *b)
 {
 	const struct replay_ideal *is = b->ideal, *end = b->ideal + b->nr_ideal;
 	struct vpmc_replay *s = w->s;
+	uint64_t t0 = thread_ns(), ns;
 	uint32_t i;
 
 	if (!s->ideal_ext) {
@@ -108,6 +125,10 @@ static void shard_block(struct parallel *p, struct shard_worker *w, struct repla
 			atomic_store(&p->failed, true);
 		}
 	}
+	ns = thread_ns() - t0;
+	atomic_fetch_add_explicit(&w->ns, ns, memory_order_relaxed);
+	atomic_fetch_add_explicit(&w->blocks, 1, memory_order_relaxed);
+	return ns;
 }
 
 /* Run the engines on the blocks that no other thread runs, until the end. */
@@ -125,9 +146,9 @@ static void *shard_run(void *arg)
 	return NULL;
 }
 
-/* @w's shard with policies [from, to) of @r, its exit hook if @r has one, begun for @r's
- * PMU; without policies, the engine of lane 0 for @p. */
-static int shard_new(struct parallel *p, unsigned int from, unsigned int to,
+/* @w's engine with policies [from, to) of @r, its exit hook if @r has one and it has policies,
+ * begun for @r's PMU; with lane 0 for @p if @lead, else a shard. */
+static int shard_new(struct parallel *p, unsigned int from, unsigned int to, bool lead,
 		     struct shard_worker *w)
 {
 	struct vpmc_replay *r = p->r, *s;
@@ -145,7 +166,7 @@ static int shard_new(struct parallel *p, unsigned int from, unsigned int to,
 		if (err)
 			return err;
 	}
-	if (from == to) {
+	if (lead) {
 		s->ideal_fn = ideal_keep;
 		s->ideal_data = p;
 	} else {
@@ -179,8 +200,55 @@ static void shard_adopt(struct vpmc_replay *r, struct shard_worker *w)
 	}
 }
 
+/* Every CALIBRATE_BLOCKS blocks read: what reading a block cost the reading thread, and each
+ * engine's block, since the last time, set its share of their work (share_help()). */
+static void calibrate(struct parallel *p)
+{
+	uint64_t engines = 0, ns, n;
+	unsigned int i;
+
+	for (i = 0; i < p->nw; i++) {
+		struct shard_worker *w = &p->w[i];
+
+		ns = atomic_load_explicit(&w->ns, memory_order_relaxed);
+		n = atomic_load_explicit(&w->blocks, memory_order_relaxed);
+		if (n > w->blocks_seen)
+			engines += (ns - w->ns_seen) / (n - w->blocks_seen);
+		w->ns_seen = ns;
+		w->blocks_seen = n;
+	}
+	p->help_ns = share_help(p->read_ns / CALIBRATE_BLOCKS, engines, p->nt);
+	p->read_ns = 0;
+}
+
+/* Whether the reading thread may take an engine's block while no slot is free: from the third
+ * CALIBRATE_BLOCKS blocks on, while its share is not used up (before, any). */
+static void help_gate(struct parallel *p)
+{
+	if (p->nt > 1 && p->nr_read >= 2 * CALIBRATE_BLOCKS)
+		p->q.producer_helps = p->credit_ns > 0;
+}
+
+/* After a block read in @ns of CPU time: calibrate, and the reading thread's share grows. */
+static void read_done(struct parallel *p, uint64_t ns)
+{
+	p->read_ns += ns;
+	p->nr_read++;
+	if (p->nt < 2)
+		return; /* alone: it runs every engine */
+	if (p->nr_read % CALIBRATE_BLOCKS == 0)
+		calibrate(p);
+	/* at most a ring's worth: what it could not take while behind comes in no burst */
+	p->credit_ns += (int64_t)p->help_ns;
+	if (p->credit_ns > (int64_t)(p->q.nr_slots * p->help_ns))
+		p->credit_ns = (int64_t)(p->q.nr_slots * p->help_ns);
+	help_gate(p);
+}
+
 /* Read the trace into blocks for the engines, until the trace's end, an error, or an engine's
- * error; while no slot is free, run an engine on a block, and after the end help them finish.
+ * error; while no slot is free, run an engine on a block (within its share, once calibrated:
+ * an engine's block it takes is one that another thread may wait for, as the lanes after lane
+ * 0's wait for its block), and after the end help them finish.
  * *@warn_at: the event that raised the --assume warning, if any.
  * Return: the reader's last vpmc_reader_next(). */
 static int parallel_read(struct parallel *p, struct vpmc_reader *rd, uint64_t *warn_at)
@@ -190,13 +258,16 @@ static int parallel_read(struct parallel *p, struct vpmc_reader *rd, uint64_t *w
 	unsigned int sh;
 	uint64_t k;
 	void *free_block;
+	uint64_t t0;
 	int rc = 1;
 
 	do {
 		while ((b = blockq_next(&p->q, &free_block, &sh, &k))) {
-			shard_block(p, &p->w[sh], b);
+			p->credit_ns -= (int64_t)shard_block(p, &p->w[sh], b);
 			blockq_put(&p->q, sh, k);
+			help_gate(p);
 		}
+		t0 = thread_ns();
 		f = free_block;
 		f->first = r->events;
 		f->n = 0;
@@ -209,6 +280,7 @@ static int parallel_read(struct parallel *p, struct vpmc_reader *rd, uint64_t *w
 			replay_count(r);
 			f->mark[f->n++] = vpmc_reader_mark(rd);
 		}
+		read_done(p, thread_ns() - t0);
 		if (f->n)
 			blockq_publish(&p->q);
 	} while (rc > 0 && !atomic_load(&p->failed));
@@ -248,18 +320,17 @@ static int parallel_result(struct parallel *p, struct vpmc_reader *rd, int rc, u
 	return 0;
 }
 
-/* The engines of @p: lane 0's, then its policies in p->nw - 1 contiguous shares; and
- * @nt - 1 threads beside the caller's. Return: how many threads started, or -1 if an engine
- * could not be made. */
+/* The p->nw engines of @p, each a share of the lanes (share_policies()); and @nt - 1 threads
+ * beside the caller's. Return: how many threads started, or -1 if an engine could not be
+ * made. */
 static int parallel_start(struct parallel *p, pthread_t *tid, unsigned int nt)
 {
-	unsigned int n = (unsigned int)vpmc_replay_nr_policies(p->r), ns = p->nw - 1, i;
+	unsigned int n = (unsigned int)vpmc_replay_nr_policies(p->r), i, from, to;
 
 	for (i = 0; i < p->nw; i++) {
-		unsigned int from = i ? (i - 1) * n / ns : 0, to = i ? i * n / ns : 0;
-
+		share_policies(n, p->nw, i, &from, &to);
 		p->w[i].first_lane = 1 + from;
-		if (shard_new(p, from, to, &p->w[i]))
+		if (shard_new(p, from, to, i == 0, &p->w[i]))
 			return -1;
 	}
 	for (i = 0; i + 1 < nt; i++) {
@@ -278,6 +349,7 @@ static int parallel_go(struct parallel *p, struct vpmc_reader *rd, unsigned int 
 	uint64_t warn_at = 0;
 	unsigned int i;
 	int rc = 0, err, started;
+	bool first = true;
 
 	if (blockq_init(&p->q, blocks, nb, p->nw, true))
 		return vpmc__set_error(&r->errbuf, VPMC_ERR_NOMEM, "%s",
@@ -300,10 +372,13 @@ static int parallel_go(struct parallel *p, struct vpmc_reader *rd, unsigned int 
 		return err;
 	for (i = 0; i < p->nw; i++) {
 		shard_adopt(r, &p->w[i]);
-		err = i && r->shard_hooks ? r->shard_hooks->adopt(r->shard_data, p->w[i].hook,
-								  p->w[i].first_lane - 1, i == 1) : 0;
+		if (!p->w[i].hook)
+			continue;
+		err = r->shard_hooks->adopt(r->shard_data, p->w[i].hook, p->w[i].first_lane - 1,
+					    first);
 		if (err)
 			return vpmc__set_error(&r->errbuf, err, "%s", vpmc_strerror(err));
+		first = false;
 	}
 	r->nr_vcpus = p->w[0].s->nr_vcpus;
 	r->cap_vcpus = p->w[0].s->cap_vcpus;
@@ -318,34 +393,36 @@ static int parallel_go(struct parallel *p, struct vpmc_reader *rd, unsigned int 
 }
 
 /*
- * -j N: N threads, the reading thread one of them. Lane 0's engine and N - 1 shards of the
- * policies (at most one per policy, and at least one per SHARE_POLICIES_MAX) go block by block
- * to whichever thread is free, lane 0's first on each block (a shard takes a block only after
- * it); the reading thread runs them too while the ring is full, so its share of the lanes
- * follows from what reading costs it, and every lane is computed as on one thread whichever
- * thread runs it. N - 1 shards, not N: the reading and lane 0 fill a thread already, and each
- * shard walks every event again (compare + overlay at -j 2, callgrind: 2% fewer instructions
- * with one shard than with two; wall time did not differ beyond the noise). With one thread
- * and more than SHARE_POLICIES_MAX policies, that thread runs the shards one after the other
- * on each block. Memory: 2 N blocks (2 with one thread).
+ * -j N: N threads, the reading thread one of them. N engines (at most one per lane, at least
+ * one per SHARE_LANES_MAX lanes: share_engines()), each a share of the lanes, lane 0's with
+ * the first policies, go block by block to whichever thread is free, lane 0's first on each
+ * block (a shard takes a block only after it); the reading thread runs them too while the ring
+ * is full, up to its share of their work as measured over the last CALIBRATE_BLOCKS blocks
+ * (share_help(): more, and the others waited for the blocks it held), and every lane is
+ * computed as on one thread whichever thread runs it. Lane 0 with the first policies, not
+ * alone: an engine runs on one thread at a time, and with lane 0 alone (compare + overlay at
+ * -j 2: lane 0's engine 0.05 s CPU, the shard of five policies 0.21 s, reading 0.19 s) the
+ * shard was the longest chain, which no other thread could shorten; equal shares also walk
+ * the events once less than lane 0 alone and N shards. With one thread and more than
+ * SHARE_LANES_MAX lanes, that thread runs the engines one after
+ * the other on each block. Memory: 2 N blocks (2 with one thread).
  */
 int replay_run_parallel(struct vpmc_replay *r, struct vpmc_reader *rd)
 {
-	unsigned int n = (unsigned int)vpmc_replay_nr_policies(r), ns, nt, nb, i;
+	unsigned int n = (unsigned int)vpmc_replay_nr_policies(r), nw, nt, nb, i;
 	unsigned int threads = r->threads ? r->threads : 1;
 	struct parallel p = { .r = r };
 	void **blocks;
 	int err = VPMC_ERR_NOMEM;
 
-	ns = (n + SHARE_POLICIES_MAX - 1) / SHARE_POLICIES_MAX;
-	if ((threads < 2 && ns < 2) || r->log.obs ||
-	    ((r->exit_fn || r->event_fn) && !r->shard_hooks) || r->events || r->finished)
+	nw = share_engines(n, threads);
+	if (nw < 2 || r->log.obs || ((r->exit_fn || r->event_fn) && !r->shard_hooks) ||
+	    r->events || r->finished)
 		return 1;
-	if (ns < threads - 1)
-		ns = threads - 1 < n ? threads - 1 : n;
-	nt = threads < ns + 1 ? threads : ns + 1;
+	nt = threads < nw ? threads : nw;
 	nb = 2 * nt;
-	p.nw = ns + 1;
+	p.nt = nt;
+	p.nw = nw;
 	p.w = calloc(p.nw, sizeof(*p.w));
 	blocks = calloc(nb, sizeof(*blocks));
 	r->shards = calloc(p.nw, sizeof(*r->shards));

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # cli_parallel.sh - Parallel replay (-j, issue 15): compare, sweep, replay, latency,
 # calibrate and nested give the same bytes on stdout and stderr (and written files), and the
-# same exit code, with -j 1 (one thread), -j 2 and -j 4 (nested: 2 and 8),
+# same exit code, with -j 1 (one thread), -j 2, 3, 4 and 8 (nested: 2 and 8),
 # on real traces with and without an overlay, a sweep of 32 tolerances, several vCPUs, and
 # traces that fail in the engine (the error names the same place); -j is checked, and nested's
 # threads are counted.
@@ -34,9 +34,10 @@ same_j() {
 	fi
 }
 
-# same NAME CMD...: as same_j with -j 2 and -j 4.
+# same NAME CMD...: as same_j with -j 2, 3, 4 and 8: lane 0 with policies and without, each
+# engine's share of the lanes (share.c) cut in other places.
 same() {
-	same_j "2 4" "$@"
+	same_j "2 3 4 8" "$@"
 }
 
 # 32 tolerances from 1 to 2^31

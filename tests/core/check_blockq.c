@@ -3,11 +3,12 @@
  * check_blockq.c - The ring of event blocks of a parallel replay (lib/core/blockq.c): every
  * shard sees every block in the order published, one thread at a time, and after the leading
  * shard; a slot is not refilled before all shards put it back; the producer runs shards while
- * the ring is full; the end is seen after the last block.
+ * the ring is full, or waits if told not to; the end is seen after the last block.
  */
 #include "config.h"
 
 #include <pthread.h>
+#include <unistd.h>
 
 #include "blockq.h"
 #include "check_common.h"
@@ -136,6 +137,47 @@ START_TEST(test_end_after_last)
 }
 END_TEST
 
+/* Shard 0's block 0 after a while: taken and put back by another thread. */
+static void *late_take(void *arg)
+{
+	struct blockq *q = arg;
+	unsigned int s;
+	uint64_t k;
+
+	usleep(20000);
+	ck_assert_ptr_nonnull(blockq_take(q, &s, &k));
+	ck_assert_uint_eq(k, 0);
+	blockq_put(q, s, k);
+	return NULL;
+}
+
+/* With producer_helps off, a producer whose ring is full is given no block to run: it waits
+ * until another thread put the oldest back, and gets that slot to fill. */
+START_TEST(test_producer_waits)
+{
+	uint64_t blocks[2];
+	void *slot[2] = { &blocks[0], &blocks[1] };
+	struct blockq q;
+	pthread_t t;
+	unsigned int s;
+	uint64_t k;
+	void *f = NULL;
+
+	ck_assert_int_eq(blockq_init(&q, slot, 2, 1, false), 0);
+	ck_assert_ptr_null(blockq_next(&q, &f, &s, &k));
+	blockq_publish(&q);
+	ck_assert_ptr_null(blockq_next(&q, &f, &s, &k));
+	blockq_publish(&q);
+	q.producer_helps = false;
+	ck_assert_int_eq(pthread_create(&t, NULL, late_take, &q), 0);
+	ck_assert_ptr_null(blockq_next(&q, &f, &s, &k));
+	ck_assert_ptr_eq(f, &blocks[0]);
+	ck_assert_uint_eq(q.next[0], 1); /* the other thread ran it */
+	pthread_join(t, NULL);
+	blockq_destroy(&q);
+}
+END_TEST
+
 static Suite *blockq_suite(void)
 {
 	Suite *s = suite_create("blockq");
@@ -143,6 +185,7 @@ static Suite *blockq_suite(void)
 
 	tcase_add_test(tc, test_in_order);
 	tcase_add_test(tc, test_end_after_last);
+	tcase_add_test(tc, test_producer_waits);
 	suite_add_tcase(s, tc);
 	return s;
 }
