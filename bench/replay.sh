@@ -16,8 +16,9 @@
 #  1-vCPU: traces/local-kvm/small-mixed-real.v6.dat (2313 records) x BENCH_REPEAT;
 #  4-vCPU: traces/local-kvm/multi-vcpu-real.dat (v7, zstd; 50647 records), converted to v6 by
 #          trace-cmd convert, x BENCH_REPEAT_MULTI.
-# Each command runs BENCH_RUNS times; wall and CPU (user + sys) are the minimum of each over the
-# runs. On a shared machine CPU time is the steadier figure; wall time is what -j changes.
+# BENCH_RUNS rounds, each running every command once (interleaved, so that a ratio's two sides
+# see the same machine); wall and CPU (user + sys) are the minimum of each over the rounds.
+# On a shared machine CPU time is the steadier figure; wall time is what -j changes.
 # Memory: peak anonymous RSS sampled from /proc every 20 ms (file-backed pages of the trace are
 # left out: the kernel can drop them), and peak RSS (VmHWM).
 set -euo pipefail
@@ -54,17 +55,16 @@ python3 "$top/bench/mkdat.py" "$tmp/multi.v6.dat" "$tmp/multi.dat" --repeat "$re
 # records FILE: the reader's count of records
 records() { "$vpmcsim" stat "$1" 2>&1 >/dev/null | sed -n 's/^.*: \([0-9]*\) records,.*/\1/p' | head -1; }
 
-# wallcpu CMD...: "WALL CPU", seconds, each the minimum over $runs runs (output to /dev/null)
-wallcpu() {
-	local i w c bw= bc=
-	for ((i = 0; i < runs; i++)); do
-		/usr/bin/time -f '%e %U %S' -o "$tmp/time" "$@" >/dev/null 2>"$tmp/err" ||
-			{ cat "$tmp/err" >&2; exit 1; }
-		read -r w c < <(awk '{ printf "%.2f %.2f\n", $1, $2 + $3 }' "$tmp/time")
-		if [ -z "$bw" ] || awk "BEGIN { exit !($w < $bw) }"; then bw=$w; fi
-		if [ -z "$bc" ] || awk "BEGIN { exit !($c < $bc) }"; then bc=$c; fi
-	done
-	echo "$bw $bc"
+# timeit KEY.TRACE CMD...: run CMD once (output to /dev/null); W[KEY.TRACE] and C[KEY.TRACE],
+# wall and CPU seconds, keep the minimum over the runs so far
+timeit() {
+	local at=$1 w c
+	shift
+	/usr/bin/time -f '%e %U %S' -o "$tmp/time" "$@" >/dev/null 2>"$tmp/err" ||
+		{ cat "$tmp/err" >&2; exit 1; }
+	read -r w c < <(awk '{ printf "%.2f %.2f\n", $1, $2 + $3 }' "$tmp/time")
+	if [ -z "${W[$at]:-}" ] || awk "BEGIN { exit !($w < ${W[$at]}) }"; then W[$at]=$w; fi
+	if [ -z "${C[$at]:-}" ] || awk "BEGIN { exit !($c < ${C[$at]}) }"; then C[$at]=$c; fi
 }
 
 # mem CMD...: "PEAK_RSS_KB PEAK_ANON_KB"
@@ -109,24 +109,28 @@ declare -A W C
 echo "replay benchmark ($(date -u '+%F %H:%M UTC'), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg))"
 echo "  1-vCPU: $(basename "$one") x$repeat = $(records "$tmp/one.dat") records"
 echo "  4-vCPU: multi-vcpu-real.dat as v6 x$repeat_multi = $(records "$tmp/multi.dat") records"
-echo "  overlay: ${ov[*]}; sweep: 32 tolerances, 1 to 2^31; best of $runs runs"
+echo "  overlay: ${ov[*]}; sweep: 32 tolerances, 1 to 2^31"
+echo "  best of $runs rounds; each round runs every command once, so that both sides of a ratio"
+echo "  are timed over the same minutes (this machine's speed drifts by 20-40% between minutes)"
 echo
+# shellcheck disable=SC2086 # args are words
+for ((i = 0; i < runs; i++)); do
+	for entry in "${cmds[@]}"; do
+		IFS='|' read -r key label args <<<"$entry"
+		for tr in one multi; do
+			if [ "$key" = report ]; then
+				timeit "$key.$tr" trace-cmd report "$tmp/$tr.dat"
+			else
+				timeit "$key.$tr" "$vpmcsim" $args "$tmp/$tr.dat"
+			fi
+		done
+	done
+done
 printf '  %-36s %17s   %17s\n' "seconds" "1-vCPU wall / CPU" "4-vCPU wall / CPU"
 for entry in "${cmds[@]}"; do
 	IFS='|' read -r key label args <<<"$entry"
-	line=$(printf '  %-36s' "$label")
-	for tr in one multi; do
-		if [ "$key" = report ]; then
-			read -r w c < <(wallcpu trace-cmd report "$tmp/$tr.dat")
-		else
-			# shellcheck disable=SC2086 # args are words
-			read -r w c < <(wallcpu "$vpmcsim" $args "$tmp/$tr.dat")
-		fi
-		W[$key.$tr]=$w
-		C[$key.$tr]=$c
-		line+=$(printf ' %8s / %-6s ' "$w" "$c")
-	done
-	echo "$line"
+	printf '  %-36s %8s / %-6s  %8s / %-6s\n' "$label" "${W[$key.one]}" "${C[$key.one]}" \
+		"${W[$key.multi]}" "${C[$key.multi]}"
 done
 
 echo
