@@ -19,6 +19,7 @@
  *   library does not fork by default), opens the file once in a forked child as the parent will
  *   (tracecmd_open(), or dat_direct_tep()'s format parsing): a crash there (in text we do not
  *   parse, in compressed sections we do not inflate) is an error here, not a crash.
+ *   A file this process checked already, unchanged, is not checked again (dat_checked.h).
  *   Validating everything ourselves instead would mean parsing event formats and inflating
  *   zstd/zlib sections, a second libtraceevent, and still trusting its bugs.
  * For libtracecmd the child costs a second tracecmd_open(), mostly libtraceevent parsing
@@ -42,6 +43,7 @@
 #include <trace-cmd.h>
 
 #include "dat.h"
+#include "dat_checked.h"
 #include "dat_layout.h"
 #include "dat_direct.h"
 
@@ -422,8 +424,11 @@ int trace_dat_open(struct trace_dat **out, const char *path, bool isolate,
 	d->read_direct = !ret && dat_direct_usable(&d->layout);
 	if (!ret && !d->read_direct)
 		ret = check_pages(d, err);
-	if (!ret && isolate)
+	if (!ret && isolate && !dat_checked(d->layout.fd)) {
 		ret = probe_open(d, &child, err);
+		if (!ret)
+			dat_checked_add(d->layout.fd);
+	}
 	if (!ret)
 		ret = d->read_direct ? open_direct(d, err) : open_libtracecmd(d, err);
 	reap(child);

@@ -9,7 +9,10 @@
 #include "config.h"
 
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "check_common.h"
@@ -27,18 +30,23 @@ pid_t fork(void)
 	return next_fork();
 }
 
-/* Read @file to the end with isolate_dat @isolate. Return: fork() calls meanwhile. */
-static unsigned int forks_reading(const char *file, bool isolate)
+/* @file's path in the bundled traces */
+static void trace_path(char *path, size_t len, const char *file)
 {
 	const char *dir = getenv("VPMC_TRACES");
+
+	snprintf(path, len, "%s/%s", dir ? dir : "traces", file);
+}
+
+/* Read @path to the end with isolate_dat @isolate. Return: fork() calls meanwhile. */
+static unsigned int forks_reading_path(const char *path, bool isolate)
+{
 	struct vpmc_reader_opts o;
 	struct vpmc_reader *r;
 	struct vpmc_event ev;
 	unsigned long n = 0;
-	char path[1024];
 	int ret;
 
-	snprintf(path, sizeof(path), "%s/%s", dir ? dir : "traces", file);
 	vpmc_reader_opts_default(&o);
 	o.isolate_dat = isolate;
 	ck_assert_int_eq(vpmc_reader_new(&r, &o), 0);
@@ -50,6 +58,14 @@ static unsigned int forks_reading(const char *file, bool isolate)
 	ck_assert_uint_gt(n, 0);
 	vpmc_reader_free(r);
 	return nr_forks;
+}
+
+static unsigned int forks_reading(const char *file, bool isolate)
+{
+	char path[1024];
+
+	trace_path(path, sizeof(path), file);
+	return forks_reading_path(path, isolate);
 }
 
 START_TEST(test_default_is_no_isolation)
@@ -77,6 +93,43 @@ START_TEST(test_dat_forks_only_when_asked)
 	ck_assert_uint_ge(forks_reading("local-kvm/small-mixed-real.dat", true), 1);
 }
 END_TEST
+
+/* A copy of bundled trace @file in a new file; Return: its descriptor, its name in @tmp. */
+static void copy_trace(const char *file, char *tmp)
+{
+	char path[1024], buf[65536];
+	FILE *in;
+	size_t n;
+	int fd;
+
+	trace_path(path, sizeof(path), file);
+	in = fopen(path, "rb");
+	ck_assert_ptr_nonnull(in);
+	fd = mkstemp(tmp);
+	ck_assert_int_ge(fd, 0);
+	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
+		ck_assert_int_eq(write(fd, buf, n), (ssize_t)n);
+	fclose(in);
+	close(fd);
+}
+
+/* The probe's verdict holds for the file as it was: a second reader of the same file, unchanged,
+ * opens it without a probe child (vpmcsim's vendor probe, then its replay); after the file
+ * changed (here only its modification time) it is probed again. */
+START_TEST(test_dat_probed_once_per_version)
+{
+	struct timespec t[2] = { { 1, 0 }, { 1, 0 } };
+	char tmp[] = "/tmp/vpmc-isolate-XXXXXX";
+
+	copy_trace("local-kvm/small-mixed-real.dat", tmp);
+	ck_assert_uint_ge(forks_reading_path(tmp, true), 1);
+	ck_assert_uint_eq(forks_reading_path(tmp, true), 0);
+	ck_assert_int_eq(utimensat(AT_FDCWD, tmp, t, 0), 0);
+	ck_assert_uint_ge(forks_reading_path(tmp, true), 1);
+	ck_assert_uint_eq(forks_reading_path(tmp, true), 0);
+	unlink(tmp);
+}
+END_TEST
 #endif
 
 static Suite *isolate_suite(void)
@@ -88,6 +141,7 @@ static Suite *isolate_suite(void)
 	tcase_add_test(tc, test_text_never_forks);
 #ifdef HAVE_LIBTRACECMD
 	tcase_add_test(tc, test_dat_forks_only_when_asked);
+	tcase_add_test(tc, test_dat_probed_once_per_version);
 #endif
 	suite_add_tcase(s, tc);
 	return s;
