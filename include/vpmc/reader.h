@@ -43,7 +43,8 @@ struct vpmc_reader_opts {
 	bool lenient;          /* malformed lines (and trace.dat pages libtracecmd cannot read)
 				* become counted skips with a warning instead of errors */
 	bool isolate_dat;      /* open trace.dat in a forked probe first, so that a crash in
-				* libtracecmd on a corrupt file becomes VPMC_ERR_PARSE */
+				* libtracecmd on a corrupt file becomes VPMC_ERR_PARSE (once per
+				* file and process while the file is unchanged) */
 	bool accesses;         /* also return VPMC_EV_MMIO and VPMC_EV_PIO (vpmcsim stat --event) */
 	uint64_t guest_ips;    /* guest instructions per second of guest-mode time; 0 = none */
 	unsigned int guest_branch_permille; /* branches per 1000 synthesized guest instructions */
