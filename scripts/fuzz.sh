@@ -11,6 +11,10 @@
 #                                      alone: no time limit), then the corpus minimized
 #                                      (-merge=1) into fuzz/corpus/TARGET/; --fork J: libFuzzer's
 #                                      -fork=J, J processes at a time (N counts all of theirs)
+#   fuzz.sh --campaign --resume ...     a campaign in legs: start from the corpus the last run
+#                                      left in _build/fuzz/corpus/TARGET/ (kept, not reseeded);
+#                                      each leg's executions go to _build/fuzz/campaign.ledger,
+#                                      which prints the target's total
 #
 # Prints, per target, executions, executions per second, coverage (libFuzzer's cov: edges) and
 # peak RSS. Exit 1 if a target crashed or violated an invariant: the input is in
@@ -19,10 +23,11 @@
 # a full report: the runs here keep short allocation stacks (see ASAN_OPTIONS below).
 set -eu
 
-campaign=0 runs= secs= fork=
+campaign=0 resume=0 runs= secs= fork=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--campaign) campaign=1 ;;
+	--resume) resume=1 ;;
 	--runs) runs=$2; shift ;;
 	--fork) fork=$2; shift ;;
 	[0-9]*) secs=$1 ;;
@@ -102,7 +107,8 @@ failed=0
 for t in $targets; do
 	extra=
 	asan=
-	rm -rf "corpus/$t"
+	# a resumed campaign's corpus stays (a leg of hours adds what its seeds alone do not reach)
+	[ "$resume" = 1 ] && [ -d "corpus/$t" ] || rm -rf "corpus/$t"
 	mkdir -p "corpus/$t"
 	case $t in
 	# 8 KiB, as text: the grammar is per line. At equal CPU (about 125 s, seeds 1 and 2) 64 KiB
@@ -165,6 +171,14 @@ for t in $targets; do
 		cov="$cov (-fork)"
 	fi
 	echo "fuzz_$t: ${n:-?} executions, ${rate:-?}/s, ${cov:-cov: ?}, peak RSS ${rss:-?} MB"
+	if [ "$campaign" = 1 ]; then
+		[ "$resume" = 1 ] || sed -i "/ $t /d" campaign.ledger 2>/dev/null || :
+		echo "$(date -u +%FT%TZ) $t ${n:-0} executions ${rate:-?}/s ${cov:-cov: ?}" \
+			>>campaign.ledger
+		echo "fuzz_$t: campaign total $(awk -v t="$t" '$2 == t { n += $3 }
+			END { print n + 0 }' campaign.ledger) executions in" \
+		     "$(awk -v t="$t" '$2 == t' campaign.ledger | wc -l) leg(s) (campaign.ledger)"
+	fi
 	if [ "$campaign" = 1 ] && [ -n "$keep_len" ]; then
 		# the smallest set of inputs that reaches the same edges (cov; -use_counters=0: not
 		# every hit count, which kept thousands of inputs) replaces fuzz/corpus/TARGET/, inputs
