@@ -104,6 +104,32 @@ int hist_merge(struct vpmc_hist *dst, const struct vpmc_hist *src)
 	return 0;
 }
 
+int hist_copy(struct vpmc_hist *dst, const struct vpmc_hist *src)
+{
+	unsigned int i;
+
+	for (i = 0; i < HIST_NR_BLOCKS; i++) {
+		if (!src->block[i]) {
+			free(dst->block[i]);
+			dst->block[i] = NULL;
+			continue;
+		}
+		if (!dst->block[i])
+			dst->block[i] = malloc(HIST_SUB * sizeof(*dst->block[i]));
+		if (!dst->block[i]) {
+			for (i = 0; i < HIST_NR_BLOCKS; i++)
+				free(dst->block[i]);
+			hist_init(dst);
+			return VPMC_ERR_NOMEM;
+		}
+		memcpy(dst->block[i], src->block[i], HIST_SUB * sizeof(*dst->block[i]));
+	}
+	dst->n = src->n;
+	dst->min = src->min;
+	dst->max = src->max;
+	return 0;
+}
+
 uint64_t hist_percentile(const struct vpmc_hist *h, unsigned int per10k)
 {
 	unsigned __int128 r;

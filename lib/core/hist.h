@@ -42,6 +42,9 @@ int hist_add_n(struct vpmc_hist *h, unsigned int b, uint64_t count, uint64_t lo,
 /* Add every sample of @src to @dst. Return: 0, or VPMC_ERR_NOMEM (@dst then partly merged). */
 int hist_merge(struct vpmc_hist *dst, const struct vpmc_hist *src);
 
+/* Make @dst a copy of @src (its blocks reused). Return: 0, or VPMC_ERR_NOMEM (@dst then empty). */
+int hist_copy(struct vpmc_hist *dst, const struct vpmc_hist *src);
+
 /*
  * hist_percentile() - Nearest-rank percentile.
  * @h: histogram with at least one sample

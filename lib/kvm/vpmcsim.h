@@ -29,6 +29,22 @@ static inline bool pmu_host_before(const struct vpmc_pmu *pmu, unsigned int maj,
 /* ---- policy seams: kvm_pmu_incr_counter(), the *_retired() hooks, kvm_pmu_set_msr() ---- */
 
 /*
+ * @n <= the tolerance policy's T, the one place T is read; noted in pmu->tol_seen, so that a lane
+ * whose T gives the same answers can follow this one's work (lib/replay/alike.c).
+ */
+static inline bool policy_within_tolerance(struct vpmc_pmu *pmu, uint64_t n)
+{
+	if (n <= pmu->policy.arg) {
+		if (n > pmu->tol_seen.le)
+			pmu->tol_seen.le = n;
+		return true;
+	}
+	if (!pmu->tol_seen.gt || n < pmu->tol_seen.gt)
+		pmu->tol_seen.gt = n;
+	return false;
+}
+
+/*
  * Whether kvm_pmu_incr_counter() leaves the reprogram unrequested after emulated_counter++.
  * exact never defers; tolerance=T defers while at most T events are pending; tolerance-wrap=T
  * also stops deferring once the guest-visible value wrapped to 0 (read only when it matters);
@@ -36,12 +52,13 @@ static inline bool pmu_host_before(const struct vpmc_pmu *pmu, unsigned int maj,
  */
 static inline bool policy_defer_reprogram(const struct vpmc_pmc *pmc)
 {
-	const struct vpmc_policy *p = &pmc_to_pmu(pmc)->policy;
+	struct vpmc_pmu *pmu = pmc_to_pmu(pmc);
+	enum vpmc_policy_kind kind = pmu->policy.kind;
 
-	if (p->kind == VPMC_POLICY_TOLERANCE || p->kind == VPMC_POLICY_TOLERANCE_FOLD)
-		return pmc->emulated_counter <= p->arg;
-	if (p->kind == VPMC_POLICY_TOLERANCE_WRAP)
-		return pmc->emulated_counter <= p->arg && pmc_read_counter(pmc);
+	if (kind == VPMC_POLICY_TOLERANCE || kind == VPMC_POLICY_TOLERANCE_FOLD)
+		return policy_within_tolerance(pmu, pmc->emulated_counter);
+	if (kind == VPMC_POLICY_TOLERANCE_WRAP)
+		return policy_within_tolerance(pmu, pmc->emulated_counter) && pmc_read_counter(pmc);
 	return false;
 }
 

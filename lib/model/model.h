@@ -65,6 +65,26 @@ bool vpmc__vcpu_guest_until_pmi(struct vpmc_vcpu *v, uint64_t time_ns, uint64_t 
  */
 const uint64_t *vpmc__vcpu_trigger_count(const struct vpmc_vcpu *v);
 
+/**
+ * vpmc__vcpu_tolerance_seen() - What a tolerance policy's comparisons with its T found since the
+ * last call (then forgotten): *@le raised to the largest pending count found <= T, *@gt lowered
+ * to the smallest found > T (0 stands for none, in and out). A vCPU in the same state with
+ * another T' of the same kind gives the same answers, and so the same state, iff
+ * *@le <= T' < *@gt.
+ * @v: vCPU
+ */
+void vpmc__vcpu_tolerance_seen(struct vpmc_vcpu *v, uint64_t *le, uint64_t *gt);
+
+/**
+ * vpmc__vcpu_copy() - Make @dst's state @src's (both of one configuration), @dst keeping its
+ * policy and observer: a lane that followed another's work takes it over (lib/replay/alike.c).
+ * @dst: vCPU
+ * @src: vCPU
+ *
+ * Return: 0, or VPMC_ERR_NOMEM (@dst then unchanged).
+ */
+int vpmc__vcpu_copy(struct vpmc_vcpu *dst, const struct vpmc_vcpu *src);
+
 /* White-box tests: the vCPU's struct vpmc_pmu, host-initiated MSR accesses, held-back perf PMIs. */
 #ifdef VPMC_TESTING
 struct vpmc_pmu;

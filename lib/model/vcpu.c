@@ -302,6 +302,59 @@ const uint64_t *vpmc__vcpu_trigger_count(const struct vpmc_vcpu *v)
 	return &v->pmu.stats.triggers;
 }
 
+/**
+ * vpmc__vcpu_tolerance_seen() - The tolerance comparisons since the last call: see model.h.
+ */
+void vpmc__vcpu_tolerance_seen(struct vpmc_vcpu *v, uint64_t *le, uint64_t *gt)
+{
+	if (v->pmu.tol_seen.le > *le)
+		*le = v->pmu.tol_seen.le;
+	if (v->pmu.tol_seen.gt && (!*gt || v->pmu.tol_seen.gt < *gt))
+		*gt = v->pmu.tol_seen.gt;
+	v->pmu.tol_seen.le = v->pmu.tol_seen.gt = 0;
+}
+
+/* @pmc, copied into another vCPU's PMU @pmu: its pointers into its own vCPU moved there. */
+static void counter_rehome(struct vpmc_pmc *pmc, struct vpmc_pmu *pmu)
+{
+	pmc->pmu = pmu;
+	if (pmc->perf_event)
+		pmc->perf_event = &pmc->perf;
+	if (pmc->perf.overflow_handler_context)
+		pmc->perf.overflow_handler_context = pmc;
+}
+
+/**
+ * vpmc__vcpu_copy() - Make @dst's state @src's: see model.h.
+ */
+int vpmc__vcpu_copy(struct vpmc_vcpu *dst, const struct vpmc_vcpu *src)
+{
+	struct vpmc_policy policy = dst->pmu.policy;
+	struct vpmc_observer obs = dst->pmu.obs;
+	struct vpmc_pmu_event_filter *filter = dst->pmu.filter;
+	unsigned int i;
+
+	if (src->pmu.filter && !filter) {
+		filter = malloc(sizeof(*filter));
+		if (!filter)
+			return VPMC_ERR_NOMEM;
+	} else if (!src->pmu.filter) {
+		free(filter);
+		filter = NULL;
+	}
+	*dst = *src;
+	dst->pmu.policy = policy;
+	dst->pmu.obs = obs;
+	dst->pmu.filter = filter;
+	if (filter)
+		*filter = *src->pmu.filter;
+	for (i = 0; i < KVM_MAX_NR_GP_COUNTERS; i++)
+		counter_rehome(&dst->pmu.gp_counters[i], &dst->pmu);
+	for (i = 0; i < KVM_MAX_NR_FIXED_COUNTERS; i++)
+		counter_rehome(&dst->pmu.fixed_counters[i], &dst->pmu);
+	return 0;
+}
+
 #ifdef VPMC_TESTING
 /**
  * vpmc__vcpu_pmu() - The vCPU's struct vpmc_pmu, for tests that drive kernel functions directly.

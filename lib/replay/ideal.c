@@ -73,3 +73,15 @@ int ideal_add(struct ideal_match *dst, const struct ideal_match *src)
 	err = hist_merge(&dst->late_ev, &src->late_ev);
 	return err ? err : hist_merge(&dst->late_ns, &src->late_ns);
 }
+
+int ideal_copy(struct ideal_match *dst, const struct ideal_match *src)
+{
+	struct vpmc_hist ev = dst->late_ev, ns = dst->late_ns;
+	int err;
+
+	*dst = *src;
+	dst->late_ev = ev;
+	dst->late_ns = ns;
+	err = hist_copy(&dst->late_ev, &src->late_ev);
+	return err ? err : hist_copy(&dst->late_ns, &src->late_ns);
+}

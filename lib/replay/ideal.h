@@ -47,4 +47,7 @@ void ideal_sample(struct ideal_match *im, uint64_t pos, uint64_t t_ns);
 /* Add @src's results into @dst (totals). Return: 0 or VPMC_ERR_NOMEM. */
 int ideal_add(struct ideal_match *dst, const struct ideal_match *src);
 
+/* Make @dst @src (queue, counts, histograms). Return: 0 or NOMEM. */
+int ideal_copy(struct ideal_match *dst, const struct ideal_match *src);
+
 #endif /* VPMC_IDEAL_H */

@@ -453,6 +453,34 @@ int metrics_vcpu_add(struct metrics_vcpu *dst, const struct metrics_vcpu *src)
 	return hist_merge(&dst->cost_ns, &src->cost_ns);
 }
 
+int metrics_vcpu_copy(struct metrics_vcpu *dst, const struct metrics_vcpu *src)
+{
+	struct vpmc_hist h[2 * METRICS_NR_SLOTS + 1];
+	struct metrics_vcpu cb = { .exit_fn = dst->exit_fn, .exit_data = dst->exit_data,
+				   .note = dst->note, .note_data = dst->note_data };
+	unsigned int i;
+	int err = 0;
+
+	for (i = 0; i < METRICS_NR_SLOTS; i++) {
+		h[2 * i] = dst->ctr[i].late_ev;
+		h[2 * i + 1] = dst->ctr[i].late_ns;
+	}
+	h[2 * METRICS_NR_SLOTS] = dst->cost_ns;
+	*dst = *src;
+	dst->exit_fn = cb.exit_fn;
+	dst->exit_data = cb.exit_data;
+	dst->note = cb.note;
+	dst->note_data = cb.note_data;
+	for (i = 0; i < METRICS_NR_SLOTS; i++) {
+		dst->ctr[i].late_ev = h[2 * i];
+		dst->ctr[i].late_ns = h[2 * i + 1];
+		err = err ? err : hist_copy(&dst->ctr[i].late_ev, &src->ctr[i].late_ev);
+		err = err ? err : hist_copy(&dst->ctr[i].late_ns, &src->ctr[i].late_ns);
+	}
+	dst->cost_ns = h[2 * METRICS_NR_SLOTS];
+	return err ? err : hist_copy(&dst->cost_ns, &src->cost_ns);
+}
+
 void metrics_fill_host(const struct metrics_vcpu *sum, struct vpmc_metrics *m)
 {
 	m->host_reads = sum->host_reads;

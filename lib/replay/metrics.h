@@ -243,6 +243,10 @@ void metrics_finish(struct metrics_vcpu *m, uint64_t time_ns);
 /* Add @src's results into @dst (totals); histograms are merged. Return: 0 or NOMEM. */
 int metrics_vcpu_add(struct metrics_vcpu *dst, const struct metrics_vcpu *src);
 
+/* Make @dst's state and results @src's, @dst keeping its callbacks (a lane that followed
+ * another's work takes it over, alike.c). Return: 0 or NOMEM. */
+int metrics_vcpu_copy(struct metrics_vcpu *dst, const struct metrics_vcpu *src);
+
 /* @sum's host-read figures into the public @m. */
 void metrics_fill_host(const struct metrics_vcpu *sum, struct vpmc_metrics *m);
 

@@ -22,6 +22,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "alike.h"
 #include "blockq.h"
 #include "replay-local.h"
 #include "share.h"
@@ -100,20 +101,21 @@ static int ideal_keep(void *data, const struct replay_ideal *is)
 	return 0;
 }
 
-/* Run @w's engine on block @b, up to its first error. Return: the CPU time it took, ns. */
-static uint64_t shard_block(struct parallel *p, struct shard_worker *w, struct replay_block *b)
+/* One pass of @w's engine over block @b, up to its first error; lane 0's samples from the
+ * block if the engine has no lane 0 or runs the block again (alike.h). */
+static void shard_pass(struct parallel *p, struct shard_worker *w, struct replay_block *b)
 {
 	const struct replay_ideal *is = b->ideal, *end = b->ideal + b->nr_ideal;
 	struct vpmc_replay *s = w->s;
-	uint64_t t0 = thread_ns(), ns;
+	bool ext = s->ideal_ext || s->rerun;
 	uint32_t i;
 
-	if (!s->ideal_ext) {
+	if (!ext) {
 		p->cur = b;
 		b->nr_ideal = 0;
 	}
 	for (i = 0; !w->err && i < b->n; i++) {
-		if (s->ideal_ext) {
+		if (ext) {
 			s->ideal_in = is;
 			while (is < end && is->at == i)
 				is++;
@@ -127,6 +129,35 @@ static uint64_t shard_block(struct parallel *p, struct shard_worker *w, struct r
 			w->err_mark = b->mark[i];
 			atomic_store(&p->failed, true);
 		}
+	}
+}
+
+/* Run @w's engine on block @b: a pass, and with lanes that behave alike a pass again for
+ * those that left their group, until none does (alike.h). Return: the CPU time it took, ns. */
+static uint64_t shard_block(struct parallel *p, struct shard_worker *w, struct replay_block *b)
+{
+	struct vpmc_replay *s = w->s;
+	uint64_t t0 = thread_ns(), ns;
+	bool first = true;
+	int rc = 0;
+
+	if (!s->alike)
+		shard_pass(p, w, b);
+	while (s->alike && !w->err) {
+		rc = alike_pass_begin(s, first);
+		first = false;
+		if (rc)
+			break;
+		shard_pass(p, w, b);
+		rc = w->err ? 0 : alike_pass_end(s);
+		if (rc <= 0)
+			break;
+	}
+	if (rc < 0) {
+		w->err = vpmc__set_error(&s->errbuf, rc, "%s", vpmc_strerror(rc));
+		w->err_at = b->first;
+		w->err_mark = b->mark[0];
+		atomic_store(&p->failed, true);
 	}
 	ns = thread_ns() - t0;
 	atomic_fetch_add_explicit(&w->ns, ns, memory_order_relaxed);
@@ -180,7 +211,10 @@ static int shard_new(struct parallel *p, unsigned int from, unsigned int to, boo
 		if (err)
 			return err;
 	}
-	return vpmc_replay_begin(s, &r->cfg);
+	err = vpmc_replay_begin(s, &r->cfg);
+	if (!err)
+		alike_begin(s);
+	return err;
 }
 
 /* The lanes of @w's engine into @r: their per-vCPU models and metrics, and the handler
@@ -351,7 +385,9 @@ static int parallel_result(struct parallel *p, struct vpmc_reader *rd, int rc, u
 	if (rc < 0)
 		return vpmc__set_error(&r->errbuf, rc, "%s", vpmc_reader_error(rd));
 	for (i = 0; i < p->nw; i++) {
-		w[i].err = vpmc_replay_finish(w[i].s);
+		w[i].err = alike_finish(w[i].s);
+		if (!w[i].err)
+			w[i].err = vpmc_replay_finish(w[i].s);
 		if (w[i].err)
 			return vpmc__set_error(&r->errbuf, w[i].err, "%s", vpmc_replay_error(w[i].s));
 	}

@@ -42,7 +42,8 @@ struct replay_group {
 	unsigned int nr_lanes;
 };
 
-/* One policy on one vCPU. */
+/* One policy on one vCPU. A field that outlives an event is copied by alike.c's
+ * lane_vcpu_copy(). */
 struct lane_vcpu {
 	/* per event first (then the metrics' per-event fields): see struct metrics_vcpu */
 	struct vpmc_vcpu *pol;
@@ -158,6 +159,14 @@ struct vpmc_replay {
 	bool ideal_ext;
 	const struct replay_ideal *ideal_in;
 	unsigned int ideal_n;
+	/* lanes that behave alike (alike.h): lane i follows lane lead[i]'s work (i: its own);
+	 * idle lanes sit out a pass over a block (followers; lane 0 when the block runs again,
+	 * rerun); the vCPUs with models at the block's start */
+	bool alike, rerun;
+	uint8_t lead[VPMC_REPLAY_MAX_POLICIES + 1];
+	bool idle[VPMC_REPLAY_MAX_POLICIES + 1];
+	uint64_t ck_present[VPMC_MAX_VCPUS / 64];
+	uint32_t ck_nr_vcpus;
 	/* an engine loaded from summaries: their union (replay_set_summary()) */
 	void *summary;
 	void (*summary_free)(void *summary);

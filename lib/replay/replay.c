@@ -366,20 +366,26 @@ static void lane_sample(struct lane_vcpu *lv, const struct vpmc_obs *obs)
 
 		replay_log_err(r, r->ideal_fn(r->ideal_data, &is));
 	}
-	for (i = REPLAY_IDEAL + 1; i < r->nr_lanes; i++)
-		ideal_push(&r->vlanes[(size_t)lv->vcpu * r->nr_lanes + i]->ideal, pos, obs->time_ns);
+	for (i = REPLAY_IDEAL + 1; i < r->nr_lanes; i++) {
+		if (!r->idle[i])
+			ideal_push(&r->vlanes[(size_t)lv->vcpu * r->nr_lanes + i]->ideal, pos,
+				   obs->time_ns);
+	}
 }
 
-/* A shard without lane 0: the ideal guest's samples of the event, to every lane's matching. */
+/* A shard without lane 0, or a pass again: the ideal guest's samples of the event, to every
+ * running lane's matching. */
 static void ideal_take(struct vpmc_replay *r)
 {
 	const struct replay_ideal *is;
 	unsigned int i;
 
 	for (is = r->ideal_in; is < r->ideal_in + r->ideal_n; is++) {
-		for (i = REPLAY_IDEAL + 1; i < r->nr_lanes; i++)
-			ideal_push(&r->vlanes[(size_t)is->vcpu * r->nr_lanes + i]->ideal, is->pos,
-				   is->t_ns);
+		for (i = REPLAY_IDEAL + 1; i < r->nr_lanes; i++) {
+			if (!r->idle[i])
+				ideal_push(&r->vlanes[(size_t)is->vcpu * r->nr_lanes + i]->ideal,
+					   is->pos, is->t_ns);
+		}
 	}
 }
 
@@ -920,22 +926,27 @@ int vpmc_replay_event(struct vpmc_replay *r, const struct vpmc_event *ev)
 	}
 	lanes = r->vlanes + (size_t)ev->vcpu * r->nr_lanes;
 	groups = r->vgroups + (size_t)ev->vcpu * r->nr_groups;
-	replay_trace_exit(groups[0], ev, r);
+	if (!r->rerun)
+		replay_trace_exit(groups[0], ev, r);
 	if (r->event_fn)
 		r->event_fn(r->exit_data, ev, false);
 	/* with an overlay each lane runs its reference through a guest segment (lane_guest());
 	 * and group 0 is lane 0's alone, which a shard with ideal_ext does not run */
 	ng = ov && ev->type == VPMC_EV_GUEST ? 0 : r->nr_groups;
 	for (i = r->ideal_ext && ov; i < ng; i++) {
+		if (r->idle[i]) /* with an overlay group i is lane i's */
+			continue;
 		err = group_apply(groups[i], ev->vcpu, ev);
 		if (err)
 			goto fail;
 	}
-	if (r->ideal_ext)
+	if (r->ideal_ext || r->rerun)
 		ideal_take(r);
 	for (i = r->ideal_ext; i < r->nr_lanes; i++) {
 		struct lane_vcpu *lv = lanes[i];
 
+		if (r->idle[i])
+			continue;
 		err = ov ? lane_apply(lv, ev) : lane_event(lv, ev);
 		if (!err)
 			err = r->err; /* the reference's queue or the log */
@@ -944,7 +955,8 @@ int vpmc_replay_event(struct vpmc_replay *r, const struct vpmc_event *ev)
 	}
 	if (r->event_fn)
 		r->event_fn(r->exit_data, ev, true);
-	replay_count(r);
+	if (!r->rerun)
+		replay_count(r);
 	return 0;
 fail:
 	return replay_event_error(r, ev, err);

@@ -144,6 +144,12 @@ struct vpmc_pmu {
 	struct {
 		uint64_t reprograms, perf_resumes, perf_creates;
 	} drain_base;             /* vpmcsim: stats at trace_vpmc_drain_begin() */
+	/* vpmcsim: the tolerance policies' comparisons with their T since the last look: the
+	 * largest count found <= T, the smallest found > T (0: none); lanes that differ only
+	 * in T give the same answers for any T in [le, gt) (lib/replay/alike.c) */
+	struct {
+		uint64_t le, gt;
+	} tol_seen;
 };
 
 /* struct msr_data */
