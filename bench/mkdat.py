@@ -3,7 +3,7 @@
 """mkdat.py - Write a trace.dat (file version 6, uncompressed) from another one, repeated.
 
     mkdat.py IN.dat OUT.dat [--repeat N] [--strip] [--events NAME,...] [--pages N]
-             [--option ID=TEXT]...
+             [--bare] [--option ID=TEXT]...
 
 IN must be a version 6 file without compression (trace-cmd convert --file-version 6
 --compression none IN7.dat IN.dat). The CPU data of OUT is IN's ring-buffer pages written N
@@ -11,7 +11,9 @@ times, each copy's page time stamps shifted past the previous copy, so OUT is on
 valid recording (events carry time deltas relative to their page). --strip drops kallsyms,
 printk formats, the ftrace formats and every event system but "kvm" (small fuzzing seeds);
 --events keeps only the formats of the events named (the pages keep their other records, whose
-ids then have no format); --pages keeps only the first N pages of each CPU; --option adds an
+ids then have no format); --pages keeps only the first N pages of each CPU; --bare empties each
+format's print fmt (`print fmt: ""`) and the saved cmdlines: most of what libtraceevent and
+libtracecmd parse at an open, and nothing the readers use (fuzzing seeds); --option adds an
 option whose data is TEXT and a NUL (7=N: OFFSET, N ns added to every time stamp). Neither
 Debian's libtracecmd nor trace-cmd offers a writer for this: `trace-cmd record` does not run on
 this sandbox (build-recipe.md 5).
@@ -84,6 +86,12 @@ def parse(data):
     return f
 
 
+def bare_format(text):
+    """An event format with an empty print fmt: the same fields, a valid event."""
+    at = text.find(b"\nprint fmt:")
+    return text if at < 0 else text[:at] + b'\nprint fmt: ""\n'
+
+
 def pages(cpu_data, page_size):
     return [cpu_data[i:i + page_size] for i in range(0, len(cpu_data), page_size)]
 
@@ -137,6 +145,7 @@ def main():
     ap.add_argument("--strip", action="store_true")
     ap.add_argument("--events", default=None, metavar="NAME,...")
     ap.add_argument("--pages", type=int, default=None)
+    ap.add_argument("--bare", action="store_true")
     ap.add_argument("--option", action="append", default=[], metavar="ID=TEXT",
                     help="add option ID with TEXT (NUL-terminated), e.g. 7=1000000000: OFFSET")
     a = ap.parse_args()
@@ -149,6 +158,9 @@ def main():
         keep = set(a.events.encode().split(b","))
         f["systems"] = [(name, [b for b in evs if b.split(b"\n", 1)[0][6:] in keep])
                         for name, evs in f["systems"]]
+    if a.bare:
+        f["systems"] = [(name, [bare_format(b) for b in evs]) for name, evs in f["systems"]]
+        f["cmdlines"] = b""
     for opt in a.option:
         oid, text = opt.split("=", 1)
         f["options"].append((int(oid), text.encode() + b"\0"))

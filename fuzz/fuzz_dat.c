@@ -19,8 +19,11 @@
  *   server_opens()), not in a fork per input;
  * - 31 mutations in 32 change only the ring-buffer pages (LLVMFuzzerCustomMutator()):
  *   a metadata mutation costs a parse and a probe, and exercises libtraceevent more than us;
+ * - the input's layout is walked once (file_key(), then handed to trace_dat_open(): --wrap=
+ *   dat_layout_read), its keys hashed from memory;
  * - scripts/fuzz.sh seeds small files with the few formats the importer reads (bench/mkdat.py
- *   --strip --events), not whole recordings with kallsyms; runs this target without libFuzzer's
+ *   --strip --events), with empty print fmts (--bare: most of libtraceevent's parse, which the
+ *   readers do not use), not whole recordings with kallsyms; runs this target without libFuzzer's
  *   leak check per input (libtraceevent leaks at every parse: each would scan the heap;
  *   LeakSanitizer still runs at exit, and make check replays the corpus under it); and without
  *   libFuzzer's RSS thread (-rss_limit_mb=0; -malloc_limit_mb bounds memory instead): a fork
@@ -74,31 +77,28 @@ static uint64_t mix(uint64_t h, uint64_t v)
 #define NO_COVERAGE
 #endif
 
-/* A hash of @n bytes of @l's file at @pos into @h, 8 at a time; false if they cannot be read. */
-static NO_COVERAGE bool hash_bytes(const struct dat_layout *l, uint64_t pos, uint64_t n,
+/* A hash of @n bytes of the input (@size bytes at @data) at @pos into @h, 8 at a time; false if
+ * they run past its end. (From memory: the file in the memfd is the same bytes.) */
+static NO_COVERAGE bool hash_bytes(const uint8_t *data, size_t size, uint64_t pos, uint64_t n,
 				   uint64_t *h)
 {
-	uint8_t buf[4096];
-	size_t k, len;
-	uint64_t w;
+	uint64_t w, k;
 
-	for (; n; pos += len, n -= len) {
-		len = n < sizeof(buf) ? n : sizeof(buf);
-		if (!dat_layout_pread(l, pos, buf, len))
-			return false;
-		for (k = 0; k + 8 <= len; k += 8) {
-			memcpy(&w, buf + k, 8);
-			*h = mix(*h, w);
-		}
-		for (; k < len; k++)
-			*h = mix(*h, buf[k]);
+	if (pos > size || n > size - pos)
+		return false;
+	data += pos;
+	for (k = 0; k + 8 <= n; k += 8) {
+		memcpy(&w, data + k, 8);
+		*h = mix(*h, w);
 	}
+	for (; k < n; k++)
+		*h = mix(*h, data[k]);
 	return true;
 }
 
 /* A hash of what libtraceevent parses from @l's file (dat_direct_tep()), never 0; 0 if the
  * metadata cannot be read. */
-static NO_COVERAGE uint64_t meta_key(const struct dat_layout *l)
+static NO_COVERAGE uint64_t meta_key(const struct dat_layout *l, const uint8_t *data)
 {
 	const struct dat_meta *meta[3] = { &l->header_info, &l->ftrace_formats,
 					   &l->event_formats };
@@ -112,7 +112,8 @@ static NO_COVERAGE uint64_t meta_key(const struct dat_layout *l)
 	for (i = 0; i < 3; i++) {
 		h = mix(h, (uint64_t)meta[i]->found << 1 | meta[i]->compressed);
 		h = mix(h, meta[i]->size);
-		if (meta[i]->found && !hash_bytes(l, meta[i]->off, meta[i]->size, &h))
+		if (meta[i]->found &&
+		    !hash_bytes(data, l->file_size, meta[i]->off, meta[i]->size, &h))
 			return 0;
 	}
 	return h | 1;
@@ -150,12 +151,12 @@ static NO_COVERAGE uint64_t cpu_data_end(const struct dat_layout *l, uint64_t po
  * mutation of the pages (31 in 32) leaves the key alone and needs no probe.
  * Return: a hash, never 0; 0 if the file cannot be read.
  */
-static NO_COVERAGE uint64_t open_key(const struct dat_layout *l)
+static NO_COVERAGE uint64_t open_key(const struct dat_layout *l, const uint8_t *data)
 {
 	uint64_t h = mix(0x5a5a, l->file_size), pos = 0, end, next;
 
 	if (l->compressed || !l->nr_cpus)
-		return hash_bytes(l, 0, l->file_size, &h) ? h | 1 : 0;
+		return hash_bytes(data, l->file_size, 0, l->file_size, &h) ? h | 1 : 0;
 	while (pos < l->file_size) {
 		end = cpu_data_end(l, pos, &next);
 		if (end > pos) { /* pages: where they are, not what */
@@ -163,7 +164,7 @@ static NO_COVERAGE uint64_t open_key(const struct dat_layout *l)
 			pos = end;
 			continue;
 		}
-		if (!hash_bytes(l, pos, next - pos, &h))
+		if (!hash_bytes(data, l->file_size, pos, next - pos, &h))
 			return 0;
 		pos = next;
 	}
@@ -184,27 +185,56 @@ static NO_COVERAGE size_t layout_start(const struct dat_layout *l)
 }
 
 /*
- * The key of the file in the memfd for the probe: what the parent's trace_dat_open() may crash
- * on (a direct file: its metadata; else what tracecmd_open() reads), or 0 if its layout is
+ * The input's layout, walked once: file_key() walks it, and trace_dat_open()'s walk of the same
+ * file takes it over (--wrap=dat_layout_read: a second walk was 3% of the time). Not in the
+ * probe server, whose copy is of the input run when it was forked.
+ */
+static struct {
+	bool valid;
+	int ret;
+	struct dat_layout l;
+	struct vpmc__errbuf err;
+} walked = { .l.fd = -1 };
+
+int __real_dat_layout_read(struct dat_layout *l, const char *file, struct vpmc__errbuf *err);
+int __wrap_dat_layout_read(struct dat_layout *l, const char *file, struct vpmc__errbuf *err);
+
+/* dat_layout_read() of the input being run: the walk file_key() made of it (@l then owns it). */
+NO_COVERAGE int __wrap_dat_layout_read(struct dat_layout *l, const char *file,
+				       struct vpmc__errbuf *err)
+{
+	if (!walked.valid || strcmp(file, path))
+		return __real_dat_layout_read(l, file, err);
+	walked.valid = false;
+	*l = walked.l;
+	if (walked.ret)
+		*err = walked.err;
+	return walked.ret;
+}
+
+/*
+ * The key of the input (@data) in the memfd for the probe: what the parent's trace_dat_open() may
+ * crash on (a direct file: its metadata; else what tracecmd_open() reads), or 0 if its layout is
  * refused (trace_dat_open() then fails before it parses anything); *@start: layout_start().
  */
-static NO_COVERAGE uint64_t file_key(size_t *start)
+static NO_COVERAGE uint64_t file_key(const uint8_t *data, size_t *start)
 {
-	struct vpmc__errbuf err;
-	struct dat_layout l;
+	struct dat_layout *l = &walked.l;
 	uint64_t key = 0;
 
-	l.fd = -1;
+	if (walked.valid) /* not taken: trace_dat_open() did not run */
+		dat_layout_free(l);
+	walked.valid = true;
 	cur_meta = 0;
 	*start = 0;
-	if (!dat_layout_read(&l, path, &err)) {
-		*start = layout_start(&l);
-		if (dat_direct_usable(&l))
-			key = cur_meta = meta_key(&l);
+	walked.ret = __real_dat_layout_read(l, path, &walked.err);
+	if (!walked.ret) {
+		*start = layout_start(l);
+		if (dat_direct_usable(l))
+			key = cur_meta = meta_key(l, data);
 		else
-			key = open_key(&l);
+			key = open_key(l, data);
 	}
-	dat_layout_free(&l);
 	return key;
 }
 
@@ -354,6 +384,7 @@ static void __attribute__((noreturn)) serve(int fd)
 	for (i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++) /* die by it, unreported */
 		signal(fatal[i], SIG_DFL);
 	cur_meta = 0; /* no tep from the cache (the parent's, copied): parse each file */
+	walked.valid = false; /* nor its layout: walk each file */
 	while (recv(fd, &c, 1, 0) == 1) {
 		if (!trace_dat_open(&d, path, false, &err))
 			trace_dat_close(d);
@@ -470,7 +501,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (input_file(data, size))
 		return 0;
-	key = file_key(&start);
+	key = file_key(data, &start);
 	keep_last(data, size, start);
 	isolate = needs_probe(key);
 	if (trace_dat_open(&d, path, isolate, &err))
@@ -510,7 +541,7 @@ static size_t data_start(const uint8_t *data, size_t size)
 	if (size && size == last.size && !memcmp(data, last.data, size))
 		return last.start;
 	l.fd = -1;
-	if (!input_file(data, size) && !dat_layout_read(&l, path, &err))
+	if (!input_file(data, size) && !__real_dat_layout_read(&l, path, &err))
 		start = layout_start(&l);
 	dat_layout_free(&l);
 	return start;

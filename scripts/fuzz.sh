@@ -73,7 +73,9 @@ seed_text() { # FILE...
 
 # Small trace.dat files: a recording's first pages with only the formats the importer reads
 # (libtraceevent parses them at every open), as read directly and with an OFFSET option (read by
-# libtracecmd); and the small v7 files of traces/bad (zstd, zlib).
+# libtracecmd); and the small v7 files of traces/bad (zstd, zlib). --bare: empty print fmts and
+# no cmdlines (two thirds of the formats' text, and most of a parse: kvm_exit's exit-reason
+# tables; the readers use neither): files of 20-32 KB, not 32-53 KB
 seed_dat() {
 	src=$top/traces/local-kvm/small-mixed-real.v6.dat
 	events=kvm_entry,kvm_exit,kvm_msr,kvm_emulate_insn,kvm_inj_exception,kvm_inj_virq
@@ -83,13 +85,13 @@ seed_dat() {
 	events=$events,kvm_nested_vmenter_failed
 	if command -v python3 >/dev/null; then
 		for n in 1 4; do
-			python3 "$top/bench/mkdat.py" --strip --events "$events" --pages "$n" "$src" \
-				"corpus/dat/kvm-$n.dat"
+			python3 "$top/bench/mkdat.py" --strip --bare --events "$events" --pages "$n" \
+				"$src" "corpus/dat/kvm-$n.dat"
 		done
 		# libtracecmd parses every format at each open: three of them; four pages, so that
 		# most mutations leave the first page (what its open reads, so probes) alone
-		python3 "$top/bench/mkdat.py" --strip --events kvm_entry,kvm_exit,kvm_msr --pages 4 \
-			--option 7=1000000000 "$src" corpus/dat/kvm-4-offset.dat
+		python3 "$top/bench/mkdat.py" --strip --bare --events kvm_entry,kvm_exit,kvm_msr \
+			--pages 4 --option 7=1000000000 "$src" corpus/dat/kvm-4-offset.dat
 	fi
 	seed dat "$top"/traces/bad/v7-4pages.dat "$top"/traces/bad/v7-4pages-zlib.dat
 }
