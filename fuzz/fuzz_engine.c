@@ -1151,11 +1151,24 @@ struct fz_engine_out {
 
 static struct fz_engine_out fz_out[2];
 
+/* @s into @h, 8 bytes at a time: a run hashes every log line and the report (a byte at a
+ * time was 4% of the target's CPU) */
+static uint64_t hash_mem(uint64_t h, const char *s, size_t n)
+{
+	uint64_t w;
+
+	for (; n >= 8; s += 8, n -= 8) {
+		memcpy(&w, s, sizeof(w));
+		h = hash_mix(h, w);
+	}
+	w = 0;
+	memcpy(&w, s, n);
+	return hash_mix(hash_mix(h, w), 0x100 | n);
+}
+
 static uint64_t hash_str(uint64_t h, const char *s)
 {
-	for (; *s; s++)
-		h = hash_mix(h, (unsigned char)*s);
-	return hash_mix(h, 0x100);
+	return hash_mem(h, s, strlen(s));
 }
 
 static void engine_log(void *data, const char *line)
@@ -1163,9 +1176,9 @@ static void engine_log(void *data, const char *line)
 	struct fz_engine_out *out = data;
 	size_t n = strlen(line);
 
-	FZ_CHECK(n >= 2 && line[0] == '{' && line[n - 1] == '}' && !strchr(line, '\n'),
+	FZ_CHECK(n >= 2 && line[0] == '{' && line[n - 1] == '}' && !memchr(line, '\n', n),
 		 "the replay log's line is not one JSON object: %.80s", line);
-	out->log_hash = hash_str(out->log_hash, line);
+	out->log_hash = hash_mem(out->log_hash, line, n);
 	out->log_lines++;
 }
 

@@ -630,14 +630,19 @@ static int lane_pmi_handler(struct lane_vcpu *lv, uint64_t t)
 
 /* ---- vCPUs ---- */
 
-/* @p, an array of @old elements of @size bytes, grown to @new, the new ones zeroed.
- * Return: the array, or NULL (then @p is unchanged). */
+/* @p, an array of @old elements of @size bytes, grown to @new, the new ones zeroed. calloc()
+ * and a copy, not realloc() and memset(): a large array (vCPU indices up to 4095, a few of
+ * them used) comes as zero pages from mmap(2), which stay untouched until a vCPU is stored.
+ * Return: the array (@p freed), or NULL (then @p is unchanged). */
 static void *grow_zeroed(void *p, size_t old, size_t new, size_t size)
 {
-	char *q = realloc(p, new * size);
+	void *q = calloc(new, size);
 
-	if (q)
-		memset(q + old * size, 0, (new - old) * size);
+	if (!q)
+		return NULL;
+	if (old)
+		memcpy(q, p, old * size);
+	free(p);
 	return q;
 }
 
