@@ -453,6 +453,21 @@ static bool section(struct cursor *c, uint64_t at, unsigned int *id, unsigned in
 	return true;
 }
 
+/*
+ * A compressed section's block: compressed size, the size inflated, the data, inside the section.
+ * libtracecmd mallocs the compressed size before it reads (tracecmd_uncompress_block()).
+ */
+static void skip_compressed(struct cursor *c)
+{
+	uint64_t at = c->pos, size;
+
+	advance(c, 8); /* the two sizes (a block past the end, not a read that fails) */
+	c->pos = at;
+	size = num(c, 4);
+	num(c, 4);
+	advance(c, size);
+}
+
 /* Where the metadata a reader parses is: the section of option @id. */
 static void keep_meta(struct dat_layout *l, unsigned int id, const struct cursor *c,
 		      unsigned int flags)
@@ -474,7 +489,6 @@ static int v7_metadata(struct cursor *c, struct dat_layout *l, unsigned int want
 		       const char *path, struct vpmc__errbuf *err)
 {
 	unsigned int id, flags;
-	uint64_t size;
 
 	if (!section(c, at, &id, &flags))
 		return past_end(c, path, err);
@@ -484,9 +498,7 @@ static int v7_metadata(struct cursor *c, struct dat_layout *l, unsigned int want
 				       "its option says %u", path, (unsigned long long)at, id, want);
 	keep_meta(l, id, c, flags);
 	if (flags & SEC_FL_COMPRESS) {
-		size = num(c, 4); /* compressed size, then the size inflated */
-		num(c, 4);
-		advance(c, size);
+		skip_compressed(c);
 	} else {
 		switch (want) {
 		case OPT_HEADER_INFO:
@@ -565,8 +577,9 @@ static int v7_options(struct cursor *c, struct dat_layout *l, uint64_t at, uint6
 				       "%s: corrupt trace.dat: the section at byte %llu has id %u, "
 				       "not options (0)", path, (unsigned long long)at, id);
 	if (flags & SEC_FL_COMPRESS) {
-		l->options_unknown = true;
-		return 0; /* not walked: libtracecmd inflates it */
+		l->options_unknown = true; /* not walked: libtracecmd inflates it */
+		skip_compressed(c);
+		return c->over_size ? past_end(c, path, err) : 0;
 	}
 	end = c->end;
 	while (!ret && c->pos < end) {

@@ -1772,6 +1772,17 @@ static const struct {
 				  "back to byte 10639: its sections, read one after another from "
 				  "byte 37 as libtracecmd's read_metadata_strings() reads them, "
 				  "repeat for ever" },
+	/*
+	 * fuzz/crashes/dat/options-block-past-section-v7.dat (fuzz_dat campaign: 19-58 s per run
+	 * in the fuzzer, 0.03 s in `vpmcsim stat`): a v7 zstd file whose first options section
+	 * (the header's offset, bytes 29-36: 0x2b5b = 11099) has id 0, flags 0x43d9 (bit 0:
+	 * compressed) and size 0: it ends at 11099 + 16 = 11115, where libtracecmd reads the
+	 * block's compressed size anyway (0x55010000, 1.36 GB) and mallocs it twice:
+	 * under ASan, 170 MB of shadow written per malloc and free. The sizes lie past the section.
+	 */
+	{ "options-block-past-section-v7.dat", "corrupt trace.dat: a block of 8 bytes at byte "
+					       "11115 runs past the end of its section (byte "
+					       "11115)" },
 };
 
 START_TEST(test_refused_finds)
