@@ -13,13 +13,46 @@ static bool tolerance_kind(enum vpmc_policy_kind kind)
 	       kind == VPMC_POLICY_TOLERANCE_WRAP;
 }
 
+/* Whether @r's lanes may share (alike.h). */
+static bool alike_allowed(const struct vpmc_replay *r)
+{
+	return r->ov.nr && !r->exit_fn && !r->event_fn && !r->log.obs;
+}
+
+bool alike_possible(const struct vpmc_replay *r)
+{
+	unsigned int i, j;
+
+	if (!alike_allowed(r))
+		return false;
+	for (i = 1; i < r->nr_lanes; i++) {
+		for (j = i + 1; tolerance_kind(r->lanes[i].policy.kind) && j < r->nr_lanes; j++) {
+			if (r->lanes[j].policy.kind == r->lanes[i].policy.kind)
+				return true;
+		}
+	}
+	return false;
+}
+
+unsigned int alike_units(const struct vpmc_replay *s, unsigned int *first)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < s->nr_lanes; i++) {
+		if (s->lead[i] == i)
+			first[n++] = i;
+	}
+	first[n] = s->nr_lanes;
+	return n;
+}
+
 void alike_begin(struct vpmc_replay *r)
 {
 	unsigned int i, j;
 
 	for (i = 0; i < r->nr_lanes; i++)
 		r->lead[i] = (uint8_t)i;
-	if (!r->ov.nr || r->exit_fn || r->event_fn || r->log.obs)
+	if (!alike_allowed(r))
 		return;
 	for (i = 1; i < r->nr_lanes; i++) {
 		if (r->lead[i] != i || !tolerance_kind(r->lanes[i].policy.kind))

@@ -30,6 +30,15 @@ static inline bool alike_same(uint64_t le, uint64_t gt, uint64_t t)
 	return le <= t && (!gt || t < gt);
 }
 
+/* Whether some of @r's lanes (begun) may behave alike: alike.h's conditions, and two lanes of
+ * one tolerance kind. */
+bool alike_possible(const struct vpmc_replay *r);
+
+/* Units of lanes for share.h, after @s (an engine of every lane) ran a block: each lane that
+ * leads (or computes alone) with the lanes after it that follow. @first[u]: unit u's first lane;
+ * @first[Return]: @s->nr_lanes. Return: the number of units. */
+unsigned int alike_units(const struct vpmc_replay *s, unsigned int *first);
+
 /* Form @r's groups (begun, no event yet); none if alike.h's conditions fail. */
 void alike_begin(struct vpmc_replay *r);
 

@@ -61,6 +61,13 @@ struct parallel {
 	struct vpmc_replay *r;
 	struct shard_worker *w;
 	unsigned int nw;
+	/* the lanes in units (share.h): unit u's first lane; and the first block, read before
+	 * the engines were made (probe_units()), with the reader's return after it */
+	unsigned int unit_first[VPMC_REPLAY_MAX_POLICIES + 2];
+	unsigned int nr_units;
+	struct replay_block *probed;
+	int probed_rc;
+	uint64_t warn_at;               /* the event that raised the --assume warning, if any */
 	struct blockq q;
 	atomic_bool failed;
 	struct replay_block *cur;       /* the block lane 0 runs on, and the event in it */
@@ -320,11 +327,34 @@ static inline void block_stream_end(void)
 #endif
 }
 
-static int parallel_read(struct parallel *p, struct vpmc_reader *rd, uint64_t *warn_at)
+/* Read the trace into block @f until it is full or the trace ends; *@warn_at as for
+ * parallel_read(). Return: the reader's last vpmc_reader_next(). */
+static int block_fill(struct parallel *p, struct vpmc_reader *rd, struct replay_block *f,
+		      uint64_t *warn_at)
 {
 	struct vpmc_replay *r = p->r;
-	struct replay_block *b, *f;
 	struct vpmc_event ev;
+	int rc = 1;
+
+	f->first = r->events;
+	f->n = 0;
+	while (f->n < BLOCK_EVENTS && (rc = vpmc_reader_next(rd, &ev)) > 0) {
+		if (!r->warning[0]) {
+			replay_watch_conflict(r, &ev);
+			*warn_at = r->events;
+		}
+		replay_span_add(r, &ev);
+		replay_count(r);
+		block_stream(&f->ev[f->n], &ev);
+		f->mark[f->n++] = vpmc_reader_mark(rd);
+	}
+	block_stream_end();
+	return rc;
+}
+
+static int parallel_read(struct parallel *p, struct vpmc_reader *rd, uint64_t *warn_at)
+{
+	struct replay_block *b, *f;
 	unsigned int sh;
 	uint64_t k;
 	void *free_block;
@@ -337,22 +367,15 @@ static int parallel_read(struct parallel *p, struct vpmc_reader *rd, uint64_t *w
 			blockq_put(&p->q, sh, k);
 			help_gate(p);
 		}
-		t0 = thread_ns();
 		f = free_block;
-		f->first = r->events;
-		f->n = 0;
-		while (f->n < BLOCK_EVENTS && (rc = vpmc_reader_next(rd, &ev)) > 0) {
-			if (!r->warning[0]) {
-				replay_watch_conflict(r, &ev);
-				*warn_at = r->events;
-			}
-			replay_span_add(r, &ev);
-			replay_count(r);
-			block_stream(&f->ev[f->n], &ev);
-			f->mark[f->n++] = vpmc_reader_mark(rd);
+		if (f == p->probed) { /* the first slot: read before the engines were made */
+			p->probed = NULL;
+			rc = p->probed_rc;
+		} else {
+			t0 = thread_ns();
+			rc = block_fill(p, rd, f, warn_at);
+			read_done(p, thread_ns() - t0);
 		}
-		block_stream_end();
-		read_done(p, thread_ns() - t0);
 		if (f->n)
 			blockq_publish(&p->q);
 	} while (rc > 0 && !atomic_load(&p->failed));
@@ -394,17 +417,20 @@ static int parallel_result(struct parallel *p, struct vpmc_reader *rd, int rc, u
 	return 0;
 }
 
-/* The p->nw engines of @p, each a share of the lanes (share_policies()); and @nt - 1 threads
- * beside the caller's. Return: how many threads started, or -1 if an engine could not be
- * made. */
+/* The p->nw engines of @p, each a share of the units of lanes (share_units()); and @nt - 1
+ * threads beside the caller's. Return: how many threads started, or -1 if an engine could not
+ * be made. */
 static int parallel_start(struct parallel *p, pthread_t *tid, unsigned int nt)
 {
-	unsigned int n = (unsigned int)vpmc_replay_nr_policies(p->r), i, from, to;
+	unsigned int i, from, to, lo, hi;
 
 	for (i = 0; i < p->nw; i++) {
-		share_policies(n, p->nw, i, &from, &to);
-		p->w[i].first_lane = 1 + from;
-		if (shard_new(p, from, to, i == 0, &p->w[i]))
+		share_units(p->nr_units, p->nw, i, &from, &to);
+		lo = p->unit_first[from];
+		hi = p->unit_first[to];
+		/* lanes [lo, hi): lane l > 0 is policy l - 1 */
+		p->w[i].first_lane = lo ? lo : 1;
+		if (shard_new(p, lo ? lo - 1 : 0, hi - 1, i == 0, &p->w[i]))
 			return -1;
 	}
 	for (i = 0; i + 1 < nt; i++) {
@@ -420,7 +446,6 @@ static int parallel_go(struct parallel *p, struct vpmc_reader *rd, unsigned int 
 	struct vpmc_replay *r = p->r;
 	struct vpmc_reader_stats st;
 	pthread_t tid[VPMC_REPLAY_MAX_POLICIES];
-	uint64_t warn_at = 0;
 	unsigned int i;
 	int rc = 0, err, started;
 	bool first = true;
@@ -431,7 +456,7 @@ static int parallel_go(struct parallel *p, struct vpmc_reader *rd, unsigned int 
 	started = parallel_start(p, tid, nt);
 	r->rd = rd; /* the warning's place in the trace (replay_assume_conflict()) */
 	if (started == (int)nt - 1)
-		rc = parallel_read(p, rd, &warn_at);
+		rc = parallel_read(p, rd, &p->warn_at);
 	else
 		blockq_end(&p->q);
 	r->rd = NULL;
@@ -441,7 +466,7 @@ static int parallel_go(struct parallel *p, struct vpmc_reader *rd, unsigned int 
 	if (started != (int)nt - 1)
 		return vpmc__set_error(&r->errbuf, VPMC_ERR_NOMEM, "%s",
 				       vpmc_strerror(VPMC_ERR_NOMEM));
-	err = parallel_result(p, rd, rc, warn_at);
+	err = parallel_result(p, rd, rc, p->warn_at);
 	if (err)
 		return err;
 	for (i = 0; i < p->nw; i++) {
@@ -467,32 +492,73 @@ static int parallel_go(struct parallel *p, struct vpmc_reader *rd, unsigned int 
 }
 
 /*
- * -j N: N threads, the reading thread one of them. N engines (at most one per lane, at least
- * one per SHARE_LANES_MAX lanes: share_engines()), each a share of the lanes, lane 0's with
- * the first policies, go block by block to whichever thread is free, lane 0's first on each
- * block (a shard takes a block only after it); the reading thread runs them too while the ring
- * is full, up to its share of their work as measured over the last CALIBRATE_BLOCKS blocks
- * (share_help(): more, and the others waited for the blocks it held), and every lane is
+ * The units of @p's lanes when some may behave alike: an engine of every lane runs the first
+ * block, read into @b (the ring's first slot, p->probed), and each lane that leads a group
+ * after it, or computes alone, starts a unit with the lanes after it that follow
+ * (alike_units()), so that an engine holds the lanes that behaved alike there, and shares
+ * count what the lanes compute, not how many they are (a 32-tolerance sweep with an overlay:
+ * 10 units of its 34 lanes on the bench's 4-vCPU trace). Behaviours that part later split a group
+ * within its engine (alike.h). The engine's error, if any, comes again on the engines.
+ */
+static void probe_units(struct parallel *p, struct vpmc_reader *rd, struct replay_block *b)
+{
+	struct vpmc_replay *r = p->r;
+	struct shard_worker w = { 0 };
+
+	r->rd = rd; /* the warning's place in the trace (replay_assume_conflict()) */
+	p->probed_rc = block_fill(p, rd, b, &p->warn_at);
+	r->rd = NULL;
+	p->probed = b;
+	if (b->n && !shard_new(p, 0, (unsigned int)vpmc_replay_nr_policies(r), true, &w)) {
+		shard_block(p, &w, b);
+		if (!w.err)
+			p->nr_units = alike_units(w.s, p->unit_first);
+	}
+	vpmc_replay_free(w.s);
+	atomic_store(&p->failed, false);
+}
+
+/*
+ * -j N: N threads, the reading thread one of them. N engines (at most one per unit of lanes, at
+ * least one per SHARE_LANES_MAX units: share_engines()), each a share of the units, lane 0's
+ * with the first policies, go block by block to whichever thread is free, lane 0's first on
+ * each block (a shard takes a block only after it); the reading thread runs them too while the
+ * ring is full, up to its share of their work as measured over the last CALIBRATE_BLOCKS
+ * blocks (share_help(): more, and the others waited for the blocks it held), and every lane is
  * computed as on one thread whichever thread runs it. Lane 0 with the first policies, not
  * alone: an engine runs on one thread at a time, and with lane 0 alone (compare + overlay at
  * -j 2: lane 0's engine 0.05 s CPU, the shard of five policies 0.21 s, reading 0.19 s) the
  * shard was the longest chain, which no other thread could shorten; equal shares also walk
- * the events once less than lane 0 alone and N shards. With one thread and more than
- * SHARE_LANES_MAX lanes, that thread runs the engines one after
- * the other on each block. Memory: 2 N blocks (2 with one thread).
+ * the events once less than lane 0 alone and N shards. A unit is a lane, or with lanes that
+ * may behave alike, those that did on the first block (probe_units()); then one engine on one
+ * thread runs on blocks too, for them to share. With one thread and more than
+ * SHARE_LANES_MAX units, that thread runs the engines one after the other on each block.
+ * Memory: 2 N blocks (2 with one thread).
  */
 int replay_run_parallel(struct vpmc_replay *r, struct vpmc_reader *rd)
 {
-	unsigned int n = (unsigned int)vpmc_replay_nr_policies(r), nw, nt, nb, i;
+	unsigned int nw, nt, nb, i;
 	unsigned int threads = r->threads ? r->threads : 1;
 	struct parallel p = { .r = r };
-	void **blocks;
+	struct replay_block *probed = NULL;
+	void **blocks = NULL;
+	bool alike = alike_possible(r) && !r->shard_hooks;
 	int err = VPMC_ERR_NOMEM;
 
-	nw = share_engines(n, threads);
-	if (nw < 2 || r->log.obs || ((r->exit_fn || r->event_fn) && !r->shard_hooks) ||
+	for (i = 0; i <= r->nr_lanes; i++)
+		p.unit_first[i] = i;
+	p.nr_units = r->nr_lanes;
+	nw = share_engines(p.nr_units, threads);
+	if ((nw < 2 && !alike) || r->log.obs || ((r->exit_fn || r->event_fn) && !r->shard_hooks) ||
 	    r->events || r->finished)
 		return 1;
+	if (alike) {
+		probed = calloc(1, sizeof(*probed));
+		if (!probed)
+			return vpmc__set_error(&r->errbuf, err, "%s", vpmc_strerror(err));
+		probe_units(&p, rd, probed);
+		nw = share_engines(p.nr_units, threads);
+	}
 	nt = threads < nw ? threads : nw;
 	nb = 2 * nt;
 	p.nt = nt;
@@ -501,10 +567,13 @@ int replay_run_parallel(struct vpmc_replay *r, struct vpmc_reader *rd)
 	blocks = calloc(nb, sizeof(*blocks));
 	r->shards = calloc(p.nw, sizeof(*r->shards));
 	for (i = 0; blocks && i < nb; i++) {
-		blocks[i] = calloc(1, sizeof(struct replay_block));
+		/* the probed block in the first slot, which the reading thread fills first */
+		blocks[i] = i || !probed ? calloc(1, sizeof(struct replay_block)) : probed;
 		if (!blocks[i])
 			break;
 	}
+	if (!blocks)
+		free(probed);
 	if (p.w && blocks && r->shards && i == nb)
 		err = parallel_go(&p, rd, nt, blocks, nb);
 	else

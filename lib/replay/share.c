@@ -4,25 +4,20 @@
 
 #include "share.h"
 
-unsigned int share_engines(unsigned int nr_policies, unsigned int threads)
+unsigned int share_engines(unsigned int nr_units, unsigned int threads)
 {
-	unsigned int lanes = nr_policies + 1;
-	unsigned int n = (lanes + SHARE_LANES_MAX - 1) / SHARE_LANES_MAX;
+	unsigned int n = (nr_units + SHARE_LANES_MAX - 1) / SHARE_LANES_MAX;
 
 	if (n < threads)
-		n = threads < lanes ? threads : lanes;
+		n = threads < nr_units ? threads : nr_units;
 	return n;
 }
 
-void share_policies(unsigned int nr_policies, unsigned int nr_engines, unsigned int i,
-		    unsigned int *from, unsigned int *to)
+void share_units(unsigned int nr_units, unsigned int nr_engines, unsigned int i,
+		 unsigned int *from, unsigned int *to)
 {
-	unsigned int lanes = nr_policies + 1;
-	unsigned int lo = i * lanes / nr_engines, hi = (i + 1) * lanes / nr_engines;
-
-	/* lanes [lo, hi): lane l > 0 is policy l - 1 */
-	*from = lo ? lo - 1 : 0;
-	*to = hi - 1;
+	*from = i * nr_units / nr_engines;
+	*to = (i + 1) * nr_units / nr_engines;
 }
 
 uint64_t share_help(uint64_t read_ns, uint64_t engines_ns, unsigned int threads)
