@@ -53,7 +53,7 @@ static bool shard_ready(const struct blockq *q, unsigned int s)
  * with it ahead they have blocks to take while one of them is run elsewhere. Oldest first (until
  * 2026-12-02), the lead and the others took turns block by block, and a thread that finished
  * one found the other's block held by the reading thread: a model of the ring at -j 2 (compare
- * + overlay's costs per block) lost 7% of the parallel part to such waits, 0.6% lead first.
+ * + overlay's costs per block) lost 8% of the parallel part to such waits, 0.6% lead first.
  */
 static unsigned int ready_shard(const struct blockq *q)
 {
