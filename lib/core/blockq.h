@@ -3,10 +3,10 @@
  * blockq.h - A ring of blocks that one producer fills in order and that every shard of a
  * parallel replay, or nested's classifier, takes in the same order (issue 15). A shard is a
  * unit of work that any thread may run, one block at a time and one thread at a time:
- * whichever thread is free takes the shard that is furthest behind, and the producer takes one
- * while no slot is free. A slot is reused when every shard has put its block back, so memory is
- * the ring's size, whatever the length of the input. A ring may have a leading shard, shard 0:
- * the others take a block after it put the block back.
+ * whichever thread is free takes the leading shard if it may run, else the one furthest behind,
+ * and the producer takes one while no slot is free. A slot is reused when every shard has put
+ * its block back, so memory is the ring's size, whatever the length of the input. A ring may
+ * have a leading shard, shard 0: the others take a block after it put the block back.
  */
 #ifndef VPMC_CORE_BLOCKQ_H
 #define VPMC_CORE_BLOCKQ_H
@@ -48,9 +48,10 @@ void blockq_publish(struct blockq *q);
 /* Producer: no more blocks. */
 void blockq_end(struct blockq *q);
 
-/* Any thread: the oldest block that a shard not being run has yet to take, and the shard
- * (*@shard) and block number (*@k, from 0); the shard is then the caller's until blockq_put().
- * Waits for one; Return: NULL once none will come (after the end). */
+/* Any thread: the leading shard's next block if it may run, else the oldest block that a shard
+ * not being run has yet to take, and the shard (*@shard) and block number (*@k, from 0); the
+ * shard is then the caller's until blockq_put(). Waits for one; Return: NULL once none will
+ * come (after the end). */
 void *blockq_take(struct blockq *q, unsigned int *shard, uint64_t *k);
 
 /* Shard @shard is done with block @k (from blockq_take() or blockq_next()). */

@@ -44,6 +44,7 @@
 
 #include "dat.h"
 #include "dat_checked.h"
+#include "dat_parked.h"
 #include "dat_layout.h"
 #include "dat_direct.h"
 
@@ -225,7 +226,7 @@ void trace_dat_close(struct trace_dat *d)
 	if (d->handle)
 		tracecmd_close(d->handle); /* frees its tep */
 	else if (d->tep)
-		tep_free(d->tep);
+		dat_parked_put(d->layout.fd, d->tep); /* for the next open of the file */
 	dat_layout_free(&d->layout);
 	free(d->cpus);
 	for (i = 0; i < d->nr_events; i++) {
@@ -357,8 +358,11 @@ static struct common_field find_common(struct tep_handle *tep, const char *name)
 /* A file dat_direct reads: its formats parsed by libtraceevent, no libtracecmd. */
 static int open_direct(struct trace_dat *d, struct vpmc__errbuf *err)
 {
-	int ret = dat_direct_tep(&d->layout, d->path, &d->tep, err);
+	int ret = 0;
 
+	d->tep = dat_parked_take(d->layout.fd);
+	if (!d->tep)
+		ret = dat_direct_tep(&d->layout, d->path, &d->tep, err);
 	if (ret)
 		return ret;
 	d->nr_cpus = d->layout.nr_cpus;

@@ -4,25 +4,17 @@
 
 #include <pthread.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "dat_checked.h"
 
 /* A command reads one trace, or a few; older entries are replaced in turn. */
 #define DAT_CHECKED_MAX 8
 
-struct dat_file_id {
-	dev_t dev;
-	ino_t ino;
-	off_t size;
-	struct timespec mtime, ctime;
-};
-
 static struct dat_file_id checked[DAT_CHECKED_MAX];
 static unsigned int nr_checked, next_slot;
 static pthread_mutex_t checked_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static bool file_id(int fd, struct dat_file_id *id)
+bool dat_file_id(int fd, struct dat_file_id *id)
 {
 	struct stat st;
 
@@ -37,7 +29,7 @@ static bool file_id(int fd, struct dat_file_id *id)
 	return true;
 }
 
-static bool same_file(const struct dat_file_id *a, const struct dat_file_id *b)
+bool dat_same_file(const struct dat_file_id *a, const struct dat_file_id *b)
 {
 	return a->dev == b->dev && a->ino == b->ino && a->size == b->size &&
 	       a->mtime.tv_sec == b->mtime.tv_sec && a->mtime.tv_nsec == b->mtime.tv_nsec &&
@@ -50,11 +42,11 @@ bool dat_checked(int fd)
 	bool found = false;
 	unsigned int i;
 
-	if (!file_id(fd, &id))
+	if (!dat_file_id(fd, &id))
 		return false;
 	pthread_mutex_lock(&checked_lock);
 	for (i = 0; i < nr_checked && !found; i++)
-		found = same_file(&checked[i], &id);
+		found = dat_same_file(&checked[i], &id);
 	pthread_mutex_unlock(&checked_lock);
 	return found;
 }
@@ -63,7 +55,7 @@ void dat_checked_add(int fd)
 {
 	struct dat_file_id id;
 
-	if (!file_id(fd, &id) || dat_checked(fd))
+	if (!dat_file_id(fd, &id) || dat_checked(fd))
 		return;
 	pthread_mutex_lock(&checked_lock);
 	checked[next_slot] = id;

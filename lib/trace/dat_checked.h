@@ -12,6 +12,31 @@
 #define VPMC_TRACE_DAT_CHECKED_H
 
 #include <stdbool.h>
+#include <sys/stat.h>
+
+/* Which file an open trace.dat is, while it is unchanged. */
+struct dat_file_id {
+	dev_t dev;
+	ino_t ino;
+	off_t size;
+	struct timespec mtime, ctime;
+};
+
+/**
+ * dat_file_id() - Which file is open on @fd, as it is now.
+ * @fd: an open file
+ * @id: set to its device, inode, size, modification and status-change times
+ * Return: true, or false if fstat(2) fails.
+ */
+bool dat_file_id(int fd, struct dat_file_id *id);
+
+/**
+ * dat_same_file() - Whether @a and @b (dat_file_id()) are one file, unchanged.
+ * @a: a file's id
+ * @b: another
+ * Return: true if so.
+ */
+bool dat_same_file(const struct dat_file_id *a, const struct dat_file_id *b);
 
 /**
  * dat_checked() - Whether the file open on @fd was checked by this process as it is now.

@@ -3,7 +3,8 @@
  * check_blockq.c - The ring of event blocks of a parallel replay (lib/core/blockq.c): every
  * shard sees every block in the order published, one thread at a time, and after the leading
  * shard; a slot is not refilled before all shards put it back; the producer runs shards while
- * the ring is full, or waits if told not to; the end is seen after the last block.
+ * the ring is full, or waits if told not to; the end is seen after the last block; the leading
+ * shard is taken first.
  */
 #include "config.h"
 
@@ -137,6 +138,35 @@ START_TEST(test_end_after_last)
 }
 END_TEST
 
+/* Three blocks published to two shards, shard 0 leading: after shard 0 ran block 0, the next
+ * taker gets shard 0's block 1, not shard 1's older block 0 (the lead first keeps it ahead, so
+ * that the others have blocks to take); then, shard 0 being run, shard 1's block 0. */
+START_TEST(test_lead_first)
+{
+	uint64_t blocks[3];
+	void *slot[3] = { &blocks[0], &blocks[1], &blocks[2] };
+	struct blockq q;
+	unsigned int s, n;
+	uint64_t k;
+	void *f = NULL;
+
+	ck_assert_int_eq(blockq_init(&q, slot, 3, 2, true), 0);
+	for (n = 0; n < 3; n++) {
+		ck_assert_ptr_null(blockq_next(&q, &f, &s, &k));
+		*(uint64_t *)f = n;
+		blockq_publish(&q);
+	}
+	ck_assert_uint_eq(*(uint64_t *)blockq_take(&q, &s, &k), 0);
+	ck_assert_uint_eq(s, 0);
+	blockq_put(&q, s, k);
+	ck_assert_uint_eq(*(uint64_t *)blockq_take(&q, &s, &k), 1);
+	ck_assert_uint_eq(s, 0);
+	ck_assert_uint_eq(*(uint64_t *)blockq_take(&q, &s, &k), 0);
+	ck_assert_uint_eq(s, 1);
+	blockq_destroy(&q);
+}
+END_TEST
+
 /* Shard 0's block 0 after a while: taken and put back by another thread. */
 static void *late_take(void *arg)
 {
@@ -184,6 +214,7 @@ static Suite *blockq_suite(void)
 	TCase *tc = tcase_create("core");
 
 	tcase_add_test(tc, test_in_order);
+	tcase_add_test(tc, test_lead_first);
 	tcase_add_test(tc, test_end_after_last);
 	tcase_add_test(tc, test_producer_waits);
 	suite_add_tcase(s, tc);
