@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "check_common.h"
+#include "trace_copy.h"
 #include "vpmc.h"
 
 static volatile unsigned int nr_forks;
@@ -28,14 +29,6 @@ pid_t fork(void)
 		next_fork = (pid_t (*)(void))dlsym(RTLD_NEXT, "fork");
 	nr_forks++;
 	return next_fork();
-}
-
-/* @file's path in the bundled traces */
-static void trace_path(char *path, size_t len, const char *file)
-{
-	const char *dir = getenv("VPMC_TRACES");
-
-	snprintf(path, len, "%s/%s", dir ? dir : "traces", file);
 }
 
 /* Read @path to the end with isolate_dat @isolate. Return: fork() calls meanwhile. */
@@ -93,25 +86,6 @@ START_TEST(test_dat_forks_only_when_asked)
 	ck_assert_uint_ge(forks_reading("local-kvm/small-mixed-real.dat", true), 1);
 }
 END_TEST
-
-/* A copy of bundled trace @file in a new file; Return: its descriptor, its name in @tmp. */
-static void copy_trace(const char *file, char *tmp)
-{
-	char path[1024], buf[65536];
-	FILE *in;
-	size_t n;
-	int fd;
-
-	trace_path(path, sizeof(path), file);
-	in = fopen(path, "rb");
-	ck_assert_ptr_nonnull(in);
-	fd = mkstemp(tmp);
-	ck_assert_int_ge(fd, 0);
-	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
-		ck_assert_int_eq(write(fd, buf, n), (ssize_t)n);
-	fclose(in);
-	close(fd);
-}
 
 /* The probe's verdict holds for the file as it was: a second reader of the same file, unchanged,
  * opens it without a probe child (vpmcsim's vendor probe, then its replay); after the file

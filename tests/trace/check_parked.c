@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "check_common.h"
+#include "trace_copy.h"
 #include "vpmc.h"
 
 struct tep_handle;
@@ -35,14 +36,6 @@ int tep_parse_event(struct tep_handle *tep, const char *buf, unsigned long size,
 	return next(tep, buf, size, sys);
 }
 
-/* @file's path in the bundled traces */
-static void trace_path(char *path, size_t len, const char *file)
-{
-	const char *dir = getenv("VPMC_TRACES");
-
-	snprintf(path, len, "%s/%s", dir ? dir : "traces", file);
-}
-
 /* Read @path to the end (no probe child). Return: the formats parsed meanwhile. */
 static unsigned int parsed_reading(const char *path)
 {
@@ -60,25 +53,6 @@ static unsigned int parsed_reading(const char *path)
 	ck_assert_uint_gt(n, 0);
 	vpmc_reader_free(r);
 	return nr_parsed;
-}
-
-/* A copy of bundled trace @file in a new file named @tmp. */
-static void copy_trace(const char *file, char *tmp)
-{
-	char path[1024], buf[65536];
-	FILE *in;
-	size_t n;
-	int fd;
-
-	trace_path(path, sizeof(path), file);
-	in = fopen(path, "rb");
-	ck_assert_ptr_nonnull(in);
-	fd = mkstemp(tmp);
-	ck_assert_int_ge(fd, 0);
-	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
-		ck_assert_int_eq(write(fd, buf, n), (ssize_t)n);
-	fclose(in);
-	close(fd);
 }
 
 START_TEST(test_parsed_once_per_version)
