@@ -19,7 +19,8 @@
 # Prints, per target, executions, executions per second, coverage (libFuzzer's cov: edges) and
 # peak RSS. SIGINT or SIGTERM stops the run: the target running reports "interrupted" with the
 # executions it made (counted in the ledger), no later target or merge runs, exit 130 / 143.
-# Exit 1 if a target crashed or violated an invariant: the input is in
+# Exit 1 if a target crashed, violated an invariant or exited non-zero otherwise (its exit status
+# is printed and goes to the ledger: "exit N"). A failing input is in
 # _build/fuzz/artifacts/; copy it to fuzz/crashes/TARGET/, where make check replays it
 # (tests/fuzz/regress.c). Rerun it there, or with the target and default sanitizer options, for
 # a full report: the runs here keep short allocation stacks (see ASAN_OPTIONS below).
@@ -131,6 +132,12 @@ run_target() {
 	fpid=
 }
 
+# The inputs libFuzzer wrote for TARGET's failures so far.
+found() { # TARGET
+	find artifacts -name "$1-crash-*" -o -name "$1-leak-*" -o -name "$1-timeout-*" \
+		-o -name "$1-oom-*" | wc -l
+}
+
 mkdir -p artifacts
 failed=0
 for t in $targets; do
@@ -183,6 +190,7 @@ for t in $targets; do
 	echo "=== fuzz_$t:${secs:+ $secs s}${runs:+ $runs runs}"
 	log=fuzz_$t.log
 	# shellcheck disable=SC2086
+	found=$(found "$t")
 	run_target env ASAN_OPTIONS="$ASAN_OPTIONS$asan" "./fuzz/fuzz_$t" ${secs:+-max_total_time=$secs} \
 		${runs:+-runs=$runs} ${fork:+-fork=$fork} -max_len="$max_len" -print_final_stats=1 \
 		-artifact_prefix="artifacts/$t-" $extra "corpus/$t"
@@ -191,7 +199,10 @@ for t in $targets; do
 		leg=" interrupted"
 	elif [ "$rc" != 0 ]; then
 		failed=1
+		leg=" exit $rc"
 		tail -n 40 "fuzz_$t.log"
+		[ "$(found "$t")" -gt "$found" ] ||
+			echo "fuzz_$t: libFuzzer exited $rc and wrote no crash, leak, timeout or oom input"
 	fi
 	n=$(awk '/^stat::number_of_executed_units:/ { print $2 }' "fuzz_$t.log")
 	rate=$(awk '/^stat::average_exec_per_sec:/ { print $2 }' "fuzz_$t.log")
@@ -239,7 +250,7 @@ for t in $targets; do
 		     tail -n 1) -> fuzz/corpus/$t/"
 	fi
 done
-[ "$failed" = 0 ] && echo "fuzz: no crash" || echo "fuzz: crash found, see $build/artifacts"
+[ "$failed" = 0 ] && echo "fuzz: no crash" || echo "fuzz: a target failed, see $build/artifacts"
 if [ -n "$stop" ]; then
 	echo "fuzz: interrupted (SIG$stop)"
 	[ "$stop" = INT ] && exit 130

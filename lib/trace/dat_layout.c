@@ -108,6 +108,22 @@ static bool expect(struct cursor *c, const char *tag, size_t len)
 	return true;
 }
 
+/* A tag of @len bytes that begins with @prefix, as libtracecmd's read_options_type() compares
+ * "options" (strncmp(), 7 of the 10 bytes it reads). */
+static bool expect_prefix(struct cursor *c, const char *prefix, size_t len)
+{
+	char buf[16];
+
+	if (c->bad || len > sizeof(buf) || len > c->end - c->pos ||
+	    dat_window_pread(c->w, buf, len, c->pos) != (ssize_t)len ||
+	    strncmp(buf, prefix, strlen(prefix))) {
+		c->bad = true;
+		return false;
+	}
+	c->pos += len;
+	return true;
+}
+
 /* Step over a NUL-terminated string; its first byte in @first (if not NULL). */
 static void skip_string(struct cursor *c, char *first)
 {
@@ -339,22 +355,19 @@ static int alloc_cpus(struct dat_layout *l, uint64_t n)
 
 /*
  * What libtracecmd's read_options_type() takes where "flyrecord" is expected: a tag that begins
- * "flyrecord" (9 bytes) or "latency" (7: a latency trace), and, if the walk took no options,
- * "options" (7: options it did not take, as it compares all 10 bytes). Anything else, the end
- * of the file, or options cut by it (not @walked), libtracecmd refuses too, but only after
- * reading a CPU count from the file, which tracecmd_close() then walks (seconds of CPU for a
- * count read from text).
+ * "flyrecord" (9 bytes) or "latency" (7: a latency trace). Anything else (a second "options"
+ * too), the end of the file, or options cut by it (not @walked), libtracecmd refuses too, but
+ * only after reading a CPU count from the file, which tracecmd_close() then walks (seconds of
+ * CPU for a count read from text).
  * Return: 0 (libtracecmd's to read), or VPMC_ERR_PARSE.
  */
-static int v6_data_tag(struct cursor *c, bool walked, bool options_taken, const char *path,
-		       struct vpmc__errbuf *err)
+static int v6_data_tag(struct cursor *c, bool walked, const char *path, struct vpmc__errbuf *err)
 {
 	char tag[10];
 
 	if (walked && c->end - c->pos >= sizeof(tag) &&
 	    dat_window_pread(c->w, tag, sizeof(tag), c->pos) == (ssize_t)sizeof(tag) &&
-	    (!strncmp(tag, "flyrecord", 9) || !strncmp(tag, "latency", 7) ||
-	     (!options_taken && !strncmp(tag, "options", 7))))
+	    (!strncmp(tag, "flyrecord", 9) || !strncmp(tag, "latency", 7)))
 		return 0;
 	return vpmc__set_error(err, VPMC_ERR_PARSE, "%s: corrupt trace.dat: expected \"flyrecord\" "
 			       "or \"latency\" at byte %llu", path, (unsigned long long)c->pos);
@@ -365,7 +378,7 @@ static int v6_walk(struct cursor *c, struct dat_layout *l, const char *path,
 		   struct vpmc__errbuf *err)
 {
 	uint64_t cpus, id, size;
-	bool options_taken = false, walked;
+	bool walked;
 	int cpu;
 
 	l->header_info.off = c->pos;
@@ -390,8 +403,7 @@ static int v6_walk(struct cursor *c, struct dat_layout *l, const char *path,
 	skip_blocks(c, 1, 4);                 /* printk formats */
 	skip_blocks(c, 1, 8);                 /* saved cmdlines */
 	cpus = num(c, 4);
-	if (!c->bad && expect(c, "options  ", 10)) {
-		options_taken = true;
+	if (!c->bad && expect_prefix(c, "options", 10)) {
 		while (!c->bad && (id = num(c, 2))) {
 			note_option(l, (unsigned int)id);
 			size = num(c, 4);
@@ -407,7 +419,7 @@ static int v6_walk(struct cursor *c, struct dat_layout *l, const char *path,
 		return past_end(c, path, err);
 	walked = !c->bad;
 	if (!expect(c, "flyrecord", 10)) /* a latency trace, or not ours to read */
-		return v6_data_tag(c, walked, options_taken, path, err);
+		return v6_data_tag(c, walked, path, err);
 	if (cpus > (c->end - c->pos) / 16)
 		return vpmc__set_error(err, VPMC_ERR_PARSE,
 				       "%s: truncated or corrupt trace.dat: the data offsets of %llu "

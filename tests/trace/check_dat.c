@@ -1783,6 +1783,17 @@ static const struct {
 	{ "options-block-past-section-v7.dat", "corrupt trace.dat: a block of 8 bytes at byte "
 					       "11115 runs past the end of its section (byte "
 					       "11115)" },
+	/*
+	 * fuzz/crashes/dat/options-tag-prefix-v6.dat (fuzz_dat campaign: 2-3 s per run in the
+	 * fuzzer, a 4 GB malloc in the probe's child): a v6 file whose CPU count (byte 9532) is
+	 * followed by the tag "options \xe1\xff" (bytes 9536-9545), not "options  \0".
+	 * libtracecmd's read_options_type() compares only its first 7 bytes, so it reads option
+	 * 0xfffb (bytes 9546-9547) of size 0xffffffbc (bytes 9548-9551) and mallocs that. The walk
+	 * takes the tag as libtracecmd does, and the block runs past the file.
+	 */
+	{ "options-tag-prefix-v6.dat", "truncated or corrupt trace.dat: a block of 4294967228 "
+				       "bytes at byte 9552 runs past the end of the file (11501 "
+				       "bytes)" },
 };
 
 START_TEST(test_refused_finds)
