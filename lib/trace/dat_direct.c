@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include <zlib.h>
+#define ZSTD_STATIC_LINKING_ONLY /* ZSTD_decompressBound() */
 #include <zstd.h>
 
 #include "dat_direct.h"
@@ -22,6 +23,7 @@
 #define BATCH_PAGES 16
 #define META_MAX (64U << 20)  /* a metadata run, inflated (the kernel's formats: ~1 MiB) */
 #define CHUNK_BUF_MAX (64U << 20) /* a chunk inflated, at most (trace-cmd writes 10 pages) */
+#define DEFLATE_RATIO_MAX 1032    /* deflate's largest ratio: a 258-byte match in 2 bits */
 #define SYSTEM_NAME_MAX 256
 
 /*
@@ -44,6 +46,7 @@ struct pages_cpu {
 	struct dat_page_cursor cur; /* the page loaded: its records as kbuffer reads them */
 	uint8_t *buf;       /* pages from offset buf_off on, buf_len bytes (then zeros to a page) */
 	uint64_t buf_off, buf_len, buf_cap;
+	uint64_t buf_size;  /* allocated: compressed data grows it to a page past what it holds */
 	uint64_t page;      /* offset of the page cur reads (loaded), or reads next */
 	uint64_t end;       /* offset where the CPU's data ends */
 	bool loaded;
@@ -118,6 +121,24 @@ static int64_t inflate_block(enum algo algo, const void *src, size_t n, void *ds
 	}
 }
 
+/* What @n bytes of @algo's data can inflate to, at most @claim (a header's size): a buffer this
+ * size gets all that inflate_block() with @claim would write. A corrupt header's huge size is
+ * not allocated (ASan writes shadow memory for each byte of it, at the malloc and the free).
+ * zstd: the frames' content sizes, or (trace-cmd writes none) their blocks of at most 128 KiB
+ * each; zlib: deflate's largest ratio. */
+static uint64_t inflate_bound(enum algo algo, const uint8_t *src, size_t n, uint64_t claim)
+{
+	uint64_t bound = claim;
+	unsigned long long z;
+
+	if (algo == ALGO_ZSTD) {
+		z = ZSTD_decompressBound(src, n);
+		bound = z == ZSTD_CONTENTSIZE_ERROR ? claim : z;
+	} else if (algo == ALGO_ZLIB && n < UINT64_MAX / DEFLATE_RATIO_MAX)
+		bound = n * DEFLATE_RATIO_MAX;
+	return bound < claim ? bound : claim;
+}
+
 /* A metadata run in memory, inflated if compressed (a 0 byte after it). NULL: it cannot be
  * read or inflated, or no memory. */
 static uint8_t *load_meta(const struct dat_layout *l, const struct dat_meta *m, size_t *len)
@@ -137,7 +158,9 @@ static uint8_t *load_meta(const struct dat_layout *l, const struct dat_meta *m, 
 	if (m->size >= 8) {
 		csize = dat_layout_get_num(raw, 4, l->big_endian);
 		size = dat_layout_get_num(raw + 4, 4, l->big_endian);
-		if (csize <= m->size - 8 && size <= META_MAX && (out = malloc(size + 1)) &&
+		if (csize <= m->size - 8 && size <= META_MAX &&
+		    inflate_bound(algo_of(l->compression), raw + 8, csize, size) == size &&
+		    (out = malloc(size + 1)) &&
 		    inflate_block(algo_of(l->compression), raw + 8, csize, out, size) ==
 		    (int64_t)size) {
 			out[size] = 0;
@@ -344,8 +367,10 @@ static int open_cpu(struct dat_direct *p, const struct dat_layout *l, int i)
 	uint8_t count[4];
 
 	c->id = l->cpu[i].id;
-	/* a page more: the last page of a batch cut short is read as zeros after it */
-	c->buf = calloc(1, cap + p->page_size);
+	/* a page more: the last page of a batch cut short is read as zeros after it; compressed,
+	 * two pages to begin with (read_chunk() grows it) */
+	c->buf_size = l->compressed ? 2 * p->page_size : cap + p->page_size;
+	c->buf = calloc(1, c->buf_size);
 	c->buf_cap = cap;
 	if (!c->buf)
 		return VPMC_ERR_NOMEM;
@@ -416,6 +441,23 @@ static int read_batch(struct dat_direct *p, struct pages_cpu *c)
 	return 0;
 }
 
+/* At least @size bytes of buffer, the new ones zeros (as calloc()'s: a page past the data is
+ * read as they are). */
+static int grow_buf(struct pages_cpu *c, uint64_t size)
+{
+	uint8_t *b;
+
+	if (size <= c->buf_size)
+		return 0;
+	b = realloc(c->buf, size);
+	if (!b)
+		return VPMC_ERR_NOMEM;
+	memset(b + c->buf_size, 0, size - c->buf_size);
+	c->buf = b;
+	c->buf_size = size;
+	return 0;
+}
+
 /* The next compressed chunk (compressed size (4), size (4), data), inflated after the
  * buf_len bytes in the buffer. */
 static int read_chunk(struct dat_direct *p, struct pages_cpu *c, int cpu)
@@ -444,6 +486,9 @@ static int read_chunk(struct dat_direct *p, struct pages_cpu *c, int cpu)
 	 * header when less (a chunk inflating to more is corrupt) */
 	if (size > c->buf_cap - c->buf_len)
 		size = c->buf_cap - c->buf_len;
+	size = inflate_bound(p->algo, c->zbuf, csize, size);
+	if (grow_buf(c, c->buf_len + size + p->page_size))
+		return VPMC_ERR_NOMEM;
 	got = inflate_block(p->algo, c->zbuf, csize, c->buf + c->buf_len, size);
 	if (got < 0)
 		return DAT_DIRECT_CORRUPT;

@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -775,6 +776,14 @@ static void patch_chunk_size(uint8_t *buf, size_t n)
 	put_le32(data + 8, 0x7fffffff); /* the first chunk's size uncompressed */
 }
 
+static void patch_chunk_claim(uint8_t *buf, size_t n)
+{
+	uint64_t size;
+	uint8_t *data = v7_cpu_data(buf, n, 0, &size);
+
+	put_le32(data + 8, 60U << 20); /* the first chunk's size uncompressed: 60 MiB */
+}
+
 static void patch_options_loop(uint8_t *buf, size_t n)
 {
 	uint64_t first = get_le64(buf + v7_first_options_field(buf)), sec = first;
@@ -1375,6 +1384,59 @@ END_TEST
  * with CPU 0's records on pages 1-20 and all of CPU 1's read (libtracecmd on the intact file
  * says which).
  */
+/* The records of @path (read directly, no probe) CPU by CPU; the most the heap's mmap(2)ed
+ * blocks grew by from before the open to any record (bytes, mallinfo2(): the plain build's). */
+static size_t read_records(const char *path, struct cpu_records got[8])
+{
+	size_t before = mallinfo2().hblkhd, most = 0, now;
+	struct vpmc__errbuf err;
+	struct trace_dat *d;
+	struct kvm_record r;
+	int ret;
+
+	ck_assert_int_eq(trace_dat_open(&d, path, false, &err), 0);
+	while ((ret = trace_dat_next(d, &r, &err)) == 1) {
+		ck_assert(r.cpu >= 0 && r.cpu < 8);
+		if (r.kind != KVM_REC_LOST)
+			cpu_records_add(&got[r.cpu], r.time_ns);
+		now = mallinfo2().hblkhd;
+		if (now > before && now - before > most)
+			most = now - before;
+	}
+	ck_assert_msg(ret == 0, "%s", err.msg);
+	trace_dat_close(d);
+	return most;
+}
+
+/*
+ * small-mixed-real.dat (zstd) with its CPU 0's first chunk claiming 60 MiB inflated (what a
+ * corrupt header may say; the chunk's zstd frame says what it holds, ten pages): the same
+ * records, and no buffer of the claimed size (the reader's was allocated from the largest
+ * claim at the open: 60 MiB, by mmap(2)).
+ */
+START_TEST(test_v7_chunk_claim)
+{
+	struct cpu_records want[8] = { { 0 } }, got[8] = { { 0 } };
+	const char *p;
+	size_t grown;
+	int cpu;
+	size_t i;
+
+	read_records(trace_path("small-mixed-real.dat"), want);
+	p = temp_copy("small-mixed-real.dat", 0, patch_chunk_claim);
+	grown = read_records(p, got);
+	unlink(p);
+	ck_assert_uint_lt(grown, 1U << 20);
+	for (cpu = 0; cpu < 8; cpu++) {
+		ck_assert_uint_eq(got[cpu].n, want[cpu].n);
+		for (i = 0; i < want[cpu].n; i++)
+			ck_assert_uint_eq(got[cpu].ts[i], want[cpu].ts[i]);
+		free(got[cpu].ts);
+		free(want[cpu].ts);
+	}
+}
+END_TEST
+
 START_TEST(test_v7_chunk_size_0)
 {
 	unsigned long n0, cpu1;
@@ -1839,6 +1901,7 @@ static Suite *trace_dat_suite(void)
 	tcase_add_test(bad, test_bad_page_in_chunk);
 	tcase_add_loop_test(bad, test_v7_same_stream, 0, ARRAY_SIZE(same_stream));
 	tcase_add_test(bad, test_v7_chunk_size_0);
+	tcase_add_test(bad, test_v7_chunk_claim);
 	tcase_add_test(bad, test_v7_garbled_chunk);
 	tcase_add_test(bad, test_v7_cpu_numbers);
 	tcase_add_test(bad, test_v6_header_tag);
