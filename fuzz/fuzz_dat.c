@@ -565,6 +565,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	keep_last(data, size, start);
 	isolate = needs_probe(key);
 	if (trace_dat_open(&d, path, isolate, &err)) {
+		/* the server opened it without a crash, and refused it as here: so will the next
+		 * input with its key (a mutation of its pages), without asking the server again */
+		if (key && !isolate)
+			probed_key(key, true);
 		close_input(NULL); /* libtracecmd's open failed: it closed what it had */
 		return 0;
 	}
