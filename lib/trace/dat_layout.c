@@ -95,34 +95,32 @@ static void note_option(struct dat_layout *l, unsigned int id)
 	l->options |= 1ULL << (id < 63 ? id : 63);
 }
 
-static bool expect(struct cursor *c, const char *tag, size_t len)
+/* A tag of @len bytes whose first @cmp are @tag's; the cursor after it. */
+static bool tag_at(struct cursor *c, const char *tag, size_t cmp, size_t len)
 {
 	char buf[16];
 
 	if (c->bad || len > sizeof(buf) || len > c->end - c->pos ||
-	    dat_window_pread(c->w, buf, len, c->pos) != (ssize_t)len || memcmp(buf, tag, len)) {
+	    dat_window_pread(c->w, buf, len, c->pos) != (ssize_t)len || memcmp(buf, tag, cmp)) {
 		c->bad = true;
 		return false;
 	}
 	c->pos += len;
 	return true;
+}
+
+static bool expect(struct cursor *c, const char *tag, size_t len)
+{
+	return tag_at(c, tag, len, len);
 }
 
 /* A tag of @len bytes that begins with @prefix, as libtracecmd's read_options_type() compares
  * "options" (strncmp(), 7 of the 10 bytes it reads). */
 static bool expect_prefix(struct cursor *c, const char *prefix, size_t len)
 {
-	char buf[16];
-
-	if (c->bad || len > sizeof(buf) || len > c->end - c->pos ||
-	    dat_window_pread(c->w, buf, len, c->pos) != (ssize_t)len ||
-	    strncmp(buf, prefix, strlen(prefix))) {
-		c->bad = true;
-		return false;
-	}
-	c->pos += len;
-	return true;
+	return tag_at(c, prefix, strlen(prefix), len);
 }
+
 
 /* Step over a NUL-terminated string; its first byte in @first (if not NULL). */
 static void skip_string(struct cursor *c, char *first)

@@ -361,6 +361,21 @@ static void cpu_records_add(struct cpu_records *c, uint64_t ts)
 	c->ts[c->n++] = ts;
 }
 
+/* @got has @want's records on each of @cpus CPUs, in order; both freed. */
+static void assert_same_records(struct cpu_records *want, struct cpu_records *got, int cpus)
+{
+	int cpu;
+	size_t i;
+
+	for (cpu = 0; cpu < cpus; cpu++) {
+		ck_assert_uint_eq(got[cpu].n, want[cpu].n);
+		for (i = 0; i < want[cpu].n; i++)
+			ck_assert_uint_eq(got[cpu].ts[i], want[cpu].ts[i]);
+		free(got[cpu].ts);
+		free(want[cpu].ts);
+	}
+}
+
 /*
  * Every v7 (zstd) recording, read by trace_dat_direct.c, has exactly the records libtracecmd
  * reads from it (tracecmd_read_data() CPU by CPU): the same count and time stamps per CPU.
@@ -380,7 +395,6 @@ START_TEST(test_v7_direct_equals_libtracecmd)
 	struct kvm_record r;
 	struct tep_record *tr;
 	int cpu, cpus, ret;
-	size_t i;
 
 	ck_assert_ptr_nonnull(h);
 	cpus = tep_get_cpus(tracecmd_get_tep(h));
@@ -400,13 +414,7 @@ START_TEST(test_v7_direct_equals_libtracecmd)
 	}
 	ck_assert_msg(ret == 0, "%s", err.msg);
 	trace_dat_close(d);
-	for (cpu = 0; cpu < cpus; cpu++) {
-		ck_assert_uint_eq(got[cpu].n, want[cpu].n);
-		for (i = 0; i < want[cpu].n; i++)
-			ck_assert_uint_eq(got[cpu].ts[i], want[cpu].ts[i]);
-		free(got[cpu].ts);
-		free(want[cpu].ts);
-	}
+	assert_same_records(want, got, cpus);
 }
 END_TEST
 
@@ -1419,21 +1427,13 @@ START_TEST(test_v7_chunk_claim)
 	struct cpu_records want[8] = { { 0 } }, got[8] = { { 0 } };
 	const char *p;
 	size_t grown;
-	int cpu;
-	size_t i;
 
 	read_records(trace_path("small-mixed-real.dat"), want);
 	p = temp_copy("small-mixed-real.dat", 0, patch_chunk_claim);
 	grown = read_records(p, got);
 	unlink(p);
 	ck_assert_uint_lt(grown, 1U << 20);
-	for (cpu = 0; cpu < 8; cpu++) {
-		ck_assert_uint_eq(got[cpu].n, want[cpu].n);
-		for (i = 0; i < want[cpu].n; i++)
-			ck_assert_uint_eq(got[cpu].ts[i], want[cpu].ts[i]);
-		free(got[cpu].ts);
-		free(want[cpu].ts);
-	}
+	assert_same_records(want, got, 8);
 }
 END_TEST
 
