@@ -14,16 +14,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <zlib.h>
-#define ZSTD_STATIC_LINKING_ONLY /* ZSTD_decompressBound() */
-#include <zstd.h>
-
 #include "dat_direct.h"
+#include "dat_inflate.h"
 
 #define BATCH_PAGES 16
 #define META_MAX (64U << 20)  /* a metadata run, inflated (the kernel's formats: ~1 MiB) */
 #define CHUNK_BUF_MAX (64U << 20) /* a chunk inflated, at most (trace-cmd writes 10 pages) */
-#define DEFLATE_RATIO_MAX 1032    /* deflate's largest ratio: a 258-byte match in 2 bits */
 #define SYSTEM_NAME_MAX 256
 
 /*
@@ -38,8 +34,6 @@
 			  1ULL << 6 | 1ULL << 8 | 1ULL << 9 | 1ULL << 10 | 1ULL << 11 | \
 			  1ULL << 16 | 1ULL << 17 | 1ULL << 18 | 1ULL << 19 | 1ULL << 20 | \
 			  1ULL << 21)
-
-enum algo { ALGO_NONE, ALGO_ZSTD, ALGO_ZLIB, ALGO_OTHER };
 
 struct pages_cpu {
 	int id;             /* the CPU number its records carry */
@@ -62,7 +56,7 @@ struct dat_direct {
 	int fd;
 	bool big_endian;
 	int long_size;      /* of a page header's commit word */
-	enum algo algo;     /* of the CPU data; ALGO_NONE: pages as they are */
+	enum dat_algo algo;     /* of the CPU data; DAT_ALGO_NONE: pages as they are */
 	uint64_t page_size;
 	int nr_cpus;
 	struct pages_cpu *cpu;
@@ -71,16 +65,10 @@ struct dat_direct {
 	uint8_t *seen;              /* dat_page_check()'s scratch */
 };
 
-static enum algo algo_of(const char *name)
-{
-	return !strcmp(name, "zstd") ? ALGO_ZSTD : !strcmp(name, "zlib") ? ALGO_ZLIB :
-	       !strcmp(name, "none") || !*name ? ALGO_NONE : ALGO_OTHER;
-}
-
 static bool meta_usable(const struct dat_layout *l, const struct dat_meta *m)
 {
-	return m->found && m->size <= META_MAX && (!m->compressed || algo_of(l->compression) <
-								 ALGO_OTHER);
+	return m->found && m->size <= META_MAX && (!m->compressed || dat_algo_of(l->compression) <
+								 DAT_ALGO_OTHER);
 }
 
 bool dat_direct_usable(const struct dat_layout *l)
@@ -92,8 +80,8 @@ bool dat_direct_usable(const struct dat_layout *l)
 	    !meta_usable(l, &l->header_info) || !meta_usable(l, &l->ftrace_formats) ||
 	    !meta_usable(l, &l->event_formats))
 		return false;
-	if (l->compressed && (algo_of(l->compression) == ALGO_NONE ||
-			      algo_of(l->compression) == ALGO_OTHER))
+	if (l->compressed && (dat_algo_of(l->compression) == DAT_ALGO_NONE ||
+			      dat_algo_of(l->compression) == DAT_ALGO_OTHER))
 		return false;
 	for (i = 1; i < l->nr_cpus; i++) {
 		if (l->cpu[i].id <= l->cpu[i - 1].id) /* libtracecmd would reorder them */
@@ -102,49 +90,11 @@ bool dat_direct_usable(const struct dat_layout *l)
 	return true;
 }
 
-/* Inflate @src (@n bytes) into at most @cap bytes at @dst, as libtracecmd's
- * tracecmd_uncompress_chunk() does (what the chunk inflates to may fall short of the size its
- * header gives). Return: the bytes inflated, or -1. */
-static int64_t inflate_block(enum algo algo, const void *src, size_t n, void *dst, size_t cap)
-{
-	uLongf got = cap;
-	size_t ret;
-
-	switch (algo) {
-	case ALGO_ZSTD:
-		ret = ZSTD_decompress(dst, cap, src, n);
-		return ZSTD_isError(ret) ? -1 : (int64_t)ret;
-	case ALGO_ZLIB:
-		return uncompress(dst, &got, src, n) == Z_OK ? (int64_t)got : -1;
-	default:
-		return -1;
-	}
-}
-
-/* What @n bytes of @algo's data can inflate to, at most @claim (a header's size): a buffer this
- * size gets all that inflate_block() with @claim would write. A corrupt header's huge size is
- * not allocated (ASan writes shadow memory for each byte of it, at the malloc and the free).
- * zstd: the frames' content sizes, or (trace-cmd writes none) their blocks of at most 128 KiB
- * each; zlib: deflate's largest ratio. */
-static uint64_t inflate_bound(enum algo algo, const uint8_t *src, size_t n, uint64_t claim)
-{
-	uint64_t bound = claim;
-	unsigned long long z;
-
-	if (algo == ALGO_ZSTD) {
-		z = ZSTD_decompressBound(src, n);
-		bound = z == ZSTD_CONTENTSIZE_ERROR ? claim : z;
-	} else if (algo == ALGO_ZLIB && n < UINT64_MAX / DEFLATE_RATIO_MAX)
-		bound = n * DEFLATE_RATIO_MAX;
-	return bound < claim ? bound : claim;
-}
-
 /* A metadata run in memory, inflated if compressed (a 0 byte after it). NULL: it cannot be
  * read or inflated, or no memory. */
 static uint8_t *load_meta(const struct dat_layout *l, const struct dat_meta *m, size_t *len)
 {
 	uint8_t *raw = malloc(m->size + 1), *out;
-	uint64_t csize, size;
 
 	if (!raw || !dat_layout_pread(l, m->off, raw, m->size)) {
 		free(raw);
@@ -154,22 +104,8 @@ static uint8_t *load_meta(const struct dat_layout *l, const struct dat_meta *m, 
 	*len = m->size;
 	if (!m->compressed)
 		return raw;
-	out = NULL;
-	if (m->size >= 8) {
-		csize = dat_layout_get_num(raw, 4, l->big_endian);
-		size = dat_layout_get_num(raw + 4, 4, l->big_endian);
-		if (csize <= m->size - 8 && size <= META_MAX &&
-		    inflate_bound(algo_of(l->compression), raw + 8, csize, size) == size &&
-		    (out = malloc(size + 1)) &&
-		    inflate_block(algo_of(l->compression), raw + 8, csize, out, size) ==
-		    (int64_t)size) {
-			out[size] = 0;
-			*len = size;
-		} else {
-			free(out);
-			out = NULL;
-		}
-	}
+	out = dat_inflate_section(dat_algo_of(l->compression), raw, m->size, l->big_endian,
+				  META_MAX, len);
 	free(raw);
 	return out;
 }
@@ -399,7 +335,7 @@ int dat_direct_open(struct dat_direct **out, const struct dat_layout *l, struct 
 	p->long_size = commit_size(tep, l);
 	p->fmt = (struct dat_page_format){ p->long_size, l->big_endian, tep_is_old_format(tep) };
 	p->seen = malloc(2 * l->page_size / 8 + 1);
-	p->algo = l->compressed ? algo_of(l->compression) : ALGO_NONE;
+	p->algo = l->compressed ? dat_algo_of(l->compression) : DAT_ALGO_NONE;
 	p->page_size = l->page_size;
 	p->cpu = calloc(l->nr_cpus, sizeof(*p->cpu));
 	if (!p->cpu || !p->seen) {
@@ -486,10 +422,10 @@ static int read_chunk(struct dat_direct *p, struct pages_cpu *c, int cpu)
 	 * header when less (a chunk inflating to more is corrupt) */
 	if (size > c->buf_cap - c->buf_len)
 		size = c->buf_cap - c->buf_len;
-	size = inflate_bound(p->algo, c->zbuf, csize, size);
+	size = dat_inflate_bound(p->algo, c->zbuf, csize, size);
 	if (grow_buf(c, c->buf_len + size + p->page_size))
 		return VPMC_ERR_NOMEM;
-	got = inflate_block(p->algo, c->zbuf, csize, c->buf + c->buf_len, size);
+	got = dat_inflate(p->algo, c->zbuf, csize, c->buf + c->buf_len, size);
 	if (got < 0)
 		return DAT_DIRECT_CORRUPT;
 	c->buf_len += (uint64_t)got;
@@ -531,9 +467,9 @@ static int load_page(struct dat_direct *p, struct pages_cpu *c, int cpu)
 	uint8_t *page;
 	int ret;
 
-	if (p->algo == ALGO_NONE && (c->page < c->buf_off || c->page - c->buf_off >= c->buf_len))
+	if (p->algo == DAT_ALGO_NONE && (c->page < c->buf_off || c->page - c->buf_off >= c->buf_len))
 		ret = read_batch(p, c);
-	else if (p->algo != ALGO_NONE && c->page + p->page_size > c->buf_off + c->buf_len)
+	else if (p->algo != DAT_ALGO_NONE && c->page + p->page_size > c->buf_off + c->buf_len)
 		ret = fill_compressed(p, c, cpu);
 	else
 		ret = 0;

@@ -7,18 +7,21 @@
  * fails in tracecmd_open() and then crashes in its own cleanup, or (past the first page) ends
  * that CPU's records early without a word. This walk finds those first and says what is wrong
  * and where. It reads sizes, offsets and page headers only: the text inside (event formats,
- * kallsyms) and compressed sections are libtracecmd's to parse and inflate, and trace_dat.c
- * opens each file in a child process first for what this walk cannot see.
+ * kallsyms) and compressed metadata sections are libtracecmd's to parse and inflate (a
+ * compressed options section it inflates itself: the options say which reader may read the
+ * file), and trace_dat.c opens each file in a child process first for what this walk cannot see.
  */
 #include "config.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "dat_inflate.h"
 #include "dat_layout.h"
 #include "dat_page.h"
 #include "dat_sections.h"
@@ -28,6 +31,7 @@
 #define OPTIONS_SECTIONS_MAX 1024   /* more is a loop of "next options" offsets */
 #define CHUNK_MAX (1ULL << 30)      /* trace-cmd writes chunks of 10 pages */
 #define CPU_ID_MAX 8191             /* the kernel's NR_CPUS is at most 8192 */
+#define OPTIONS_MAX (64U << 20)     /* an options section's block, inflated (trace-cmd: < 1 KiB) */
 
 /* Option and section ids (trace-cmd.dat.v7(5)). */
 enum {
@@ -50,6 +54,7 @@ struct cursor {
 	bool big_endian, bad;
 	uint64_t over_size; /* a block that runs past @end: its size, ... */
 	uint64_t over_at;   /* ... and where it starts */
+	uint64_t inflated;  /* not 0: the cursor walks this options section's block, inflated */
 };
 
 /* Step over @size bytes; a block past the end stops the walk. */
@@ -531,39 +536,52 @@ static int v7_metadata(struct cursor *c, struct dat_layout *l, unsigned int want
 	return c->over_size ? past_end(c, path, err) : 0;
 }
 
-/* The top instance's BUFFER option: section offset, name "", clock, page size, CPUs. */
-static int v7_buffer(struct cursor *c, struct dat_layout *l, const char *path,
+/* Where byte @pos of @c's walk is, for a message: in the file, or in an inflated section. */
+static const char *where(const struct cursor *c, uint64_t pos, char *buf, size_t len)
+{
+	if (c->inflated)
+		snprintf(buf, len, "byte %llu of the inflated options section at byte %llu",
+			 (unsigned long long)pos, (unsigned long long)c->inflated);
+	else
+		snprintf(buf, len, "byte %llu", (unsigned long long)pos);
+	return buf;
+}
+
+/* The top instance's BUFFER option (@o after its header): section offset, name "", clock, page
+ * size, CPUs; the sections it points to read through @c. */
+static int v7_buffer(struct cursor *o, struct cursor *c, struct dat_layout *l, const char *path,
 		     struct vpmc__errbuf *err)
 {
-	uint64_t opt_at = c->pos - 6, at = num(c, 8), cpus, cpu_id;
+	uint64_t opt_at = o->pos - 6, at = num(o, 8), cpus, cpu_id;
 	unsigned int id, flags;
-	char name;
+	char name, here[96];
 	int cpu;
 
-	skip_string(c, &name);
-	if (c->bad || name || l->cpu)
+	skip_string(o, &name);
+	if (o->bad || name || l->cpu)
 		return 0; /* another instance (or a second top one: libtracecmd's to judge) */
-	skip_string(c, NULL);
-	num(c, 4);
-	cpus = num(c, 4);
-	if (c->bad || cpus > (c->end - c->pos) / 20)
+	skip_string(o, NULL);
+	num(o, 4);
+	cpus = num(o, 4);
+	if (o->bad || cpus > (o->end - o->pos) / 20)
 		return vpmc__set_error(err, VPMC_ERR_PARSE,
-				       "%s: corrupt trace.dat: the BUFFER option at byte %llu lists "
+				       "%s: corrupt trace.dat: the BUFFER option at %s lists "
 				       "%llu CPUs, more than it holds", path,
-				       (unsigned long long)opt_at, (unsigned long long)cpus);
+				       where(o, opt_at, here, sizeof(here)),
+				       (unsigned long long)cpus);
 	if (alloc_cpus(l, cpus))
 		return VPMC_ERR_NOMEM;
 	for (cpu = 0; cpu < l->nr_cpus; cpu++) {
-		cpu_id = num(c, 4);
+		cpu_id = num(o, 4);
 		l->cpu[cpu].id = (int)cpu_id;
-		l->cpu[cpu].file_off = num(c, 8);
-		l->cpu[cpu].file_size = num(c, 8);
+		l->cpu[cpu].file_off = num(o, 8);
+		l->cpu[cpu].file_size = num(o, 8);
 		if (cpu_id > CPU_ID_MAX)
 			return vpmc__set_error(err, VPMC_ERR_PARSE,
-					       "%s: corrupt trace.dat: the BUFFER option at byte %llu "
+					       "%s: corrupt trace.dat: the BUFFER option at %s "
 					       "names CPU %llu (more than %d)", path,
-					       (unsigned long long)opt_at, (unsigned long long)cpu_id,
-					       CPU_ID_MAX);
+					       where(o, opt_at, here, sizeof(here)),
+					       (unsigned long long)cpu_id, CPU_ID_MAX);
 	}
 	if (!section(c, at, &id, &flags))
 		return past_end(c, path, err);
@@ -571,13 +589,117 @@ static int v7_buffer(struct cursor *c, struct dat_layout *l, const char *path,
 	return 0;
 }
 
+/* The end of an options section: a DONE option with the next section's offset, as
+ * libtracecmd's handle_option_done() reads it (@o after the DONE's header, @size its size). */
+static int option_done(struct cursor *o, uint64_t size, uint64_t *next, const char *path,
+		       struct vpmc__errbuf *err)
+{
+	char here[96];
+
+	if (size < 8)
+		return vpmc__set_error(err, VPMC_ERR_PARSE,
+				       "%s: corrupt trace.dat: the DONE option at %s has %llu bytes, "
+				       "not the 8 of the next options section's offset", path,
+				       where(o, o->pos - 6, here, sizeof(here)),
+				       (unsigned long long)size);
+	*next = num(o, 8);
+	return 0;
+}
+
+/*
+ * The options @o walks (those of the options section at @at), up to the DONE that ends them,
+ * which gives the next section's offset in @next; the sections they point to read through @c
+ * (@o itself, or a cursor of the file). libtracecmd's handle_options() reads options until a
+ * DONE whatever the section's size: past a section that ends without one it would read on
+ * (past an inflated block: an error).
+ */
+static int walk_options(struct cursor *o, struct cursor *c, struct dat_layout *l, uint64_t at,
+			uint64_t *next, const char *path, struct vpmc__errbuf *err)
+{
+	uint64_t opt_at, size, end = o->end, target;
+	char here[96], there[96];
+	unsigned int id;
+	int ret;
+
+	for (;;) {
+		if (o->pos >= end)
+			return vpmc__set_error(err, VPMC_ERR_PARSE,
+					       "%s: corrupt trace.dat: the options section at byte "
+					       "%llu ends without a DONE option (%llu bytes%s)", path,
+					       (unsigned long long)at,
+					       (unsigned long long)(o->inflated ? end : end - at - 16),
+					       o->inflated ? ", inflated" : "");
+		opt_at = o->pos;
+		id = (unsigned int)num(o, 2);
+		size = num(o, 4);
+		advance(o, size);
+		if (o->bad)
+			return vpmc__set_error(err, VPMC_ERR_PARSE,
+					       "%s: corrupt trace.dat: the option at %s runs past "
+					       "the end of its section (%s)", path,
+					       where(o, opt_at, here, sizeof(here)),
+					       where(o, end, there, sizeof(there)));
+		o->pos = opt_at + 6;
+		o->end = opt_at + 6 + size;
+		note_option(l, id);
+		if (id == OPT_DONE)
+			return option_done(o, size, next, path, err);
+		ret = 0;
+		if (id == OPT_BUFFER) {
+			ret = v7_buffer(o, c, l, path, err);
+		} else if (id >= OPT_HEADER_INFO && id <= OPT_CMDLINES && size >= 8) {
+			target = num(o, 8);
+			ret = v7_metadata(c, l, id, target, path, err);
+		}
+		if (ret)
+			return ret;
+		c->bad = o->bad = false;
+		c->over_size = o->over_size = 0;
+		o->pos = opt_at + 6 + size;
+		o->end = end;
+	}
+}
+
+/*
+ * A compressed options section's block (@c at it, in section @at): inflated as libtracecmd's
+ * handle_options() inflates it (tracecmd_uncompress_block()), then walked in memory. A block
+ * that does not inflate to the size it gives is left to libtracecmd (options_unknown), which
+ * reads what does inflate.
+ */
+static int v7_options_inflated(struct cursor *c, struct dat_layout *l, uint64_t at,
+			       uint64_t *next, const char *path, struct vpmc__errbuf *err)
+{
+	uint64_t from = c->pos, n = c->end - c->pos;
+	struct dat_window mem = { .fd = -1 };
+	struct cursor o = { .w = &mem, .big_endian = c->big_endian, .inflated = at };
+	uint8_t *raw = NULL, *opts = NULL;
+	int ret;
+
+	skip_compressed(c);
+	if (c->over_size)
+		return past_end(c, path, err);
+	if (n <= OPTIONS_MAX)
+		raw = malloc(n);
+	if (raw && pread(l->fd, raw, n, (off_t)from) == (ssize_t)n)
+		opts = dat_inflate_section(dat_algo_of(l->compression), raw, n, l->big_endian,
+					   OPTIONS_MAX, &mem.mem_size);
+	free(raw);
+	if (!opts) {
+		l->options_unknown = true;
+		return 0;
+	}
+	mem.mem = opts;
+	o.end = o.file_size = mem.mem_size;
+	ret = walk_options(&o, c, l, at, next, path, err);
+	free(opts);
+	return ret;
+}
+
 /* One options section at @at: its options, and the offset of the next section in @next. */
 static int v7_options(struct cursor *c, struct dat_layout *l, uint64_t at, uint64_t *next,
 		      const char *path, struct vpmc__errbuf *err)
 {
-	uint64_t opt_at, size, end, target;
 	unsigned int id, flags;
-	int ret = 0;
 
 	*next = 0;
 	if (!section(c, at, &id, &flags))
@@ -586,40 +708,9 @@ static int v7_options(struct cursor *c, struct dat_layout *l, uint64_t at, uint6
 		return vpmc__set_error(err, VPMC_ERR_PARSE,
 				       "%s: corrupt trace.dat: the section at byte %llu has id %u, "
 				       "not options (0)", path, (unsigned long long)at, id);
-	if (flags & SEC_FL_COMPRESS) {
-		l->options_unknown = true; /* not walked: libtracecmd inflates it */
-		skip_compressed(c);
-		return c->over_size ? past_end(c, path, err) : 0;
-	}
-	end = c->end;
-	while (!ret && c->pos < end) {
-		opt_at = c->pos;
-		id = (unsigned int)num(c, 2);
-		size = num(c, 4);
-		advance(c, size);
-		if (c->bad)
-			return vpmc__set_error(err, VPMC_ERR_PARSE,
-					       "%s: corrupt trace.dat: the option at byte %llu runs "
-					       "past the end of its section (byte %llu)", path,
-					       (unsigned long long)opt_at, (unsigned long long)end);
-		c->pos = opt_at + 6;
-		c->end = opt_at + 6 + size;
-		note_option(l, id);
-		if (id == OPT_DONE) {
-			*next = num(c, 8);
-			return 0;
-		} else if (id == OPT_BUFFER) {
-			ret = v7_buffer(c, l, path, err);
-		} else if (id >= OPT_HEADER_INFO && id <= OPT_CMDLINES && size >= 8) {
-			target = num(c, 8);
-			ret = v7_metadata(c, l, id, target, path, err);
-		}
-		c->bad = false;
-		c->over_size = 0;
-		c->pos = opt_at + 6 + size;
-		c->end = end;
-	}
-	return ret;
+	if (flags & SEC_FL_COMPRESS)
+		return v7_options_inflated(c, l, at, next, path, err);
+	return walk_options(c, c, l, at, next, path, err);
 }
 
 /* The sections from @c's place on, as libtracecmd walks them before any other: not in a loop. */

@@ -55,7 +55,8 @@ struct dat_layout {
 	struct dat_cpu_data *cpu;     /* indexed as libtracecmd's CPUs */
 	uint64_t options;             /* bit N set if option id N is in the file (bit 63 also
 				       * for ids over 62) */
-	bool options_unknown;         /* v7: an options section is compressed (not walked) */
+	bool options_unknown;         /* v7: a compressed options section that does not inflate
+				       * to the size it gives (not walked: libtracecmd's) */
 	struct dat_meta header_info, ftrace_formats, event_formats;
 };
 

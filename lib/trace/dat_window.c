@@ -18,11 +18,25 @@ static bool holds(const struct dat_window *w, size_t n, uint64_t pos)
 	return pos - w->off <= w->len && n <= w->len - (pos - w->off);
 }
 
+/* A read of @w's memory, as pread(2) of a file of mem_size bytes. */
+static ssize_t mem_pread(const struct dat_window *w, void *dst, size_t n, uint64_t pos)
+{
+	size_t have = pos < w->mem_size ? w->mem_size - pos : 0;
+
+	if (have > n)
+		have = n;
+	if (have)
+		memcpy(dst, w->mem + pos, have);
+	return (ssize_t)have;
+}
+
 ssize_t dat_window_pread(struct dat_window *w, void *dst, size_t n, uint64_t pos)
 {
 	ssize_t got;
 	size_t have;
 
+	if (w->mem)
+		return mem_pread(w, dst, n, pos);
 	if (n > sizeof(w->buf))
 		return pread(w->fd, dst, n, (off_t)pos);
 	if (!holds(w, n, pos)) {

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include <trace-cmd.h>
+#include <zlib.h>
 #include <zstd.h>
 
 #include "check_common.h"
@@ -385,16 +386,13 @@ static const char *const v7_recordings[] = {
 	"multi-vcpu-real.dat", "pmu-gp-real.dat", "pmu-usermsr-real.dat",
 };
 
-START_TEST(test_v7_direct_equals_libtracecmd)
+/* The records libtracecmd reads from @path (tracecmd_read_data() CPU by CPU) into @want.
+ * Return: its CPU count (at most 8). */
+static int libtracecmd_records(const char *path, struct cpu_records want[8])
 {
-	struct tracecmd_input *h = tracecmd_open(trace_path(v7_recordings[_i]),
-						 TRACECMD_FL_LOAD_NO_PLUGINS);
-	struct cpu_records want[8] = { { 0 } }, got[8] = { { 0 } };
-	struct vpmc__errbuf err;
-	struct trace_dat *d;
-	struct kvm_record r;
+	struct tracecmd_input *h = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
 	struct tep_record *tr;
-	int cpu, cpus, ret;
+	int cpu, cpus;
 
 	ck_assert_ptr_nonnull(h);
 	cpus = tep_get_cpus(tracecmd_get_tep(h));
@@ -406,6 +404,18 @@ START_TEST(test_v7_direct_equals_libtracecmd)
 		}
 	}
 	tracecmd_close(h);
+	return cpus;
+}
+
+START_TEST(test_v7_direct_equals_libtracecmd)
+{
+	struct cpu_records want[8] = { { 0 } }, got[8] = { { 0 } };
+	int cpus = libtracecmd_records(trace_path(v7_recordings[_i]), want);
+	struct vpmc__errbuf err;
+	struct trace_dat *d;
+	struct kvm_record r;
+	int ret;
+
 	ck_assert_int_eq(trace_dat_open(&d, trace_path(v7_recordings[_i]), false, &err), 0);
 	while ((ret = trace_dat_next(d, &r, &err)) == 1) {
 		ck_assert(r.cpu >= 0 && r.cpu < cpus);
@@ -552,30 +562,52 @@ END_TEST
 
 static char tmp_path[64];
 
-/* @len bytes of @name (all if 0), with @patch applied, in a temp file. */
-static const char *temp_copy(const char *name, size_t len, void (*patch)(uint8_t *, size_t))
+/* @n bytes at @buf in a temp file (its path in tmp_path). */
+static const char *temp_file(const uint8_t *buf, size_t n)
 {
-	FILE *in = fopen(trace_path(name), "rb");
-	uint8_t *buf;
-	size_t n;
 	int fd;
 
-	ck_assert_ptr_nonnull(in);
-	buf = malloc(8 << 20);
-	ck_assert_ptr_nonnull(buf);
-	n = fread(buf, 1, 8 << 20, in);
-	fclose(in);
-	if (len && len < n)
-		n = len;
-	if (patch)
-		patch(buf, n);
 	snprintf(tmp_path, sizeof(tmp_path), "%s/vpmc-dat-XXXXXX", P_tmpdir);
 	fd = mkstemp(tmp_path);
 	ck_assert_int_ge(fd, 0);
 	ck_assert_int_eq(write(fd, buf, n), (ssize_t)n);
 	close(fd);
+	return tmp_path;
+}
+
+/* @path's bytes (8 MiB at most) in a buffer of 8 MiB; their number in @n. */
+static uint8_t *load_trace(const char *path, size_t *n)
+{
+	FILE *in = fopen(path, "rb");
+	uint8_t *buf = malloc(8 << 20);
+
+	ck_assert_ptr_nonnull(in);
+	ck_assert_ptr_nonnull(buf);
+	*n = fread(buf, 1, 8 << 20, in);
+	fclose(in);
+	return buf;
+}
+
+/* @len bytes of the file @path (all if 0), with @patch applied, in a temp file. */
+static const char *temp_copy_path(const char *path, size_t len,
+				  void (*patch)(uint8_t *, size_t))
+{
+	size_t n;
+	uint8_t *buf = load_trace(path, &n);
+
+	if (len && len < n)
+		n = len;
+	if (patch)
+		patch(buf, n);
+	temp_file(buf, n);
 	free(buf);
 	return tmp_path;
+}
+
+/* The same of local-kvm/@name. */
+static const char *temp_copy(const char *name, size_t len, void (*patch)(uint8_t *, size_t))
+{
+	return temp_copy_path(trace_path(name), len, patch);
 }
 
 static uint64_t get_le64(const uint8_t *p)
@@ -792,18 +824,26 @@ static void patch_chunk_claim(uint8_t *buf, size_t n)
 	put_le32(data + 8, 60U << 20); /* the first chunk's size uncompressed: 60 MiB */
 }
 
+/* The DONE option (its header) that ends the options section at byte @sec. */
+static uint8_t *v7_done(uint8_t *buf, uint64_t sec)
+{
+	uint8_t *p = buf + sec + 16, *end = p + get_le64(buf + sec + 8);
+
+	for (; p + 6 <= end; p += 6 + get_le32(p + 2)) {
+		if (p[0] == 0 && p[1] == 0)
+			return p;
+	}
+	ck_abort_msg("no DONE option in the section at byte %llu", (unsigned long long)sec);
+	return NULL;
+}
+
 static void patch_options_loop(uint8_t *buf, size_t n)
 {
 	uint64_t first = get_le64(buf + v7_first_options_field(buf)), sec = first;
-	uint8_t *p, *end, *done = NULL;
+	uint8_t *done = NULL;
 
 	while (sec) { /* the last DONE (next 0) points back at the first section */
-		p = buf + sec + 16;
-		end = p + get_le64(buf + sec + 8);
-		for (; p + 6 <= end; p += 6 + get_le32(p + 2)) {
-			if (p[0] == 0 && p[1] == 0)
-				done = p + 6;
-		}
+		done = v7_done(buf, sec) + 6;
 		sec = get_le64(done);
 	}
 	(void)n;
@@ -1437,6 +1477,213 @@ START_TEST(test_v7_chunk_claim)
 }
 END_TEST
 
+/* ---- v7 options sections: compressed ones walked inflated, each ended by a DONE ---------- */
+
+enum { OPTS_WHOLE, OPTS_NO_DONE, OPTS_CLAIM_MORE };
+
+static uint64_t last_inflated; /* compress_options(): the last section's options, inflated */
+
+/* @n bytes of options (@data) appended to @buf (@len bytes) as a compressed options section, as
+ * trace-cmd writes a compressed section: id 0, flags 1 (compressed), string id @name, size;
+ * then the compressed size (4), the size inflated (4: @n + @claim), the bytes compressed with
+ * zlib's compress2() (@zlib) or zstd. Return: its offset. */
+static uint64_t append_compressed(uint8_t *buf, size_t *len, const uint8_t *data, size_t n,
+				  uint32_t name, bool zlib, uint32_t claim)
+{
+	uint64_t at = *len;
+	uint8_t *z = buf + at + 24;
+	uLongf zn = compressBound(n);
+
+	if (zlib) {
+		ck_assert_int_eq(compress2(z, &zn, data, n, 9), Z_OK);
+	} else {
+		zn = ZSTD_compress(z, ZSTD_compressBound(n), data, n, 19);
+		ck_assert(!ZSTD_isError(zn));
+	}
+	put_le32(buf + at, 1U << 16); /* id 0, flags 1 */
+	put_le32(buf + at + 4, name);
+	put_le64(buf + at + 8, 8 + zn);
+	put_le32(buf + at + 16, (uint32_t)zn);
+	put_le32(buf + at + 20, (uint32_t)n + claim);
+	*len = at + 24 + zn;
+	return at;
+}
+
+/*
+ * The v7 file @path with every options section compressed (@zlib, else zstd) and appended, the
+ * last first (each DONE then points at the next one's copy), the header pointing at the first
+ * copy; the sections as recorded stay where they were, unread. @how: OPTS_NO_DONE leaves the
+ * last section's DONE out, OPTS_CLAIM_MORE has its block claim one byte more than it inflates
+ * to. Return: the temp file; the copies' offsets in @at (first to last), their number in @nr.
+ */
+static const char *compress_options(const char *path, bool zlib, int how, uint64_t at[8],
+				    int *nr)
+{
+	size_t n, len;
+	uint8_t *buf = load_trace(path, &n), *data;
+	uint64_t sec[8], next = 0, size, done;
+	int k, i;
+
+	sec[0] = get_le64(buf + v7_first_options_field(buf));
+	for (k = 0; sec[k] && k < 7; k++)
+		sec[k + 1] = get_le64(v7_done(buf, sec[k]) + 6);
+	len = n;
+	for (i = k - 1; i >= 0; i--) {
+		size = get_le64(buf + sec[i] + 8);
+		data = malloc(size);
+		ck_assert_ptr_nonnull(data);
+		memcpy(data, buf + sec[i] + 16, size);
+		done = (uint64_t)(v7_done(buf, sec[i]) - (buf + sec[i] + 16));
+		put_le64(data + done + 6, next);
+		if (i == k - 1 && how == OPTS_NO_DONE)
+			size = done;
+		if (i == k - 1)
+			last_inflated = size;
+		next = at[i] = append_compressed(buf, &len, data, size, get_le32(buf + sec[i] + 4),
+						 zlib, i == k - 1 && how == OPTS_CLAIM_MORE);
+		free(data);
+	}
+	put_le64(buf + v7_first_options_field(buf), next);
+	*nr = k;
+	temp_file(buf, len);
+	free(buf);
+	return tmp_path;
+}
+
+/* @path's layout: walked, its options all known (@known: else left to libtracecmd), and
+ * whether the direct reader reads it. */
+static bool direct_reads(const char *path, bool known)
+{
+	struct vpmc__errbuf err;
+	struct dat_layout l;
+	bool usable;
+
+	ck_assert_msg(dat_layout_read(&l, path, &err) == 0, "%s", err.msg);
+	ck_assert_int_eq(l.options_unknown, !known);
+	usable = dat_direct_usable(&l);
+	dat_layout_free(&l);
+	return usable;
+}
+
+static const char *const compressions[] = { "v7-4pages.dat", "v7-4pages-zlib.dat" };
+
+/*
+ * v7-4pages.dat (zstd) and its zlib twin with each of their 3 options sections compressed
+ * (trace-cmd writes them plain; libtracecmd's handle_options() inflates a compressed one): the
+ * walk inflates them too and finds every option (the BUFFER option, with the CPUs, is in the
+ * last), so the direct reader reads the file: the records of the file as recorded, and (zstd:
+ * Debian's libtracecmd is built without zlib) those libtracecmd reads from it.
+ */
+START_TEST(test_v7_options_compressed)
+{
+	struct cpu_records want[8] = { { 0 } }, got[8] = { { 0 } };
+	struct cpu_records recorded[8] = { { 0 } }, again[8] = { { 0 } };
+	const char *p;
+	uint64_t at[8];
+	int nr, cpus = 2; /* (BUFFER: 2 CPUs) */
+
+	p = compress_options(bad_path(compressions[_i]), _i == 1, OPTS_WHOLE, at, &nr);
+	ck_assert_int_eq(nr, 3);
+	ck_assert(direct_reads(p, true));
+	if (_i == 0) {
+		cpus = libtracecmd_records(p, want);
+		read_records(p, got);
+	}
+	read_records(p, again);
+	unlink(p);
+	read_records(bad_path(compressions[_i]), recorded);
+	ck_assert_uint_gt(recorded[0].n + recorded[1].n, 0);
+	assert_same_records(recorded, again, cpus);
+	if (_i == 0)
+		assert_same_records(want, got, cpus);
+}
+END_TEST
+
+/*
+ * v7-4pages.dat (zstd) so, the last section's block claiming one byte more than it inflates
+ * to: libtracecmd reads what inflates (tracecmd_uncompress_block()), the walk takes only a
+ * block that inflates to its size, as for metadata. Left to libtracecmd, which reads the
+ * records as recorded.
+ */
+START_TEST(test_v7_options_claim_more)
+{
+	struct cpu_records want[8] = { { 0 } }, got[8] = { { 0 } };
+	const char *p;
+	uint64_t at[8];
+	int nr, cpus;
+
+	p = compress_options(bad_path("v7-4pages.dat"), false, OPTS_CLAIM_MORE, at, &nr);
+	ck_assert(!direct_reads(p, false));
+	cpus = libtracecmd_records(bad_path("v7-4pages.dat"), want);
+	read_records(p, got);
+	unlink(p);
+	assert_same_records(want, got, cpus);
+}
+END_TEST
+
+/* v7-4pages.dat's second options section (of 3): its DONE option's size, 8, made @patch_size. */
+static uint64_t patch_size;
+static uint64_t done_at;
+
+static void patch_done_size(uint8_t *buf, size_t n)
+{
+	uint64_t second = get_le64(v7_done(buf, get_le64(buf + v7_first_options_field(buf))) + 6);
+	uint8_t *done = v7_done(buf, second);
+
+	(void)n;
+	done_at = (uint64_t)(done - buf);
+	put_le32(done + 2, (uint32_t)patch_size);
+}
+
+/* Its last options section's size made 0 (its options then lie past it). */
+static void patch_last_section_empty(uint8_t *buf, size_t n)
+{
+	uint64_t sec = get_le64(buf + v7_first_options_field(buf)), next;
+
+	(void)n;
+	while ((next = get_le64(v7_done(buf, sec) + 6)))
+		sec = next;
+	done_at = sec;
+	put_le64(buf + sec + 8, 0);
+}
+
+/*
+ * Options sections that libtracecmd's handle_options() reads past or refuses, refused at the
+ * walk on both paths: a DONE option shorter than the 8 bytes of the next section's offset
+ * (handle_option_done() returns -1: before, the walk took it as the last section and left the
+ * file, with no CPUs, to libtracecmd, which then refused it) and a section that ends without
+ * a DONE (libtracecmd reads the bytes after it as options: here the BUFFER option the section
+ * held, so it read the file; the walk saw no CPUs and left the file to libtracecmd); the same
+ * in a compressed section, whose inflated block ends (libtracecmd fails there).
+ */
+START_TEST(test_v7_options_done)
+{
+	const char *p;
+	char why[256];
+	uint64_t at[8];
+	int nr;
+
+	patch_size = 4;
+	p = temp_copy_path(bad_path("v7-4pages.dat"), 0, patch_done_size);
+	snprintf(why, sizeof(why), "corrupt trace.dat: the DONE option at byte %llu has 4 bytes, "
+		 "not the 8 of the next options section's offset", (unsigned long long)done_at);
+	assert_refused(p, false, why);
+	unlink(p);
+	p = temp_copy_path(bad_path("v7-4pages.dat"), 0, patch_last_section_empty);
+	snprintf(why, sizeof(why), "corrupt trace.dat: the options section at byte %llu ends "
+		 "without a DONE option (0 bytes)", (unsigned long long)done_at);
+	assert_refused(p, false, why);
+	unlink(p);
+	p = compress_options(bad_path("v7-4pages.dat"), false, OPTS_NO_DONE, at, &nr);
+	snprintf(why, sizeof(why), "corrupt trace.dat: the options section at byte %llu ends "
+		 "without a DONE option (%llu bytes, inflated)", (unsigned long long)at[2],
+		 (unsigned long long)last_inflated);
+	ck_assert_int_eq(nr, 3);
+	assert_refused(p, false, why);
+	unlink(p);
+}
+END_TEST
+
 START_TEST(test_v7_chunk_size_0)
 {
 	unsigned long n0, cpu1;
@@ -1856,6 +2103,27 @@ static const struct {
 	{ "options-tag-prefix-v6.dat", "truncated or corrupt trace.dat: a block of 4294967228 "
 				       "bytes at byte 9552 runs past the end of the file (11501 "
 				       "bytes)" },
+	/*
+	 * fuzz/crashes/dat/options-done-short-v7.dat (fuzz_dat campaign: about 0.5 s per run, 1 s
+	 * in `vpmcsim stat`): a v7 zstd file whose second options section (byte 11595: id 0,
+	 * flags 0, size 108) holds option 0x8010 (unknown: the file went to libtracecmd), the five
+	 * section offsets 17-21, CPUCOUNT (bytes 11695-11704) of 0x62000002 CPUs, then at byte
+	 * 11705 a DONE option of size 0. libtracecmd's handle_option_done() refuses a DONE of less
+	 * than 8 bytes, and tracecmd_close() then looped over the 1.6 G CPUs the CPUCOUNT gave.
+	 * The walk took the short DONE as the last section's.
+	 */
+	{ "options-done-short-v7.dat", "corrupt trace.dat: the DONE option at byte 11705 has 0 "
+				       "bytes, not the 8 of the next options section's offset" },
+	/*
+	 * fuzz/crashes/dat/options-section-no-done-v7.dat (fuzz_dat campaign: about 0.5 s per
+	 * run): a v7 zstd file whose third options section (byte 16514, the second's DONE next
+	 * offset 0x4082) has size 0 (bytes 16522-16529). libtracecmd's handle_options() reads
+	 * options until a DONE, past the section: the BUFFER option at byte 16530 (the section's
+	 * as recorded), and read the file through libtracecmd. The walk saw no options there, so
+	 * no CPUs, and left the file to libtracecmd.
+	 */
+	{ "options-section-no-done-v7.dat", "corrupt trace.dat: the options section at byte 16514 "
+					    "ends without a DONE option (0 bytes)" },
 };
 
 START_TEST(test_refused_finds)
@@ -1902,6 +2170,9 @@ static Suite *trace_dat_suite(void)
 	tcase_add_loop_test(bad, test_v7_same_stream, 0, ARRAY_SIZE(same_stream));
 	tcase_add_test(bad, test_v7_chunk_size_0);
 	tcase_add_test(bad, test_v7_chunk_claim);
+	tcase_add_loop_test(bad, test_v7_options_compressed, 0, ARRAY_SIZE(compressions));
+	tcase_add_test(bad, test_v7_options_claim_more);
+	tcase_add_test(bad, test_v7_options_done);
 	tcase_add_test(bad, test_v7_garbled_chunk);
 	tcase_add_test(bad, test_v7_cpu_numbers);
 	tcase_add_test(bad, test_v6_header_tag);

@@ -77,6 +77,24 @@ START_TEST(test_served_from_window)
 }
 END_TEST
 
+/* A window over memory reads the same bytes as one over a file of them, with no fd at all. */
+START_TEST(test_memory)
+{
+	static uint8_t mem[SIZE];
+	struct dat_window w = { .fd = -1, .mem = mem, .mem_size = SIZE };
+	uint64_t i;
+
+	for (i = 0; i < SIZE; i++)
+		mem[i] = byte_at(i);
+	assert_read(&w, 8, 0, 8);
+	assert_read(&w, 8, 4090, 8);
+	assert_read(&w, 100, 9950, 50);   /* the memory ends 50 bytes on */
+	assert_read(&w, 4, SIZE, 0);
+	assert_read(&w, 4, 2 * SIZE, 0);
+	assert_read(&w, 5000, 100, 5000); /* more than a window */
+}
+END_TEST
+
 static Suite *dat_window_suite(void)
 {
 	Suite *s = suite_create("dat_window");
@@ -84,6 +102,7 @@ static Suite *dat_window_suite(void)
 
 	tcase_add_test(tc, test_like_pread);
 	tcase_add_test(tc, test_served_from_window);
+	tcase_add_test(tc, test_memory);
 	suite_add_tcase(s, tc);
 	return s;
 }
