@@ -300,6 +300,18 @@ NO_COVERAGE struct tep_handle *__wrap_dat_parked_take(int fd)
 	return NULL;
 }
 
+/* Nor a file the probe passed (dat_checked.c: by device, inode, size and times): an input of the
+ * previous one's size, written in the same clock tick, passed for it, and the product skipped
+ * its probe. A campaign found that: its parent opened, unprobed, an input libtracecmd crashes
+ * on (fuzz/crashes/dat/checked-same-tick-v6.dat; the server had crashed on it, so the harness
+ * asked for the probe). Whether to probe is the keys' to say here (needs_probe()). */
+bool __wrap_dat_checked(int fd);
+NO_COVERAGE bool __wrap_dat_checked(int fd)
+{
+	(void)fd;
+	return false;
+}
+
 static void free_parsed(void)
 {
 	unsigned int i;
