@@ -300,11 +300,9 @@ NO_COVERAGE struct tep_handle *__wrap_dat_parked_take(int fd)
 	return NULL;
 }
 
-/* Nor a file the probe passed (dat_checked.c: by device, inode, size and times): an input of the
- * previous one's size, written in the same clock tick, passed for it, and the product skipped
- * its probe. A campaign found that: its parent opened, unprobed, an input libtracecmd crashes
- * on (fuzz/crashes/dat/checked-same-tick-v6.dat; the server had crashed on it, so the harness
- * asked for the probe). Whether to probe is the keys' to say here (needs_probe()). */
+/* Nor a file the probe passed (dat_checked.c: by device, inode, size and times): on the one
+ * memfd, an input of the previous one's size written in the same clock tick would pass for it,
+ * and the product would skip the probe the harness asked for (needs_probe()). */
 bool __wrap_dat_checked(int fd);
 NO_COVERAGE bool __wrap_dat_checked(int fd)
 {
@@ -578,8 +576,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	isolate = needs_probe(key);
 	if (trace_dat_open(&d, path, isolate, &err)) {
 		/* the server opened it without a crash, and refused it as here: so will the next
-		 * input with its key (a mutation of its pages), without asking the server again */
-		if (key && !isolate)
+		 * input with its key (a mutation of its pages), without asking the server again.
+		 * A direct file only: a libtracecmd file may have been refused for a page (check_pages(),
+		 * before libtracecmd opens it), which its key leaves out, and the next one, its pages
+		 * mended, opened unprobed (fuzz/crashes/dat/probe-key-*: a campaign's crashes) */
+		if (key && !isolate && cur_meta)
 			probed_key(key, true);
 		close_input(NULL); /* libtracecmd's open failed: it closed what it had */
 		return 0;
