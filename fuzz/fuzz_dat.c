@@ -577,9 +577,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (trace_dat_open(&d, path, isolate, &err)) {
 		/* the server opened it without a crash, and refused it as here: so will the next
 		 * input with its key (a mutation of its pages), without asking the server again.
-		 * A direct file only: a libtracecmd file may have been refused for a page (check_pages(),
-		 * before libtracecmd opens it), which its key leaves out, and the next one, its pages
-		 * mended, opened unprobed (fuzz/crashes/dat/probe-key-*: a campaign's crashes) */
+		 * A direct file only: a libtracecmd file may have been refused for a page
+		 * (check_pages(), before libtracecmd opens it), which its key leaves out, and the
+		 * next one, its pages mended, opened unprobed (fuzz/crashes/dat/probe-key-*) */
 		if (key && !isolate && cur_meta)
 			probed_key(key, true);
 		close_input(NULL); /* libtracecmd's open failed: it closed what it had */

@@ -56,7 +56,7 @@ struct dat_direct {
 	int fd;
 	bool big_endian;
 	int long_size;      /* of a page header's commit word */
-	enum dat_algo algo;     /* of the CPU data; DAT_ALGO_NONE: pages as they are */
+	enum dat_algo algo; /* of the CPU data; DAT_ALGO_NONE: pages as they are */
 	uint64_t page_size;
 	int nr_cpus;
 	struct pages_cpu *cpu;

@@ -1621,8 +1621,7 @@ START_TEST(test_v7_options_claim_more)
 }
 END_TEST
 
-/* v7-4pages.dat's second options section (of 3): its DONE option's size, 8, made @patch_size. */
-static uint64_t patch_size;
+/* v7-4pages.dat's second options section (of 3): its DONE option's size, 8, made 4. */
 static uint64_t done_at;
 
 static void patch_done_size(uint8_t *buf, size_t n)
@@ -1632,7 +1631,7 @@ static void patch_done_size(uint8_t *buf, size_t n)
 
 	(void)n;
 	done_at = (uint64_t)(done - buf);
-	put_le32(done + 2, (uint32_t)patch_size);
+	put_le32(done + 2, 4);
 }
 
 /* Its last options section's size made 0 (its options then lie past it). */
@@ -1663,7 +1662,6 @@ START_TEST(test_v7_options_done)
 	uint64_t at[8];
 	int nr;
 
-	patch_size = 4;
 	p = temp_copy_path(bad_path("v7-4pages.dat"), 0, patch_done_size);
 	snprintf(why, sizeof(why), "corrupt trace.dat: the DONE option at byte %llu has 4 bytes, "
 		 "not the 8 of the next options section's offset", (unsigned long long)done_at);
