@@ -246,8 +246,9 @@ for t in $targets; do
 	echo "fuzz_$t:$leg ${n:-?} executions, ${rate:-?}/s, ${cov:-cov: ?}, peak RSS ${rss:-?} MB"
 	if [ "$campaign" = 1 ]; then
 		[ "$resume" = 1 ] || sed -i "/ $t /d" "$ledger" 2>/dev/null || :
-		echo "$(date -u +%FT%TZ) $t ${n:-0} executions ${rate:-?}/s ${cov:-cov: ?}$leg" \
-			"${noasan:+no-asan}" | sed 's/ $//' >>"$ledger"
+		marks="$leg${noasan:+ no-asan}"
+		echo "$(date -u +%FT%TZ) $t ${n:-0} executions ${rate:-?}/s ${cov:-cov: ?}$marks" \
+			>>"$ledger"
 		echo "fuzz_$t: campaign total $(awk -v t="$t" '$2 == t { n += $3 }
 			END { print n + 0 }' "$ledger") executions in" \
 		     "$(awk -v t="$t" '$2 == t' "$ledger" | wc -l) leg(s) ($ledger)"
