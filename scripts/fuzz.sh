@@ -33,7 +33,7 @@
 # a full report: the runs here keep short allocation stacks (see ASAN_OPTIONS below).
 set -eu
 
-campaign=0 resume=0 runs= secs= fork= noasan=
+campaign=0 resume=0 runs='' secs='' fork='' noasan=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	--campaign) campaign=1 ;;
@@ -129,7 +129,7 @@ seed_dat() {
 # allocation, a 256 MiB quarantine and filling each allocation took most of a reader input's
 # time and memory; reports keep 2 frames of where a block was allocated.
 export ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1:malloc_context_size=2:quarantine_size_mb=16:max_malloc_fill_size=0
-export LSAN_OPTIONS=suppressions=$top/fuzz/lsan.supp:print_suppressions=0
+export LSAN_OPTIONS="suppressions=$top/fuzz/lsan.supp:print_suppressions=0"
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 # A signal stops the run. libFuzzer exits 72 on SIGINT and SIGTERM, after its final stats: that
 # is an interrupted leg, not a crash. The fuzzer runs in the background so that a signal sent to
@@ -169,13 +169,15 @@ for t in $targets; do
 	extra=
 	asan=
 	# a resumed campaign's corpus stays (a leg of hours adds what its seeds alone do not reach)
-	[ "$resume" = 1 ] && [ -d "corpus/$t" ] || rm -rf "corpus/$t"
+	if [ "$resume" != 1 ] || [ ! -d "corpus/$t" ]; then rm -rf "corpus/$t"; fi
 	mkdir -p "corpus/$t"
 	case $t in
 	# 8 KiB, as text: the grammar is per line. At equal CPU (about 125 s, seeds 1 and 2) 64 KiB
 	# reached cov 1877-1888 in 300 k runs, 8 KiB the same edges in 720 k (ft 1-2% lower: hit
 	# counts of loops over more lines); 64 KiB ran 1200-1700/s, 8 KiB 2900-4600/s
-	vtr)  max_len=8192; keep_len=1024; seed vtr $(find "$top/traces" -name '*.vtr') ;;
+	vtr)  max_len=8192; keep_len=1024
+	      # shellcheck disable=SC2046 # file names without spaces
+	      seed vtr $(find "$top/traces" -name '*.vtr') ;;
 	# -entropic=0: libFuzzer 14's entropic schedule (UpdateFeatureFrequency(), a linear search
 	# of its rare features for every feature of every run) took 60% of a text input's time
 	text) max_len=8192; keep_len=1024
@@ -205,16 +207,18 @@ for t in $targets; do
 	# per-vCPU structures; ASan gave their free pages back to the kernel every 5 s per size
 	# class, then faulted them in again (madvise, TLB flushes and page faults: about a tenth of
 	# the CPU). It costs resident memory only (peak RSS), no check
-	engine) max_len=4096; keep_len=1024; seed engine $(find "$top/traces" -name '*.vtr')
+	engine) max_len=4096; keep_len=1024
+		# shellcheck disable=SC2046 # file names without spaces
+		seed engine $(find "$top/traces" -name '*.vtr')
 		asan=:allocator_release_to_os_interval_ms=-1
 		extra="-entropic=0" ;;
 	esac
 	# the committed corpus goes in too (its file names are content hashes: no clash)
-	[ -d "$top/fuzz/corpus/$t" ] && cp "$top/fuzz/corpus/$t"/* "corpus/$t/" 2>/dev/null || :
+	if [ -d "$top/fuzz/corpus/$t" ]; then cp "$top/fuzz/corpus/$t"/* "corpus/$t/" 2>/dev/null || :; fi
 	echo "=== fuzz_$t:${secs:+ $secs s}${runs:+ $runs runs}"
 	log=fuzz_$t.log
-	# shellcheck disable=SC2086
 	found=$(found "$t")
+	# shellcheck disable=SC2086 # $extra is a list of flags
 	run_target env ASAN_OPTIONS="$ASAN_OPTIONS$asan" "./fuzz/fuzz_$t" ${secs:+-max_total_time=$secs} \
 		${runs:+-runs=$runs} ${fork:+-fork=$fork} -max_len="$max_len" -print_final_stats=1 \
 		-artifact_prefix="artifacts/$t-" $extra "corpus/$t"
@@ -281,7 +285,7 @@ for t in $targets; do
 		rm -rf "$top/fuzz/corpus/$t"
 		mkdir -p "$top/fuzz/corpus/$t"
 		cp "merged/$t"/* "$top/fuzz/corpus/$t/"
-		echo "fuzz_$t: corpus $(ls "merged/$t" | wc -l) inputs," \
+		echo "fuzz_$t: corpus $(find "merged/$t" -type f | wc -l) inputs," \
 		     "$(du -sk "merged/$t" | cut -f1) KiB, $(grep -o 'cov: [0-9]*' "merge_$t.log" |
 		     tail -n 1) -> fuzz/corpus/$t/"
 	fi
